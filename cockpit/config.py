@@ -1,0 +1,245 @@
+"""``cockpit.toml``: one release described in one file, validated strictly.
+
+Every error names the file, the key and what was expected, in one line.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cockpit.domain.ci import CITarget
+from cockpit.domain.release import Release, is_valid_version
+from cockpit.errors import ConfigError
+
+CONFIG_NAME = "cockpit.toml"
+
+
+@dataclass(frozen=True)
+class GitHubConfig:
+    api_url: str = "https://api.github.com"
+    timeout_s: float = 15.0
+    max_rate_limit_wait_s: float = 30.0
+    retries: int = 3
+    refresh_s: float = 120.0
+
+
+@dataclass(frozen=True)
+class GitConfig:
+    clone: Path
+    remote: str = "origin"
+    cut: str = ""  # overrides orig/<branch> and the merge-base
+    release_only_patterns: tuple[str, ...] = (
+        r"^(Bump|Update) version",
+        r"^\[release[^\]]*\] ",
+        r"ci_commit_pins",
+        r"^Pin ",
+    )
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    index_url: str = ""  # base of the PEP 503 indexes: <index_url>/whl/test/<pkg>/
+    pypi_url: str = ""  # base of the PyPI JSON API: <pypi_url>/pypi/<pkg>/json
+    packages: tuple[str, ...] = ()
+    platforms: tuple[str, ...] = ()
+    python_tags: tuple[str, ...] = ()  # empty: derived from the support policy
+    free_threaded: bool = False
+    size_limit_mb: float = 1000.0
+    size_warn_mb: float = 850.0
+    release_date: str = ""  # ISO date, for the support policy
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    release: Release
+    github: GitHubConfig
+    git: GitConfig
+    ci: tuple[CITarget, ...] = ()
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    skip_labels: tuple[str, ...] = ("release-feature-request",)
+    validation_comment: str = "Validated for {version}: this fix is in the release branch."
+    stale_days: float = 7.0
+    checklist_template: Path | None = None
+    state_path: Path | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    theme: str = ""
+
+    @property
+    def resolved_state_path(self) -> Path:
+        return self.state_path or self.path.with_name("cockpit-state.toml")
+
+
+class _Table:
+    """A TOML table with typed getters whose errors name the file and the dotted key."""
+
+    def __init__(self, path: Path, prefix: str, data: dict[str, Any]) -> None:
+        self.path, self.prefix, self.data = path, prefix, data
+
+    def _key(self, key: str) -> str:
+        return f"{self.prefix}.{key}" if self.prefix else key
+
+    def fail(self, key: str, expected: str, got: Any = None) -> ConfigError:
+        got_text = "" if got is None else f", got {type(got).__name__} {got!r}"
+        return ConfigError(f"{self.path}: key '{self._key(key)}': expected {expected}{got_text}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], expected: str, default: Any = ..., *, required: bool = False) -> Any:
+        if key not in self.data:
+            if required or default is ...:
+                raise ConfigError(f"{self.path}: missing key '{self._key(key)}': expected {expected}")
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) and kind is not bool and not (isinstance(kind, tuple) and bool in kind):
+            raise self.fail(key, expected, value)
+        if not isinstance(value, kind):
+            raise self.fail(key, expected, value)
+        return value
+
+    def str(self, key: str, default: Any = ..., *, nonempty: bool = True) -> str:
+        value = self.get(key, str, "a string", default)
+        if nonempty and default is ... and not value.strip():
+            raise self.fail(key, "a non-empty string", value)
+        return value
+
+    def num(self, key: str, default: Any = ..., *, minimum: float = 0.0) -> float:
+        value = float(self.get(key, (int, float), "a number", default))
+        if value < minimum:
+            raise self.fail(key, f"a number >= {minimum:g}", value)
+        return value
+
+    def strs(self, key: str, default: Any = ...) -> tuple[str, ...]:
+        value = self.get(key, list, "a list of strings", default)
+        if not all(isinstance(v, str) for v in value):
+            raise self.fail(key, "a list of strings", value)
+        return tuple(value)
+
+    def table(self, key: str, *, required: bool = False) -> "_Table":
+        value = self.get(key, dict, "a table", {} if not required else ..., required=required)
+        return _Table(self.path, self._key(key), value)
+
+    def tables(self, key: str) -> list["_Table"]:
+        value = self.get(key, list, "an array of tables ([[...]])", [])
+        out = []
+        for i, entry in enumerate(value):
+            if not isinstance(entry, dict):
+                raise self.fail(f"{key}[{i}]", "a table", entry)
+            out.append(_Table(self.path, f"{self._key(key)}[{i}]", entry))
+        return out
+
+
+def _repository(t: _Table, key: str, default: Any = ...) -> str:
+    value = t.str(key, default)
+    if value.count("/") != 1 or not all(value.split("/")):
+        raise t.fail(key, "'owner/name'", value)
+    return value
+
+
+def load_config(path: Path) -> Config:
+    """Read and validate ``path``; raise ConfigError naming the file and key on any problem."""
+    path = Path(path).expanduser()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{path}: no such file. Write one with 'cockpit init', or try 'cockpit demo' for a sandbox release"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_config(path, data)
+
+
+def parse_config(path: Path, data: dict[str, Any]) -> Config:
+    """Validate an already-parsed TOML document."""
+    root = _Table(path, "", data)
+    base = path.parent
+
+    rel = root.table("release", required=True)
+    version = rel.str("version")
+    if not is_valid_version(version):
+        raise rel.fail("version", "a release version like '2.5.0'", version)
+    repository = _repository(rel, "repository")
+    milestone = rel.get("milestone", (int, str), "a milestone number or title", None)
+    tracker = rel.get("tracker_issue", int, "an issue number", None)
+    release = Release(
+        version=version,
+        repository=repository,
+        branch=rel.str("branch", f"release/{version.rsplit('.', 1)[0]}"),
+        main=rel.str("main", "main"),
+        milestone=milestone,
+        tracker_issue=tracker,
+    )
+
+    gh = root.table("github")
+    github = GitHubConfig(
+        api_url=gh.str("api_url", GitHubConfig.api_url).rstrip("/"),
+        timeout_s=gh.num("timeout", GitHubConfig.timeout_s, minimum=0.1),
+        max_rate_limit_wait_s=gh.num("max_rate_limit_wait", GitHubConfig.max_rate_limit_wait_s),
+        retries=int(gh.num("retries", GitHubConfig.retries)),
+        refresh_s=gh.num("refresh_interval", GitHubConfig.refresh_s, minimum=5),
+    )
+
+    gt = root.table("git", required=True)
+    clone = Path(gt.str("clone")).expanduser()
+    git = GitConfig(
+        clone=clone if clone.is_absolute() else base / clone,
+        remote=gt.str("remote", "origin"),
+        cut=gt.str("cut", "", nonempty=False),
+        release_only_patterns=gt.strs("release_only_patterns", GitConfig.release_only_patterns),
+    )
+
+    ci = []
+    for t in root.tables("ci"):
+        ci.append(
+            CITarget(
+                repository=_repository(t, "repository"),
+                branch=t.str("branch", release.branch),
+                required_workflows=t.strs("required", ("pull", "trunk", "lint")),
+                binary_workflow=t.str("binary_workflow", "", nonempty=False),
+                unstable_jobs=t.strs("unstable_jobs", ()),
+            )
+        )
+
+    st = root.table("storage")
+    storage = StorageConfig(
+        index_url=st.str("index_url", "", nonempty=False).rstrip("/"),
+        pypi_url=st.str("pypi_url", "", nonempty=False).rstrip("/"),
+        packages=st.strs("packages", ()),
+        platforms=st.strs("platforms", ()),
+        python_tags=st.strs("python_tags", ()),
+        free_threaded=st.get("free_threaded", bool, "true or false", False),
+        size_limit_mb=st.num("size_limit_mb", StorageConfig.size_limit_mb, minimum=1),
+        size_warn_mb=st.num("size_warn_mb", StorageConfig.size_warn_mb, minimum=1),
+        release_date=st.str("release_date", "", nonempty=False),
+    )
+
+    ui = root.table("ui")
+    km = root.table("keymap")
+    for key, value in km.data.items():
+        if not isinstance(value, str):
+            raise km.fail(key, "a key string such as 'ctrl+r' (or \"\" to unbind)", value)
+    template = root.table("checklist").str("template", "", nonempty=False)
+    state = root.table("state").str("path", "", nonempty=False)
+    return Config(
+        path=path,
+        release=release,
+        github=github,
+        git=git,
+        ci=tuple(ci),
+        storage=storage,
+        skip_labels=rel.strs("skip_labels", ("release-feature-request",)),
+        validation_comment=rel.str("validation_comment", Config.validation_comment),
+        stale_days=ui.num("stale_days", 7.0),
+        checklist_template=(base / template) if template else None,
+        state_path=(base / state) if state else None,
+        keymap=dict(km.data),
+        theme=ui.str("theme", "", nonempty=False),
+    )

@@ -1,0 +1,1 @@
+"""Frozen dataclasses for everything the cockpit reasons about. No I/O, no Textual, no libraries."""

@@ -1,0 +1,45 @@
+"""Release-candidate artifacts: what the index holds and what the release expects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class IndexFile:
+    """A file link of a PEP 503 project page."""
+
+    filename: str
+    url: str
+    sha256: str | None = None
+    size: int | None = None  # bytes, from HEAD Content-Length
+
+
+@dataclass(frozen=True)
+class ExpectedArtifact:
+    package: str
+    version: str
+    python_tag: str  # cp312, cp313t
+    platform: str  # manylinux_2_28_x86_64, win_amd64, macosx_11_0_arm64
+
+    @property
+    def filename(self) -> str:
+        abi = self.python_tag
+        return f"{self.package}-{self.version}-{self.python_tag}-{abi}-{self.platform}.whl"
+
+
+@dataclass(frozen=True)
+class ArtifactProblem:
+    filename: str
+    kind: str  # missing / unexpected / oversize / size_warning / wrong_version / no_checksum
+    detail: str
+
+
+@dataclass(frozen=True)
+class StorageReport:
+    index_url: str
+    expected: tuple[ExpectedArtifact, ...] = ()
+    found: tuple[IndexFile, ...] = ()
+    problems: tuple[ArtifactProblem, ...] = ()
+    published_on_pypi: bool = False
+    pypi_versions: tuple[str, ...] = ()

@@ -1,0 +1,44 @@
+"""The promotion checklist: steps from a template and the sign-offs recorded against them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class StepKind(StrEnum):
+    MANUAL = "manual"
+    AUTOMATIC = "automatic"
+
+
+@dataclass(frozen=True)
+class ChecklistStep:
+    id: str
+    section: str
+    title: str
+    help: str = ""
+    kind: StepKind = StepKind.MANUAL
+    gate: str | None = None  # for automatic steps: the gate name it reads
+    command: str | None = None
+    dry_run: str | None = None
+    irreversible: bool = False
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Signoff:
+    step_id: str
+    done: bool
+    who: str
+    when: str  # ISO 8601, UTC
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    when: str
+    who: str
+    action: str
+    target: str
+    outcome: str
+    detail: str = ""

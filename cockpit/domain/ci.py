@@ -1,0 +1,79 @@
+"""CI: check runs of a release branch head or an RC tag, and the verdict on them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from cockpit.domain.gates import GateStatus
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """One job as the check-runs API reports it. ``workflow`` is the workflow's name."""
+
+    id: int
+    name: str
+    status: str  # queued / in_progress / completed
+    conclusion: str | None  # success / failure / cancelled / skipped / neutral / timed_out / ...
+    workflow: str = ""
+    html_url: str = ""
+    run_id: int | None = None
+    head_sha: str = ""
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CITarget:
+    """A repository whose release branch must be green."""
+
+    repository: str
+    branch: str
+    required_workflows: tuple[str, ...] = ("pull", "trunk", "lint")
+    binary_workflow: str = ""
+    unstable_jobs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class JobVerdict:
+    """A folded job (shards counted once) and how it stands."""
+
+    name: str
+    workflow: str
+    status: str
+    conclusion: str | None
+    html_url: str = ""
+    run_id: int | None = None
+    duration_s: float | None = None
+
+
+@dataclass(frozen=True)
+class RepoCIVerdict:
+    repository: str
+    ref: str
+    status: GateStatus
+    reason: str
+    failed: tuple[JobVerdict, ...] = ()
+    pending: tuple[JobVerdict, ...] = ()
+    unstable: tuple[JobVerdict, ...] = ()
+    missing_workflows: tuple[str, ...] = ()
+    job_count: int = 0
+    head_sha: str = ""
+    last_green_sha: str | None = None
+    commits_behind_green: int | None = None
+
+
+@dataclass(frozen=True)
+class WorkflowRun:
+    """An Actions workflow run; its ``check_suite_id`` ties check runs to the workflow's name."""
+
+    id: int
+    name: str
+    head_sha: str
+    head_branch: str
+    status: str
+    conclusion: str | None
+    check_suite_id: int | None = None
+    html_url: str = ""
+    event: str = ""

@@ -1,0 +1,38 @@
+"""Gates: the green / amber / red answer each pane gives to the release manager."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class GateStatus(StrEnum):
+    """How a gate stands; ordering from best to worst is GREEN < UNKNOWN < AMBER < RED."""
+
+    GREEN = "green"
+    UNKNOWN = "unknown"
+    AMBER = "amber"
+    RED = "red"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+
+_RANK = {GateStatus.GREEN: 0, GateStatus.UNKNOWN: 1, GateStatus.AMBER: 2, GateStatus.RED: 3}
+
+
+def worst(statuses: "list[GateStatus] | tuple[GateStatus, ...]") -> GateStatus:
+    """The worst of several statuses; GREEN when there are none."""
+    return max(statuses, key=lambda s: s.rank, default=GateStatus.GREEN)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One gate: ``name`` is a stable id (``milestone_empty``), ``summary`` one line of words."""
+
+    name: str
+    title: str
+    status: GateStatus
+    summary: str
+    details: tuple[str, ...] = ()

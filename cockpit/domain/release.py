@@ -1,0 +1,37 @@
+"""The release being run."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+
+
+@dataclass(frozen=True)
+class Release:
+    """One release: ``version`` like ``2.5.0``, ``repository`` like ``acme/torchlet``."""
+
+    version: str
+    repository: str
+    branch: str
+    main: str = "main"
+    milestone: int | str | None = None
+    tracker_issue: int | None = None
+
+    @property
+    def major_minor(self) -> str:
+        m = _VERSION.match(self.version)
+        return f"{m.group(1)}.{m.group(2)}" if m else self.version
+
+    @property
+    def tag(self) -> str:
+        """The final tag, ``vX.Y.Z``."""
+        return f"v{self.version}"
+
+    def rc_tag(self, n: int) -> str:
+        return f"v{self.version}-rc{n}"
+
+
+def is_valid_version(text: str) -> bool:
+    return bool(_VERSION.match(text))

@@ -1,0 +1,79 @@
+"""What each pane renders: one report per pane, each carrying its gate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cockpit.domain.artifacts import StorageReport
+from cockpit.domain.checklist import ChecklistStep, Signoff
+from cockpit.domain.ci import RepoCIVerdict
+from cockpit.domain.commits import BranchDiffReport
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.github import Milestone, MilestoneItem, PullRequest
+from cockpit.domain.picks import PickRow
+
+
+@dataclass(frozen=True)
+class MilestoneReport:
+    milestone: Milestone
+    items: tuple[MilestoneItem, ...]
+    skipped: tuple[MilestoneItem, ...]
+    gate: Gate
+
+
+@dataclass(frozen=True)
+class PicksReport:
+    tracker_issue: int
+    tracker_title: str
+    rows: tuple[PickRow, ...]
+    unrequested: tuple[PullRequest, ...]
+    gate: Gate
+
+
+@dataclass(frozen=True)
+class CIReport:
+    branches: tuple[RepoCIVerdict, ...]
+    rc_builds: tuple[RepoCIVerdict, ...]
+    gate: Gate
+    requests: int = 0
+
+
+@dataclass(frozen=True)
+class BranchReport:
+    diff: BranchDiffReport
+    gate: Gate
+
+
+@dataclass(frozen=True)
+class StorageGateReport:
+    report: StorageReport
+    gate: Gate
+    pypi_gate: Gate
+
+
+@dataclass(frozen=True)
+class StepView:
+    """A checklist step with its live state: a sign-off for manual steps, a gate for automatic ones."""
+
+    step: ChecklistStep
+    signoff: Signoff | None = None
+    gate: Gate | None = None
+
+    @property
+    def done(self) -> bool:
+        if self.gate is not None:
+            return self.gate.status is GateStatus.GREEN
+        return bool(self.signoff and self.signoff.done)
+
+
+@dataclass(frozen=True)
+class ChecklistReport:
+    steps: tuple[StepView, ...]
+    gate: Gate
+
+
+@dataclass(frozen=True)
+class GoNoGo:
+    go: bool
+    gates: tuple[Gate, ...] = field(default=())
+    unsigned: tuple[str, ...] = ()  # required manual step ids not yet signed

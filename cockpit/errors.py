@@ -1,0 +1,72 @@
+"""The project's error hierarchy: every error has a short title and a message a person can act on."""
+
+from __future__ import annotations
+
+
+class CockpitError(Exception):
+    """Base of every error the cockpit raises on purpose.
+
+    ``title`` names the area ("Config", "GitHub", "Git"), ``message`` says what was wrong and what
+    was expected. ``str(err)`` is the one line shown to a user.
+    """
+
+    title = "Cockpit"
+
+    def __init__(self, message: str, *, title: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if title is not None:
+            self.title = title
+
+    def __str__(self) -> str:
+        return f"{self.title}: {self.message}"
+
+
+class ConfigError(CockpitError):
+    """The config file is missing, unreadable, or a key is missing or of the wrong type."""
+
+    title = "Config"
+
+
+class StateError(CockpitError):
+    """The session state file cannot be read or written."""
+
+    title = "State"
+
+
+class GitError(CockpitError):
+    """A git command failed, a ref is missing, or the path is not a usable clone."""
+
+    title = "Git"
+
+
+class GitHubError(CockpitError):
+    """The GitHub API failed, refused, or answered something unexpected."""
+
+    title = "GitHub"
+
+
+class RateLimited(GitHubError):
+    """GitHub's (primary or secondary) rate limit is exhausted until ``reset_at`` (epoch seconds)."""
+
+    def __init__(self, message: str, *, reset_at: float | None = None) -> None:
+        super().__init__(message)
+        self.reset_at = reset_at
+
+
+class StorageError(CockpitError):
+    """The wheel index or PyPI could not be read."""
+
+    title = "Storage"
+
+
+class ReadOnlyError(CockpitError):
+    """Something tried to change the world in a read-only session."""
+
+    title = "Read-only"
+
+
+class ActionRefused(CockpitError):
+    """An action was refused (read-only, not applicable, already done); the message says why."""
+
+    title = "Refused"
