@@ -1,0 +1,136 @@
+"""The milestone pane's answer: which items are still open, and the "Milestone empty" gate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
+from cockpit.domain.reports import MilestoneReport
+from cockpit.errors import CockpitError
+
+GATE_NAME = "milestone_empty"
+GATE_TITLE = "Milestone empty"
+
+_KIND_WORD = {ItemKind.PULL: "PR", ItemKind.ISSUE: "issue"}
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+class UnknownSortKey(CockpitError, ValueError):
+    """``sort_items`` was asked for a column it does not know."""
+
+    title = "Milestone"
+
+
+def summarize_milestone(
+    milestone: Milestone,
+    items: Sequence[MilestoneItem],
+    *,
+    skip_labels: Sequence[str] = ("release-feature-request",),
+) -> MilestoneReport:
+    """Split ``items`` into counted and skipped (by label) and judge whether the milestone is empty.
+
+    GREEN when no counted item is open; RED otherwise, with one detail line per open item such as
+    ``#91234 Fix foo (PR, open)``.
+    """
+    skip = {label.casefold() for label in skip_labels}
+    kept: list[MilestoneItem] = []
+    skipped: list[MilestoneItem] = []
+    for item in items:
+        if any(label.casefold() in skip for label in item.labels):
+            skipped.append(item)
+        else:
+            kept.append(item)
+    return MilestoneReport(
+        milestone=milestone, items=tuple(kept), skipped=tuple(skipped), gate=milestone_gate(kept)
+    )
+
+
+def milestone_gate(items: Sequence[MilestoneItem]) -> Gate:
+    """The ``milestone_empty`` gate over already-filtered items."""
+    still_open = [i for i in items if i.state.is_open]
+    if not still_open:
+        closed = len(items)
+        return Gate(
+            name=GATE_NAME,
+            title=GATE_TITLE,
+            status=GateStatus.GREEN,
+            summary=f"no open items ({_count(closed, 'closed item')})",
+        )
+    pulls = sum(1 for i in still_open if i.kind is ItemKind.PULL)
+    issues = len(still_open) - pulls
+    parts = []
+    if issues:
+        parts.append(_count(issues, "issue"))
+    if pulls:
+        parts.append(_count(pulls, "PR"))
+    return Gate(
+        name=GATE_NAME,
+        title=GATE_TITLE,
+        status=GateStatus.RED,
+        summary=f"{len(still_open)} still open: " + ", ".join(parts),
+        details=tuple(describe_item(i) for i in sorted(still_open, key=lambda i: i.number)),
+    )
+
+
+def describe_item(item: MilestoneItem) -> str:
+    """One line for a milestone item: ``#91234 Fix foo (PR, open)``."""
+    state = item.state.value.replace("_", " ")
+    return f"#{item.number} {item.title} ({_KIND_WORD.get(item.kind, item.kind.value)}, {state})"
+
+
+def filter_items(
+    items: Sequence[MilestoneItem],
+    *,
+    open_only: bool = False,
+    kind: ItemKind | str | None = None,
+    label: str | None = None,
+) -> tuple[MilestoneItem, ...]:
+    """The items the milestone pane shows under its filters; ``label`` matches case-insensitively."""
+    wanted_kind = ItemKind(kind) if kind is not None else None
+    wanted_label = label.casefold() if label else None
+    out = []
+    for item in items:
+        if open_only and not item.state.is_open:
+            continue
+        if wanted_kind is not None and item.kind is not wanted_kind:
+            continue
+        if wanted_label is not None and wanted_label not in (lbl.casefold() for lbl in item.labels):
+            continue
+        out.append(item)
+    return tuple(out)
+
+
+def _when(value: datetime | None) -> datetime:
+    if value is None:
+        return _EPOCH
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+SORT_KEYS: dict[str, Callable[[MilestoneItem], Any]] = {
+    "number": lambda i: i.number,
+    "title": lambda i: (i.title.casefold(), i.number),
+    "state": lambda i: (not i.state.is_open, i.state.value, i.number),
+    "kind": lambda i: (i.kind.value, i.number),
+    "author": lambda i: (i.author.casefold(), i.number),
+    "updated": lambda i: (_when(i.updated_at), i.number),
+    "closed": lambda i: (_when(i.closed_at), i.number),
+    "labels": lambda i: (",".join(sorted(lbl.casefold() for lbl in i.labels)), i.number),
+}
+
+
+def sort_items(items: Sequence[MilestoneItem], key: str, reverse: bool = False) -> tuple[MilestoneItem, ...]:
+    """``items`` ordered by a column name from ``SORT_KEYS`` (stable; missing dates sort first)."""
+    try:
+        sort_key = SORT_KEYS[key]
+    except KeyError:
+        raise UnknownSortKey(
+            f"cannot sort milestone items by {key!r}: expected one of {', '.join(SORT_KEYS)}"
+        ) from None
+    return tuple(sorted(items, key=sort_key, reverse=reverse))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
