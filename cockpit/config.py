@@ -24,6 +24,7 @@ class GitHubConfig:
     max_rate_limit_wait_s: float = 30.0
     retries: int = 3
     refresh_s: float = 120.0
+    auth: str = "auto"  # "auto": GH_TOKEN, GITHUB_TOKEN, keyring, gh CLI; "none": anonymous (the sandbox)
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,10 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         max_rate_limit_wait_s=gh.num("max_rate_limit_wait", GitHubConfig.max_rate_limit_wait_s),
         retries=int(gh.num("retries", GitHubConfig.retries)),
         refresh_s=gh.num("refresh_interval", GitHubConfig.refresh_s, minimum=5),
+        auth=gh.str("auth", "auto"),
     )
+    if github.auth not in ("auto", "none"):
+        raise gh.fail("auth", "'auto' or 'none'", github.auth)
 
     gt = root.table("git", required=True)
     clone = Path(gt.str("clone")).expanduser()

@@ -1,0 +1,100 @@
+"""The subcommands behind ``cockpit``; each returns an exit status."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from cockpit.config import CONFIG_NAME, Config, load_config
+from cockpit.errors import ConfigError
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def config_path(args: argparse.Namespace) -> Path:
+    return args.config or Path.cwd() / CONFIG_NAME
+
+
+def load(args: argparse.Namespace) -> Config:
+    path = config_path(args)
+    if args.config is None and not path.exists():
+        raise ConfigError(
+            f"no {CONFIG_NAME} in {Path.cwd()}: pass --config PATH, "
+            "or try 'cockpit demo' for a sandbox release"
+        )
+    return load_config(path)
+
+
+def open_app(config: Config, *, read_only: bool) -> int:
+    from cockpit.bootstrap import build_backend
+    from cockpit.ui.app import CockpitApp
+
+    backend = build_backend(config, read_only=read_only)
+    try:
+        CockpitApp(backend).run()
+    finally:
+        backend.state.close()
+    return 0
+
+
+def run_app(args: argparse.Namespace) -> int:
+    return open_app(load(args), read_only=args.read_only)
+
+
+def run_view(args: argparse.Namespace) -> int:
+    config = load(args)
+    if args.state:
+        from dataclasses import replace
+
+        config = replace(config, state_path=args.state)
+    return open_app(config, read_only=True)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from cockpit.sandbox.demo import SandboxServers, prepare_world, write_config
+
+    started = time.monotonic()
+    world = prepare_world(args.seed, progress=_say)
+    with SandboxServers(world) as servers:
+        path = write_config(world, Path(world.clone_path).parent,
+                            github_url=servers.github_url, index_url=servers.index_url)
+        if time.monotonic() - started > 1:
+            _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
+        return open_app(load_config(path), read_only=args.read_only)
+
+
+def run_sandbox(args: argparse.Namespace) -> int:
+    from cockpit.sandbox.demo import SandboxServers, prepare_world, write_config
+
+    directory = args.dir.resolve() if args.dir else None
+    world = prepare_world(args.seed, directory=directory, progress=_say)
+    with SandboxServers(world) as servers:
+        path = write_config(world, Path(world.clone_path).parent,
+                            github_url=servers.github_url, index_url=servers.index_url)
+        print(path, flush=True)
+        _say(f"GitHub emulator: {servers.github_url} (request log: {servers.github_url}/_sandbox/log)")
+        _say(f"wheel index + PyPI: {servers.index_url}")
+        _say(f"try: cockpit --config {path}    (Ctrl-C stops the sandbox)")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            _say("sandbox stopped")
+    return 0
+
+
+def run_locate(args: argparse.Namespace) -> int:
+    from cockpit.sandbox.demo import cache_root
+
+    path = config_path(args)
+    print(f"config: {path}{'' if path.exists() else '  (missing)'}")
+    if path.exists():
+        config = load_config(path)
+        print(f"state:  {config.resolved_state_path}")
+        print(f"clone:  {config.git.clone}")
+    print(f"cache:  {cache_root()}")
+    return 0

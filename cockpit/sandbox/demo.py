@@ -1,0 +1,144 @@
+"""``cockpit demo`` and ``cockpit sandbox``: build (or reuse) a world, serve it, write its config."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Callable
+
+import tomli_w
+
+from cockpit.errors import CockpitError
+from cockpit.sandbox.model import World
+
+DEFAULT_SEED = 7
+CONFIG_NAME = "cockpit.toml"
+STATE_NAME = "cockpit-state.toml"
+
+
+def cache_root() -> Path:
+    """Where built worlds are kept: ``$COCKPIT_CACHE_DIR``, else the XDG cache folder."""
+    if os.environ.get("COCKPIT_CACHE_DIR"):
+        return Path(os.environ["COCKPIT_CACHE_DIR"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "release-cockpit"
+
+
+def world_dir(seed: int, trunk_commits: int, root: Path | None = None) -> Path:
+    from cockpit.sandbox.world import WORLD_FORMAT
+
+    return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}-f{WORLD_FORMAT}"
+
+
+def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, directory: Path | None = None,
+                  progress: Callable[[str], None] = lambda _msg: None) -> World:
+    """Reuse the world built for these parameters, or build it (into a temporary folder first,
+    so an interrupted build is never mistaken for a finished one)."""
+    from cockpit.sandbox.world import build_world, load_world, save_world
+
+    target = directory or world_dir(seed, trunk_commits)
+    marker = target / "world.json"
+    if marker.exists():
+        try:
+            world = load_world(marker)
+            if world.seed == seed and Path(world.clone_path).is_dir():
+                return world
+        except (OSError, ValueError, TypeError, KeyError):
+            pass  # an unreadable cache is rebuilt
+        progress(f"the cached world in {target} is unusable; rebuilding it")
+    if shutil.which("git") is None:
+        raise CockpitError("git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    progress(f"building the sandbox release (seed {seed}, {trunk_commits} trunk commits) in {target}")
+    staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
+    try:
+        world = build_world(staging, seed=seed, trunk_commits=trunk_commits)
+        if target.exists():
+            shutil.rmtree(target)
+        staging.rename(target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    world = _relocate(world, staging, target)
+    save_world(world, marker)
+    _repoint_origin(world)
+    return world
+
+
+def _relocate(world: World, old: Path, new: Path) -> World:
+    world.clone_path = str(new / Path(world.clone_path).relative_to(old))
+    world.remote_path = str(new / Path(world.remote_path).relative_to(old))
+    return world
+
+
+def _repoint_origin(world: World) -> None:
+    import subprocess
+
+    subprocess.run(["git", "-C", world.clone_path, "remote", "set-url", "origin", world.remote_path],
+                   check=True, capture_output=True)
+
+
+def write_config(world: World, directory: Path, *, github_url: str, index_url: str) -> Path:
+    """Write the ``cockpit.toml`` that points the real adapters at the emulators."""
+    core = world.repository
+    ci = []
+    for repo in world.ci_repositories:
+        entry = {"repository": repo, "branch": world.release_branch, "required": ["pull", "trunk", "lint"]}
+        if repo == core:
+            entry["binary_workflow"] = "binary-builds"
+        ci.append(entry)
+    doc = {
+        "release": {
+            "version": world.version,
+            "repository": core,
+            "branch": world.release_branch,
+            "main": "main",
+            "milestone": world.milestone_number,
+            "tracker_issue": world.tracker_issue,
+        },
+        "github": {"api_url": github_url, "auth": "none", "timeout": 5, "retries": 2, "max_rate_limit_wait": 5},
+        "git": {"clone": world.clone_path, "remote": "origin"},
+        "ci": ci,
+        "storage": {
+            "index_url": index_url,
+            "pypi_url": index_url,
+            "packages": list(world.packages),
+            "platforms": list(world.platforms),
+            "python_tags": list(world.python_tags),
+        },
+        "state": {"path": str(directory / STATE_NAME)},
+    }
+    path = directory / CONFIG_NAME
+    header = "# Written by 'cockpit demo' / 'cockpit sandbox': a fictional release served on 127.0.0.1.\n"
+    path.write_text(header + tomli_w.dumps(doc), encoding="utf-8")
+    return path
+
+
+class SandboxServers:
+    """The GitHub and wheel-index emulators for one world, on ephemeral 127.0.0.1 ports."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._stack = ExitStack()
+        self.github = None
+        self.index = None
+        self.github_url = ""
+        self.index_url = ""
+
+    def __enter__(self) -> "SandboxServers":
+        from cockpit.sandbox.github_server import GitHubEmulator
+        from cockpit.sandbox.index_server import IndexEmulator
+
+        self.github = GitHubEmulator(self.world)
+        self.index = IndexEmulator(self.world)
+        self.github_url = self.github.start()
+        self._stack.callback(self.github.stop)
+        self.index_url = self.index.start()
+        self._stack.callback(self.index.stop)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
