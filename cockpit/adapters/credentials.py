@@ -76,3 +76,36 @@ def resolve_token(api_url: str, *, use_keyring: bool = True) -> TokenInfo:
     if value:
         return TokenInfo("gh CLI", value)
     return TokenInfo("none", None, note)
+
+
+def store_token(api_url: str, token: str) -> None:
+    """Keep ``token`` in the system keyring; ``CockpitError`` says what to do when there is none."""
+    from cockpit.errors import CockpitError
+
+    try:
+        import keyring
+        from keyring.errors import KeyringError, NoKeyringError
+    except ImportError:  # pragma: no cover
+        raise CockpitError("the keyring package is not installed; set GH_TOKEN instead", title="Auth") from None
+    try:
+        keyring.set_password(KEYRING_SERVICE, host_of(api_url), token)
+    except NoKeyringError:
+        raise CockpitError(
+            "no keyring backend on this machine (normal on a headless server): export GH_TOKEN=<token> "
+            "in the shell that runs the cockpit, or log in with the gh CLI", title="Auth") from None
+    except (KeyringError, RuntimeError, OSError) as exc:
+        raise CockpitError(f"the keyring refused the token ({type(exc).__name__}); set GH_TOKEN instead", title="Auth") from None
+
+
+def forget_token(api_url: str) -> bool:
+    """Remove the keyring entry; False when there was none (or no keyring)."""
+    try:
+        import keyring
+        from keyring.errors import KeyringError, PasswordDeleteError
+    except ImportError:  # pragma: no cover
+        return False
+    try:
+        keyring.delete_password(KEYRING_SERVICE, host_of(api_url))
+        return True
+    except (PasswordDeleteError, KeyringError, RuntimeError, OSError):
+        return False

@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--state", type=Path, help="follow this state file (another session's)")
 
     sub.add_parser("locate", parents=[common], help="print every path the cockpit uses")
+
+    auth = sub.add_parser("auth", parents=[common], help="store, show or forget the GitHub token (keyring)")
+    auth.add_argument("auth_command", choices=["login", "status", "logout"])
     return parser
 
 
@@ -71,5 +74,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         "demo": commands.run_demo,
         "sandbox": commands.run_sandbox,
         "locate": commands.run_locate,
+        "auth": _auth,
     }[args.command]
     return handler(args)
+
+
+def _auth(args: argparse.Namespace) -> int:
+    from cockpit.cli.auth import run_auth
+
+    return run_auth(args)
