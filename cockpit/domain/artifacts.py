@@ -31,7 +31,7 @@ class ExpectedArtifact:
 @dataclass(frozen=True)
 class ArtifactProblem:
     filename: str
-    kind: str  # missing / unexpected / oversize / size_warning / wrong_version / no_checksum
+    kind: str  # missing / unexpected / oversize / size_warning / wrong_version / no_checksum / size_unknown
     detail: str
 
 
@@ -43,3 +43,5 @@ class StorageReport:
     problems: tuple[ArtifactProblem, ...] = ()
     published_on_pypi: bool = False
     pypi_versions: tuple[str, ...] = ()
+    size_limit_mb: float = 1000.0  # the limits the report was judged against, for the gate's words
+    size_warn_mb: float = 850.0

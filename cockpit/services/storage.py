@@ -1,0 +1,244 @@
+"""Release-candidate storage: are the expected wheels staged, of the right version and size?
+
+Pure functions over what the storage adapter read (``IndexFile`` lists, PyPI answers). Sizes are
+judged in decimal megabytes (1 MB = 1,000,000 bytes): stricter than PyPI's MiB, so a file PyPI
+would only just accept is still flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cockpit.domain.artifacts import ArtifactProblem, ExpectedArtifact, IndexFile, StorageReport
+from cockpit.domain.gates import Gate, GateStatus
+
+RC_GATE = "rc_artifacts"
+PYPI_GATE = "pypi_not_published"
+MB = 1_000_000
+
+PROBLEM_ORDER = ("missing", "wrong_version", "oversize", "size_warning", "unexpected", "no_checksum", "size_unknown")
+BLOCKING = frozenset({"missing", "wrong_version", "oversize"})
+
+_RELEASE_PART = re.compile(r"^[vV]?(\d+(?:\.\d+)*)")
+
+
+@dataclass(frozen=True)
+class WheelName:
+    """The parts of a wheel filename; tag sets stay dotted as written (``py2.py3``)."""
+
+    name: str  # normalised: lowercase, runs of -_. become _
+    version: str  # as written, local part included (2.5.0+cu130)
+    python: str
+    abi: str
+    platform: str
+
+    @property
+    def public_version(self) -> str:
+        """The version without its ``+local`` part: ``2.5.0+cu130`` -> ``2.5.0``."""
+        return self.version.split("+", 1)[0]
+
+    def tags(self) -> set[tuple[str, str]]:
+        """Every (python tag, platform) this wheel installs on, free-threaded abi folded in.
+
+        Free-threaded wheels are named ``cp313-cp313t``; the release speaks of ``cp313t``.
+        """
+        pairs = set()
+        for py in self.python.split("."):
+            tag = py + "t" if self.abi == py + "t" else py
+            for plat in self.platform.split("."):
+                pairs.add((tag, plat))
+        return pairs
+
+
+def normalise_name(name: str) -> str:
+    """Wheel-filename form of a project name: lowercase, runs of ``-_.`` become ``_``."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def parse_wheel_filename(filename: str) -> WheelName | None:
+    """Split ``name-version[-build]-python-abi-platform.whl``; None when it is not a wheel name."""
+    if not filename.lower().endswith(".whl"):
+        return None
+    parts = filename[:-4].split("-")
+    if len(parts) == 6:
+        del parts[2]  # the optional build tag
+    if len(parts) != 5 or not all(parts):
+        return None
+    name, version, python, abi, platform = parts
+    return WheelName(normalise_name(name), version, python, abi, platform)
+
+
+def release_of(version: str) -> tuple[int, ...]:
+    """The numeric release of a version, trailing zeros dropped: ``2.5.0rc1+cu130`` -> (2, 5)."""
+    match = _RELEASE_PART.match(version.strip())
+    if not match:
+        return ()
+    numbers = [int(n) for n in match.group(1).split(".")]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    return tuple(numbers)
+
+
+def same_version(found: str, release: str) -> bool:
+    """Whether a wheel's version is the release's: local parts (``+cu130``) ignored, ``2.5`` == ``2.5.0``."""
+    public = found.split("+", 1)[0].strip()
+    if public.lower().lstrip("v") == release.strip().lower().lstrip("v"):
+        return True
+    if not release_of(public) or release_of(public) != release_of(release):
+        return False
+    numeric = _RELEASE_PART.match(public)
+    return numeric is not None and numeric.end() == len(public)
+
+
+def expected_artifacts(
+    packages: Iterable[str], version: str, platforms: Iterable[str], python_tags: Iterable[str]
+) -> tuple[ExpectedArtifact, ...]:
+    """One expected wheel per package x platform x python tag, in that nesting order."""
+    platforms, python_tags = tuple(platforms), tuple(python_tags)
+    return tuple(
+        ExpectedArtifact(package=p, version=version, python_tag=t, platform=plat)
+        for p in packages
+        for plat in platforms
+        for t in python_tags
+    )
+
+
+def validate_rc(
+    expected: Sequence[ExpectedArtifact],
+    found: Sequence[IndexFile],
+    *,
+    version: str,
+    size_limit_mb: float = 1000,
+    size_warn_mb: float = 850,
+    index_url: str = "",
+) -> StorageReport:
+    """Compare the wheels of the RC channel with what the release expects.
+
+    A found wheel stands for an expected one when package, python tag and platform agree (dotted
+    tag sets such as ``manylinux_2_17_x86_64.manylinux2014_x86_64`` count for each member).
+    Problems: ``missing`` (nothing stands for an expected wheel), ``wrong_version`` (only a wheel of
+    the same release number but another version, such as ``2.5.0a0`` or ``2.5.0rc1``, stands for
+    it; ``2.5.0+cu130`` is the release's version), ``unexpected`` (a wheel of this version nobody
+    expects, e.g. ``py3-none-any``, or a file that is not a wheel), ``oversize`` / ``size_warning``
+    (over the limits), ``no_checksum`` (no ``#sha256=``), ``size_unknown`` (no Content-Length).
+    Files of other releases (2.4.1 left in the test channel) are not this release's: ignored.
+    """
+    want = {_key(e.package, e.python_tag, e.platform): e for e in expected}
+    covered: set[tuple[str, str, str]] = set()
+    stand_ins: dict[tuple[str, str, str], list[tuple[IndexFile, WheelName]]] = {}
+    mine: list[IndexFile] = []
+    problems: list[ArtifactProblem] = []
+    for file in found:
+        wheel = parse_wheel_filename(file.filename)
+        if wheel is None:
+            mine.append(file)
+            problems.append(ArtifactProblem(file.filename, "unexpected", "not a wheel filename"))
+            continue
+        keys = {(wheel.name, tag, plat) for tag, plat in wheel.tags()} & want.keys()
+        if same_version(wheel.version, version):
+            mine.append(file)
+            covered |= keys
+            if not keys:
+                problems.append(ArtifactProblem(file.filename, "unexpected", _unexpected_detail(wheel)))
+        elif keys and release_of(wheel.public_version) == release_of(version):
+            for key in keys:
+                stand_ins.setdefault(key, []).append((file, wheel))
+    for key, artifact in want.items():
+        if key in covered:
+            continue
+        if key in stand_ins:
+            for file, wheel in stand_ins[key]:
+                detail = f"has version {wheel.version}, the release is {version} (expected {artifact.filename})"
+                problems.append(ArtifactProblem(file.filename, "wrong_version", detail))
+                mine.append(file)
+        else:
+            where = f" in {index_url}" if index_url else ""
+            problems.append(ArtifactProblem(artifact.filename, "missing", f"no {artifact.package} wheel for "
+                                            f"{artifact.python_tag} on {artifact.platform}{where}"))
+    for file in {f.filename: f for f in mine}.values():
+        problems.extend(_file_problems(file, size_limit_mb, size_warn_mb))
+    unique = {(p.kind, p.filename): p for p in problems}.values()
+    ordered = sorted(unique, key=lambda p: (PROBLEM_ORDER.index(p.kind), p.filename))
+    return StorageReport(
+        index_url=index_url,
+        expected=tuple(expected),
+        found=tuple(found),
+        problems=tuple(ordered),
+        size_limit_mb=float(size_limit_mb),
+        size_warn_mb=float(size_warn_mb),
+    )
+
+
+def storage_gate(report: StorageReport) -> Gate:
+    """The ``rc_artifacts`` gate: RED on missing / oversize / wrong version, AMBER on the rest."""
+    title = "RC artifacts"
+    if not report.expected:
+        return Gate(RC_GATE, title, GateStatus.UNKNOWN,
+                    "no wheels expected: set storage packages and platforms in the config")
+    counts = {kind: 0 for kind in PROBLEM_ORDER}
+    for problem in report.problems:
+        counts[problem.kind] = counts.get(problem.kind, 0) + 1
+    details = tuple(f"{_KIND_WORDS.get(p.kind, p.kind)}: {p.filename}: {p.detail}" for p in report.problems)
+    if not report.problems:
+        summary = f"all {_plural(len(report.expected), 'expected wheel')} staged, each within {_mb(report.size_warn_mb)} MB"
+        return Gate(RC_GATE, title, GateStatus.GREEN, summary)
+    words = {
+        "missing": "missing",
+        "wrong_version": "wrong version",
+        "oversize": f"over {_mb(report.size_limit_mb)} MB",
+        "size_warning": f"over {_mb(report.size_warn_mb)} MB",
+        "unexpected": "unexpected",
+        "no_checksum": "without checksum",
+        "size_unknown": "of unknown size",
+    }
+    parts = [f"{n} {words.get(kind, kind)}" for kind, n in counts.items() if n]
+    summary = f"{_plural(len(report.problems), 'problem')}: {', '.join(parts)}"
+    status = GateStatus.RED if any(counts.get(k) for k in BLOCKING) else GateStatus.AMBER
+    return Gate(RC_GATE, title, status, summary, details)
+
+
+def pypi_gate(published: bool, version: str) -> Gate:
+    """The ``pypi_not_published`` gate: GREEN while the irreversible PyPI upload is still ahead."""
+    title = "PyPI upload"
+    if published:
+        return Gate(PYPI_GATE, title, GateStatus.AMBER,
+                    f"{version} is already on PyPI: the upload step is done and locked",
+                    ("PyPI accepts a filename once, ever: the upload cannot be undone or redone.",))
+    return Gate(PYPI_GATE, title, GateStatus.GREEN, f"{version} is not on PyPI yet: the upload step is still ahead")
+
+
+_KIND_WORDS = {"wrong_version": "wrong version", "size_warning": "size warning", "no_checksum": "no checksum",
+               "size_unknown": "size unknown"}
+
+
+def _key(package: str, python_tag: str, platform: str) -> tuple[str, str, str]:
+    return normalise_name(package), python_tag, platform
+
+
+def _unexpected_detail(wheel: WheelName) -> str:
+    return f"{wheel.python}-{wheel.abi}-{wheel.platform} is not in the release's python tags x platforms"
+
+
+def _file_problems(file: IndexFile, limit_mb: float, warn_mb: float) -> list[ArtifactProblem]:
+    problems = []
+    if not file.sha256:
+        problems.append(ArtifactProblem(file.filename, "no_checksum", "the index link has no #sha256= digest"))
+    if file.size is None:
+        problems.append(ArtifactProblem(file.filename, "size_unknown", "the index gave no Content-Length"))
+    elif file.size > limit_mb * MB:
+        problems.append(ArtifactProblem(file.filename, "oversize",
+                                        f"{_mb(file.size / MB)} MB, over the {_mb(limit_mb)} MB limit"))
+    elif file.size > warn_mb * MB:
+        problems.append(ArtifactProblem(file.filename, "size_warning",
+                                        f"{_mb(file.size / MB)} MB, over the {_mb(warn_mb)} MB warning line"))
+    return problems
+
+
+def _mb(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
