@@ -1,0 +1,152 @@
+"""The lock file beside the session state: one writing cockpit per state file.
+
+The lock is ``<state>.lock`` holding JSON ``{"pid", "host", "started"}``. A lock whose owner is a
+dead process on this host is stale and is taken over; a lock from another host cannot be checked
+and is respected. Viewers never take the lock.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import socket
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class LockOwner:
+    """Who holds a state lock, as written in the lock file."""
+
+    pid: int
+    host: str
+    started: str
+
+    def describe(self) -> str:
+        return f"held by pid {self.pid} on {self.host} since {self.started}"
+
+
+def lock_path_for(state_path: Path) -> Path:
+    """``cockpit-state.toml`` -> ``cockpit-state.toml.lock``."""
+    return state_path.with_name(state_path.name + ".lock")
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id exists on this host (a process we may not signal counts)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def read_owner(lock_path: Path) -> LockOwner | None:
+    """The owner recorded in a lock file, or None when it is missing or unreadable."""
+    try:
+        data = json.loads(lock_path.read_text(encoding="utf-8"))
+        return LockOwner(pid=int(data["pid"]), host=str(data["host"]), started=str(data["started"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+class StateLock:
+    """An exclusive lock on one state file, held by this process until ``release()``."""
+
+    def __init__(self, state_path: Path) -> None:
+        self.path = lock_path_for(state_path)
+        self.owner: LockOwner | None = None
+
+    @property
+    def held(self) -> bool:
+        return self.owner is not None
+
+    def acquire(self) -> str | None:
+        """Take the lock; return None on success, else why not ("held by pid N on HOST since ...")."""
+        if self.held:
+            return None
+        me = LockOwner(pid=os.getpid(), host=socket.gethostname(), started=_now())
+        for _ in range(3):
+            try:
+                if _create_exclusive(self.path, me):
+                    self.owner = me
+                    atexit.register(self.release)
+                    return None
+            except OSError as exc:
+                return f"cannot create the lock file {self.path}: {exc.strerror or exc}"
+            current = read_owner(self.path)
+            if current is None:
+                if not self.path.exists():
+                    continue  # released between our two looks
+                return (
+                    f"the lock file {self.path} is unreadable; if no other cockpit uses this state"
+                    " file, delete it"
+                )
+            if current.host != me.host or pid_alive(current.pid):
+                return current.describe()
+            # Stale: its owner died on this host. Only remove it if it is still that same file.
+            if read_owner(self.path) == current:
+                try:
+                    self.path.unlink()
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    return f"cannot remove the stale lock {self.path}: {exc.strerror or exc}"
+        return f"the lock file {self.path} keeps changing; another cockpit is starting on this state"
+
+    def release(self) -> None:
+        """Remove the lock file if it is still ours; safe to call twice."""
+        if self.owner is None:
+            return
+        if read_owner(self.path) == self.owner:
+            try:
+                self.path.unlink()
+            except OSError:
+                pass
+        self.owner = None
+        atexit.unregister(self.release)
+
+
+def _create_exclusive(path: Path, owner: LockOwner) -> bool:
+    """Create ``path`` holding ``owner`` only if it does not exist; the content appears whole."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"pid": owner.pid, "host": owner.host, "started": owner.started}, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)  # fails if the lock exists: atomic create-with-content
+        except FileExistsError:
+            return False
+        except OSError:
+            return _create_exclusive_without_links(path, owner)
+        return True
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _create_exclusive_without_links(path: Path, owner: LockOwner) -> bool:
+    """For file systems without hard links: O_EXCL create, then write (a reader may see it empty)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump({"pid": owner.pid, "host": owner.host, "started": owner.started}, fh)
+    return True
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,310 @@
+"""The session state file: checklist sign-offs, notes, acknowledgements, UI preferences, the
+posted-comment ledger and the audit log, in one schema-versioned TOML file.
+
+Written atomically (temp file, fsync, rename, fsync of the folder) and guarded by a lock file. A
+file that does not parse, or that a newer cockpit wrote, is never overwritten: it is copied aside
+and the store turns read-only with ``problem`` saying why. Never holds a token.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import tomllib
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from cockpit.domain.checklist import AuditEntry, Signoff
+from cockpit.errors import ReadOnlyError, StateError
+from cockpit.state.lock import StateLock
+
+SCHEMA = 1
+_TOKEN = re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")
+_PREF_TYPES = (str, int, float, bool, list)
+
+
+def iso(moment: datetime) -> str:
+    """UTC ISO 8601 with a Z, the one time format of the state file."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def redact(text: str) -> str:
+    """Replace anything shaped like a GitHub token, so one pasted into a note is never stored."""
+    return _TOKEN.sub("[redacted token]", text)
+
+
+class StateStore:
+    """One session's state file. Loads on construction; every mutator saves immediately.
+
+    ``read_only`` is True for viewers and whenever ``problem`` is set (lock held elsewhere, file
+    corrupt or from a newer cockpit); then every mutator raises ``ReadOnlyError`` and nothing at all
+    is written, not even the lock.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        read_only: bool = False,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.path = Path(path)
+        self.viewer = read_only
+        self.problem: str | None = None
+        self._clock = clock
+        self._lock = StateLock(self.path)
+        self._data: dict[str, Any] = {"schema": SCHEMA}
+        self._seen: tuple[int, int, int] | None = None
+        self.load()
+
+    @property
+    def read_only(self) -> bool:
+        return self.viewer or self.problem is not None
+
+    @property
+    def read_only_reason(self) -> str | None:
+        if self.problem:
+            return self.problem
+        return "viewer mode (--read-only)" if self.viewer else None
+
+    def load(self) -> None:
+        """(Re)read the file; a missing file is an empty state. Takes the lock unless a viewer.
+
+        Calling it again retries a store that turned read-only (lock now free, file repaired).
+        """
+        if not self.viewer:
+            self.problem = None
+        if not self.read_only and not self._lock.held:
+            held = self._lock.acquire()
+            if held:
+                self.problem = f"state file {self.path} is {held}; opened read-only"
+                return self._read(keep_aside=False)
+            self._sweep_temp_files()
+        self._read(keep_aside=not self.read_only)
+
+    def close(self) -> None:
+        """Release the lock (also done at interpreter exit)."""
+        self._lock.release()
+
+    def reload_if_changed(self) -> bool:
+        """Re-read when another session changed the file (mtime, size or inode); True if it did."""
+        if self._stat() == self._seen:
+            return False
+        self._read(keep_aside=False)
+        return True
+
+    def _stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def _read(self, *, keep_aside: bool) -> None:
+        self._seen = self._stat()
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            self._data = {"schema": SCHEMA}
+            return
+        except OSError as exc:
+            return self._refuse(f"cannot read {self.path}: {exc.strerror or exc}", None)
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            return self._refuse(f"{self.path} does not parse ({exc})", "corrupt" if keep_aside else None)
+        schema = data.get("schema", SCHEMA)
+        if not isinstance(schema, int) or isinstance(schema, bool):
+            return self._refuse(f"{self.path}: 'schema' is {schema!r}, expected {SCHEMA}", "corrupt" if keep_aside else None)
+        if schema > SCHEMA:
+            why = f"{self.path} was written by a newer cockpit (schema {schema}, this one reads {SCHEMA})"
+            return self._refuse(why, "newer" if keep_aside else None)
+        self._data = data
+
+    def _refuse(self, why: str, aside: str | None) -> None:
+        """Keep the file as it is, copy it aside if asked, and turn read-only."""
+        if aside:
+            copy = self.path.with_name(f"{self.path.name}.{aside}-{self._clock().strftime('%Y%m%dT%H%M%SZ')}")
+            try:
+                shutil.copy2(self.path, copy)
+                why += f"; a copy is kept at {copy}"
+            except OSError as exc:
+                why += f"; could not copy it aside ({exc.strerror or exc})"
+        why = f"{why}; opened read-only, the file is left untouched"
+        self.problem = f"{self.problem}; also {why}" if self.problem else why
+        self._lock.release()
+
+    def _sweep_temp_files(self) -> None:
+        """Remove temp files a killed writer left behind (we hold the lock: nobody else writes)."""
+        for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            try:
+                leftover.unlink()
+            except OSError:
+                pass
+
+    def _save(self) -> None:
+        self._check_writable()
+        text = _dumps(self._data)
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{self.path.name}.", suffix=".tmp")
+        except OSError as exc:
+            raise StateError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(text.encode("utf-8"))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            self._read(keep_aside=False)  # drop the change that did not reach the disk
+            raise StateError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        _fsync_dir(folder)
+        self._seen = self._stat()
+
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise ReadOnlyError(f"the session state is read-only: {self.read_only_reason}")
+
+    def _table(self, name: str) -> dict[str, Any]:
+        value = self._data.get(name)
+        return value if isinstance(value, dict) else {}
+
+    def _mutable_table(self, name: str) -> dict[str, Any]:
+        self._check_writable()
+        value = self._data.get(name)
+        if not isinstance(value, dict):
+            value = self._data[name] = {}
+        return value
+
+    def signoffs(self) -> dict[str, Signoff]:
+        """Sign-offs by step id; malformed entries in the file are skipped, not fatal."""
+        out = {}
+        for step_id, entry in self._table("signoffs").items():
+            if isinstance(entry, dict):
+                out[step_id] = Signoff(
+                    step_id=step_id,
+                    done=entry.get("done") is True,
+                    who=_text(entry.get("who")),
+                    when=_text(entry.get("when")),
+                    note=_text(entry.get("note")),
+                )
+        return out
+
+    def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> Signoff:
+        """Tick (or untick) a checklist step and save."""
+        table = self._mutable_table("signoffs")
+        signoff = Signoff(step_id, bool(done), who, when or iso(self._clock()), redact(note))
+        table[step_id] = {"done": signoff.done, "who": signoff.who, "when": signoff.when, "note": signoff.note}
+        self._save()
+        return signoff
+
+    def notes(self) -> dict[str, str]:
+        """Free notes by step id (kept apart from sign-offs so a note survives unticking)."""
+        return {k: v for k, v in self._table("notes").items() if isinstance(v, str)}
+
+    def set_note(self, step_id: str, note: str) -> None:
+        """Set a step's note; an empty note removes it."""
+        table = self._mutable_table("notes")
+        if note:
+            table[step_id] = redact(note)
+        else:
+            table.pop(step_id, None)
+        self._save()
+
+    def audit(self, entry: AuditEntry) -> None:
+        """Append one entry to the audit log and save."""
+        self._check_writable()
+        log = self._data.get("audit")
+        if not isinstance(log, list):
+            log = self._data["audit"] = []
+        log.append(
+            {
+                "when": entry.when,
+                "who": entry.who,
+                "action": entry.action,
+                "target": entry.target,
+                "outcome": entry.outcome,
+                "detail": redact(entry.detail),
+            }
+        )
+        self._save()
+
+    def audit_log(self) -> list[AuditEntry]:
+        """The audit log, oldest first."""
+        log = self._data.get("audit")
+        if not isinstance(log, list):
+            return []
+        fields = ("when", "who", "action", "target", "outcome", "detail")
+        return [AuditEntry(**{f: _text(e.get(f)) for f in fields}) for e in log if isinstance(e, dict)]
+
+    def pref(self, key: str, default: Any = None) -> Any:
+        """A UI preference from ``[ui]``."""
+        return self._table("ui").get(key, default)
+
+    def set_pref(self, key: str, value: Any) -> None:
+        """Set a UI preference (str, number, bool or list); None removes it."""
+        if value is not None and not isinstance(value, _PREF_TYPES):
+            raise StateError(f"preference '{key}': expected a string, number, bool or list, got {type(value).__name__}")
+        table = self._mutable_table("ui")
+        if value is None:
+            table.pop(key, None)
+        else:
+            table[key] = value
+        self._save()
+
+    def ledger_get(self, key: str) -> int | str | None:
+        """What was posted for ``key`` ("acme/torchlet#123:validation" -> comment id), or None."""
+        value = self._table("ledger").get(key)
+        return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+
+    def ledger_put(self, key: str, value: int | str) -> None:
+        """Record that ``key`` was posted (so it is never posted twice)."""
+        self._mutable_table("ledger")[key] = value
+        self._save()
+
+    def acknowledge(self, key: str) -> None:
+        """Acknowledge a warning; remembers when."""
+        self._mutable_table("acknowledged")[key] = iso(self._clock())
+        self._save()
+
+    def acknowledged(self, key: str) -> bool:
+        return key in self._table("acknowledged")
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    """TOML text with the audit log last, always as ``[[audit]]`` tables (easy to read and diff)."""
+    rest = {k: v for k, v in data.items() if k != "audit"}
+    log = data.get("audit") if isinstance(data.get("audit"), list) else []
+    chunks = [tomli_w.dumps(rest)]
+    chunks += [f"\n[[audit]]\n{tomli_w.dumps(entry)}" for entry in log if isinstance(entry, dict)]
+    return "".join(chunks)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename durable; some platforms cannot open a folder, which is fine."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,275 @@
+"""The session state file's story: progress survives restarts, a crash never corrupts it, a file
+the cockpit cannot read is never overwritten, and only one session writes at a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import tomllib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from cockpit.domain.checklist import AuditEntry, Signoff
+from cockpit.errors import ReadOnlyError, StateError
+from cockpit.state.lock import lock_path_for
+from cockpit.state.store import StateStore
+
+REPO = Path(__file__).resolve().parents[2]
+FIXED = datetime(2026, 10, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def state_path(tmp_path):
+    return tmp_path / "cockpit-state.toml"
+
+
+def opened(path, **kw):
+    store = StateStore(path, clock=lambda: FIXED, **kw)
+    return store
+
+
+def dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_missing_file_is_an_empty_session(state_path):
+    store = opened(state_path)
+    assert store.problem is None and not store.read_only
+    assert store.signoffs() == {} and store.audit_log() == [] and store.pref("theme") is None
+    assert not state_path.exists(), "opening alone writes nothing"
+    store.close()
+
+
+def test_everything_the_release_manager_records_survives_a_restart(state_path):
+    store = opened(state_path)
+    store.set_signoff("validate_binaries", done=True, who="alice", note="all green on rc3")
+    store.set_note("perf_run", "waiting on the benchmark box")
+    store.set_pref("theme", "nord")
+    store.set_pref("panes", ["milestone", "picks"])
+    store.ledger_put("acme/torchlet#123:validation", 98765)
+    store.acknowledge("ci:unstable-rocm")
+    store.audit(AuditEntry(FIXED.isoformat(), "alice", "ci.rerun", "acme/torchlet run 7", "ok", "re-ran 3 jobs"))
+    store.close()
+
+    again = opened(state_path)
+    assert again.signoffs() == {
+        "validate_binaries": Signoff("validate_binaries", True, "alice", "2026-10-01T12:00:00Z", "all green on rc3")
+    }
+    assert again.notes() == {"perf_run": "waiting on the benchmark box"}
+    assert again.pref("theme") == "nord" and again.pref("panes") == ["milestone", "picks"]
+    assert again.ledger_get("acme/torchlet#123:validation") == 98765
+    assert again.ledger_get("acme/torchlet#124:validation") is None
+    assert again.acknowledged("ci:unstable-rocm") and not again.acknowledged("ci:other")
+    assert again.audit_log() == [
+        AuditEntry(FIXED.isoformat(), "alice", "ci.rerun", "acme/torchlet run 7", "ok", "re-ran 3 jobs")
+    ]
+    data = tomllib.loads(state_path.read_text())
+    assert data["schema"] == 1 and "[[audit]]" in state_path.read_text()
+    again.close()
+
+
+def test_a_pasted_token_never_reaches_the_file(state_path):
+    store = opened(state_path)
+    token = "ghp_" + "A1b2" * 9
+    store.set_signoff("promote_pypi", done=False, who="bob", note=f"used {token} oops")
+    store.audit(AuditEntry("t", "bob", "x", "y", "failed", f"401 for {token}"))
+    store.close()
+    assert token not in state_path.read_text()
+    assert "[redacted token]" in state_path.read_text()
+
+
+def test_a_preference_that_toml_cannot_hold_is_refused(state_path):
+    store = opened(state_path)
+    with pytest.raises(StateError, match="preference 'size'"):
+        store.set_pref("size", object())
+    store.close()
+
+
+def test_unticking_a_step_is_recorded_with_who_and_when(state_path):
+    store = opened(state_path)
+    store.set_signoff("docs_entry", done=True, who="alice")
+    store.set_signoff("docs_entry", done=False, who="bob", when="2026-10-02T08:00:00Z")
+    assert store.signoffs()["docs_entry"] == Signoff("docs_entry", False, "bob", "2026-10-02T08:00:00Z", "")
+    store.close()
+
+
+def test_malformed_entries_in_a_hand_edited_file_are_skipped_not_fatal(state_path):
+    state_path.write_text('schema = 1\nsignoffs = { a = "yes", b = { done = true, who = 3 } }\naudit = "none"\n')
+    store = opened(state_path)
+    assert store.problem is None
+    assert store.signoffs() == {"b": Signoff("b", True, "", "", "")}
+    assert store.audit_log() == []
+    store.audit(AuditEntry("t", "me", "a", "b", "ok"))
+    assert len(store.audit_log()) == 1
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "kind", "words"),
+    [
+        ("schema = 1\n[signoffs\n", "corrupt", "does not parse"),
+        (b"schema = 1\nnote = '\xff\xfe'\n", "corrupt", "does not parse"),
+        ('schema = "one"\n', "corrupt", "'schema'"),
+        ("schema = 7\n[future]\nx = 1\n", "newer", "newer cockpit (schema 7"),
+    ],
+)
+def test_a_file_the_cockpit_cannot_read_is_kept_aside_and_never_overwritten(state_path, content, kind, words):
+    raw = content if isinstance(content, bytes) else content.encode()
+    state_path.write_bytes(raw)
+    store = opened(state_path)
+    assert store.read_only and words in store.problem
+    copies = list(state_path.parent.glob(f"{state_path.name}.{kind}-*"))
+    assert len(copies) == 1 and copies[0].read_bytes() == raw
+    assert str(copies[0]) in store.problem
+    with pytest.raises(ReadOnlyError, match=kind if kind == "newer" else "does not parse|'schema'"):
+        store.set_signoff("x", done=True, who="me")
+    assert state_path.read_bytes() == raw
+    assert not lock_path_for(state_path).exists(), "a store that cannot write gives the lock back"
+    store.close()
+
+
+def test_a_second_session_on_the_same_file_opens_read_only_and_says_who_holds_it(state_path):
+    first = opened(state_path)
+    first.set_pref("theme", "nord")
+    second = opened(state_path)
+    assert second.read_only
+    assert f"held by pid {os.getpid()} on {socket.gethostname()} since" in second.problem
+    assert second.pref("theme") == "nord", "it still shows the state"
+    with pytest.raises(ReadOnlyError, match="held by pid"):
+        second.set_pref("theme", "dark")
+    first.close()
+    assert not lock_path_for(state_path).exists()
+    second.load()
+    assert not second.read_only, "loading again once the lock is free makes it a writer"
+    second.close()
+
+
+def test_a_lock_held_by_a_live_process_is_respected(state_path):
+    lock = lock_path_for(state_path)
+    lock.write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname(), "started": "2026-10-01T09:00:00Z"}))
+    store = opened(state_path)
+    assert store.read_only
+    assert store.problem.startswith(f"state file {state_path} is held by pid {os.getppid()}")
+    assert "since 2026-10-01T09:00:00Z" in store.problem
+    store.close()
+    assert lock.exists(), "closing a read-only store leaves someone else's lock alone"
+
+
+def test_a_lock_from_another_host_is_respected_even_if_the_pid_is_free_here(state_path):
+    lock = lock_path_for(state_path)
+    lock.write_text(json.dumps({"pid": dead_pid(), "host": "build-box-7", "started": "2026-10-01T09:00:00Z"}))
+    store = opened(state_path)
+    assert store.read_only and "on build-box-7" in store.problem
+
+
+def test_a_stale_lock_left_by_a_dead_session_is_taken_over(state_path):
+    lock = lock_path_for(state_path)
+    lock.write_text(json.dumps({"pid": dead_pid(), "host": socket.gethostname(), "started": "2026-09-01T00:00:00Z"}))
+    store = opened(state_path)
+    assert store.problem is None
+    assert json.loads(lock.read_text())["pid"] == os.getpid()
+    store.set_pref("theme", "nord")
+    store.close()
+    assert not lock.exists()
+
+
+def test_an_unreadable_lock_file_opens_read_only_with_advice(state_path):
+    lock_path_for(state_path).write_text("{not json")
+    store = opened(state_path)
+    assert store.read_only and "delete it" in store.problem
+
+
+def test_a_viewer_writes_nothing_at_all(state_path):
+    writer = opened(state_path)
+    writer.set_signoff("tag_final_rc", done=True, who="alice")
+    writer.close()
+    before = state_path.read_bytes()
+    viewer = opened(state_path, read_only=True)
+    assert viewer.read_only and viewer.problem is None
+    assert viewer.read_only_reason == "viewer mode (--read-only)"
+    assert viewer.signoffs()["tag_final_rc"].done
+    for mutate in (
+        lambda: viewer.set_signoff("x", done=True, who="eve"),
+        lambda: viewer.set_note("x", "n"),
+        lambda: viewer.audit(AuditEntry("t", "eve", "a", "b", "ok")),
+        lambda: viewer.set_pref("theme", "dark"),
+        lambda: viewer.ledger_put("k", 1),
+        lambda: viewer.acknowledge("k"),
+    ):
+        with pytest.raises(ReadOnlyError, match="viewer mode"):
+            mutate()
+    viewer.close()
+    assert state_path.read_bytes() == before
+    assert sorted(p.name for p in state_path.parent.iterdir()) == [state_path.name], "no lock, no temp file"
+    assert viewer.pref("theme") is None, "refused writes do not change what it shows either"
+
+
+def test_a_viewer_follows_the_file_another_session_writes(state_path):
+    writer = opened(state_path)
+    viewer = opened(state_path, read_only=True)
+    assert viewer.reload_if_changed() is False
+    writer.set_signoff("perf_run", done=True, who="alice")
+    assert viewer.reload_if_changed() is True
+    assert viewer.signoffs()["perf_run"].who == "alice"
+    assert viewer.reload_if_changed() is False
+    writer.close()
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from cockpit.state.store import StateStore
+
+    store = StateStore(Path(sys.argv[1]))
+    if store.problem:
+        print("problem", store.problem, flush=True)
+        sys.exit(1)
+    n = int(store.notes().get("pad", "0|").split("|")[0])
+    print("ready", flush=True)
+    while True:
+        n += 1
+        store.set_note("pad", f"{n}|" + "x" * (20000 + n % 7919))
+    """
+)
+
+
+def test_a_writer_killed_at_random_moments_never_leaves_a_broken_file(state_path):
+    rng = random.Random(1234)
+    last = 0
+    deadline = time.monotonic() + 9
+    kills = 0
+    while kills < 30 and time.monotonic() < deadline:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(state_path)], cwd=REPO, stdout=subprocess.PIPE, text=True
+        )
+        line = proc.stdout.readline().strip()
+        assert line == "ready", f"the writer did not take over the stale lock: {line!r}"
+        time.sleep(rng.uniform(0.0, 0.03))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        kills += 1
+        if not state_path.exists():
+            continue
+        data = tomllib.loads(state_path.read_text())
+        counter, pad = data["notes"]["pad"].split("|")
+        assert len(pad) == 20000 + int(counter) % 7919, "content is whole: old or new, never a mix"
+        assert int(counter) >= last
+        last = int(counter)
+    assert kills >= 20 and last > 0
+    store = opened(state_path)
+    assert store.problem is None, "the lock of the last killed writer is stale and taken over"
+    assert not list(state_path.parent.glob(".*.tmp")), "temp files of killed writers are swept"
+    store.close()
