@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("locate", parents=[common], help="print every path the cockpit uses")
 
+    report = sub.add_parser("report", parents=[common], help="the whole picture as Markdown or JSON")
+    report.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    sub.add_parser("check", parents=[common], help="exit 0 when go, 1 when no-go (each failing gate on a line)")
+
     auth = sub.add_parser("auth", parents=[common], help="store, show or forget the GitHub token (keyring)")
     auth.add_argument("auth_command", choices=["login", "status", "logout"])
     return parser
@@ -75,6 +79,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         "sandbox": commands.run_sandbox,
         "locate": commands.run_locate,
         "auth": _auth,
+        "report": _report,
+        "check": _check,
     }[args.command]
     return handler(args)
 
@@ -83,3 +89,15 @@ def _auth(args: argparse.Namespace) -> int:
     from cockpit.cli.auth import run_auth
 
     return run_auth(args)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cockpit.cli.report import run_report
+
+    return run_report(args)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from cockpit.cli.report import run_check
+
+    return run_check(args)

@@ -77,3 +77,22 @@ class GoNoGo:
     go: bool
     gates: tuple[Gate, ...] = field(default=())
     unsigned: tuple[str, ...] = ()  # required manual step ids not yet signed
+
+
+@dataclass(frozen=True)
+class ReleasePicture:
+    """Everything at once, for ``cockpit report`` / ``cockpit check``: each pane's report (None when
+    its load failed, with the error in ``errors``), the gates by name, the checklist and the verdict."""
+
+    version: str
+    repository: str
+    branch: str
+    gates: dict[str, Gate]
+    checklist: ChecklistReport
+    verdict: GoNoGo
+    milestone: MilestoneReport | None = None
+    picks: PicksReport | None = None
+    ci: CIReport | None = None
+    branch_diff: BranchReport | None = None
+    storage: StorageGateReport | None = None
+    errors: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,41 @@
+"""``cockpit report`` and ``cockpit check``: the whole picture, headless, for CI and the tracker."""
+
+from __future__ import annotations
+
+import argparse
+
+from cockpit.domain.gates import GateStatus
+
+
+def _picture(args: argparse.Namespace):
+    from cockpit.bootstrap import build_backend
+    from cockpit.cli.commands import load
+    from cockpit.services.picture import gather
+
+    backend = build_backend(load(args), read_only=True)
+    try:
+        return gather(backend)
+    finally:
+        backend.state.close()
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from cockpit.services.report_render import render_json, render_markdown
+
+    picture = _picture(args)
+    print(render_json(picture) if args.format == "json" else render_markdown(picture), end="")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    picture = _picture(args)
+    failing = [g for g in picture.gates.values() if g.status is not GateStatus.GREEN and g.name != "pypi_not_published"]
+    if picture.verdict.go:
+        print(f"GO: release {picture.version}: every blocking gate is green and every required step is signed")
+        return 0
+    print(f"NO-GO: release {picture.version}")
+    for gate in failing:
+        print(f"{gate.status.value}: {gate.title}: {gate.summary}")
+    for step in picture.verdict.unsigned:
+        print(f"unsigned: {step}")
+    return 1

@@ -1,0 +1,59 @@
+"""Gather the whole release picture through a Backend, one pane at a time, for the headless CLI.
+
+A pane whose load fails does not stop the others: its gate turns UNKNOWN with the error as its
+summary, and the go/no-go verdict is NO-GO because of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.reports import ReleasePicture
+from cockpit.errors import CockpitError
+
+# (pane, gate name, gate title): the order matters: the branch diff feeds the pick analysis.
+PANES = (
+    ("milestone", "milestone_empty", "Milestone empty"),
+    ("branch_diff", "branch_diff_clean", "Branch diff clean"),
+    ("picks", "picks_clear", "No pending cherry-picks"),
+    ("ci", "ci_green", "CI green"),
+    ("storage", "rc_artifacts", "RC artifacts complete"),
+)
+
+
+def _failed(name: str, title: str, error: str) -> Gate:
+    return Gate(name, title, GateStatus.UNKNOWN, f"could not load: {error}")
+
+
+def gather(backend: Any) -> ReleasePicture:
+    """Load every pane through ``backend`` (see ``cockpit.backend.Backend``)."""
+    loaders: dict[str, Callable[[], Any]] = {
+        "milestone": backend.load_milestone,
+        "branch_diff": backend.load_branch_diff,
+        "picks": backend.load_picks,
+        "ci": backend.load_ci,
+        "storage": backend.load_storage,
+    }
+    reports: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    gates: dict[str, Gate] = {}
+    for pane, gate_name, title in PANES:
+        try:
+            report = loaders[pane]()
+        except CockpitError as exc:
+            errors[pane] = str(exc)
+            gates[gate_name] = _failed(gate_name, title, str(exc))
+            continue
+        reports[pane] = report
+        gates[report.gate.name] = report.gate
+        if pane == "storage":
+            gates[report.pypi_gate.name] = report.pypi_gate
+    checklist = backend.load_checklist(gates)
+    gates[checklist.gate.name] = checklist.gate
+    verdict = backend.go_no_go(gates, checklist)
+    rel = backend.config.release
+    return ReleasePicture(
+        version=rel.version, repository=rel.repository, branch=rel.branch,
+        gates=gates, checklist=checklist, verdict=verdict, errors=errors, **reports,
+    )

@@ -1,0 +1,117 @@
+"""Render the release picture as Markdown (to paste into the tracker) or JSON (for scripts)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import date, datetime
+from enum import Enum
+from typing import Any
+
+from cockpit.domain.commits import Verdict
+from cockpit.domain.gates import GateStatus
+from cockpit.domain.reports import ReleasePicture
+
+_MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
+
+
+def to_jsonable(value: Any) -> Any:
+    """Dataclasses, enums, dates and tuples as plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def render_json(picture: ReleasePicture) -> str:
+    return json.dumps(to_jsonable(picture), indent=2, ensure_ascii=False)
+
+
+def _cell(text: Any) -> str:
+    """Table-safe text: no pipes or newlines from outside break the Markdown table."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").strip()
+
+
+def render_markdown(picture: ReleasePicture) -> str:
+    v = picture.verdict
+    lines = [f"## Release {picture.version} ({picture.repository}, `{picture.branch}`): "
+             f"{'GO' if v.go else 'NO-GO'}", ""]
+    lines += ["| gate | status | summary |", "|---|---|---|"]
+    for gate in picture.gates.values():
+        lines.append(f"| {_cell(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
+    if v.unsigned:
+        lines += ["", "Required steps not signed: " + ", ".join(f"`{s}`" for s in v.unsigned)]
+    for pane, error in picture.errors.items():
+        lines += ["", f"**{pane}** could not be loaded: {_cell(error)}"]
+    lines += _milestone(picture) + _branch(picture) + _picks(picture) + _ci(picture) + _storage(picture)
+    lines += _checklist(picture)
+    return "\n".join(lines) + "\n"
+
+
+def _section(title: str, rows: list[str]) -> list[str]:
+    return ["", f"### {title}", "", *rows] if rows else []
+
+
+def _milestone(p: ReleasePicture) -> list[str]:
+    if not p.milestone:
+        return []
+    rows = [f"- [#{i.number}]({i.html_url}) {_cell(i.title)} ({i.kind.value}, {i.state.value})"
+            for i in p.milestone.items if i.state.is_open]
+    return _section(f"Open in milestone {_cell(p.milestone.milestone.title)}", rows)
+
+
+def _branch(p: ReleasePicture) -> list[str]:
+    if not p.branch_diff:
+        return []
+    d = p.branch_diff.diff
+    rows = [f"- #{i.number} {_cell(i.title)}: **{i.verdict.value}**"
+            + (f" ({', '.join(e.kind.value for e in i.evidence)})" if i.evidence else "")
+            for i in d.items if i.verdict in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW)]
+    rows += [f"- revert owed: `{r.revert_sha[:12]}` {_cell(r.revert_subject)}" for r in d.reverts_to_propagate]
+    rows += [f"- missing in main: `{c.sha[:12]}` {_cell(c.subject)}" for c in d.missing_in_main]
+    return _section("Branch diff", rows)
+
+
+def _picks(p: ReleasePicture) -> list[str]:
+    if not p.picks:
+        return []
+    rows = []
+    for row in p.picks.rows:
+        if row.pending or row.flags:
+            prs = ", ".join(r.label(p.repository) for r in row.request.trunk_prs) or "-"
+            flags = ", ".join(f.value for f in row.flags)
+            rows.append(f"- {_cell(row.request.author)}: trunk {prs} · {row.status.value}" + (f" · {flags}" if flags else ""))
+    rows += [f"- merged without a request: #{pr.number} {_cell(pr.title)}" for pr in p.picks.unrequested]
+    return _section("Cherry-picks needing attention", rows)
+
+
+def _ci(p: ReleasePicture) -> list[str]:
+    if not p.ci:
+        return []
+    rows = [f"- {v.repository} `{v.ref}`: {_MARK[v.status]} {_cell(v.reason)}"
+            for v in (*p.ci.branches, *p.ci.rc_builds)]
+    return _section("CI", rows)
+
+
+def _storage(p: ReleasePicture) -> list[str]:
+    if not p.storage:
+        return []
+    rows = [f"- {x.kind}: `{_cell(x.filename)}` {_cell(x.detail)}" for x in p.storage.report.problems]
+    return _section("Release candidate artifacts", rows)
+
+
+def _checklist(p: ReleasePicture) -> list[str]:
+    rows = []
+    for view in p.checklist.steps:
+        mark = "x" if view.done else " "
+        who = f" — {view.signoff.who}, {view.signoff.when}" if view.signoff and view.signoff.done else ""
+        note = f" ({_cell(view.signoff.note)})" if view.signoff and view.signoff.note else ""
+        rows.append(f"- [{mark}] {_cell(view.step.title)}{who}{note}")
+    return _section("Checklist", rows)
