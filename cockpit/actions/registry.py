@@ -1,0 +1,200 @@
+"""Every operation that changes the world, registered once with its danger level and dry-run text.
+
+Key bindings, the command palette and the CLI all run actions through ``ActionRegistry.run``, which
+enforces the read-only promise and the confirmations, and writes each attempt to the audit log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from cockpit.domain.checklist import AuditEntry
+from cockpit.errors import ActionRefused, CockpitError
+
+if TYPE_CHECKING:
+    from cockpit.state.store import StateStore
+
+
+class Danger(StrEnum):
+    """How much care an action needs: ``safe`` runs at once (open, copy) and is not audited;
+    ``mutating`` needs a confirmation; ``irreversible`` needs the version typed back."""
+
+    SAFE = "safe"
+    MUTATING = "mutating"
+    IRREVERSIBLE = "irreversible"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One registered operation.
+
+    ``describe(target)`` is the exact dry-run text (the command or request that would be made);
+    ``run(target)`` does it and returns a one-line result; ``applicable(target)`` returns why it
+    cannot run now, or None. ``label(target)`` names the target in the audit log (default: its URL,
+    ``#number`` or ``str``).
+    """
+
+    id: str
+    title: str
+    danger: Danger
+    pane: str
+    run: Callable[[Any], str]
+    describe: Callable[[Any], str]
+    applicable: Callable[[Any], str | None] | None = None
+    label: Callable[[Any], str] | None = None
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    ok: bool
+    message: str
+
+
+class ActionRegistry:
+    """The actions of one session, and the only way to run them.
+
+    The session is read-only when ``read_only`` is given or when the state store itself is
+    read-only (another session holds the lock, or the file could not be read): acting without an
+    audit record is not allowed.
+    """
+
+    def __init__(
+        self,
+        state: StateStore,
+        *,
+        read_only: bool,
+        who: str,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.state = state
+        self._read_only = read_only
+        self.who = who
+        self._clock = clock
+        self._actions: dict[str, Action] = {}
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only or self.state.read_only
+
+    def _read_only_reason(self) -> str:
+        if self._read_only:
+            return "read-only session"
+        return f"read-only session ({self.state.problem or self.state.read_only_reason})"
+
+    def register(self, action: Action) -> Action:
+        """Add an action; ids are unique."""
+        if action.id in self._actions:
+            raise CockpitError(f"action '{action.id}' is registered twice", title="Actions")
+        self._actions[action.id] = action
+        return action
+
+    def get(self, action_id: str) -> Action:
+        try:
+            return self._actions[action_id]
+        except KeyError:
+            known = ", ".join(sorted(self._actions)) or "none"
+            raise ActionRefused(f"no action named '{action_id}' (known: {known})") from None
+
+    def all(self) -> list[Action]:
+        """Every action, in registration order."""
+        return list(self._actions.values())
+
+    def for_pane(self, pane: str) -> list[Action]:
+        return [a for a in self._actions.values() if a.pane == pane]
+
+    def dry_run(self, action_id: str, target: Any) -> str:
+        """The exact command or request the action would make, without making it."""
+        return _describe(self.get(action_id), target)
+
+    def refusal(self, action_id: str, target: Any) -> str | None:
+        """Why the action cannot run now on ``target`` (read-only, not applicable), or None."""
+        action = self.get(action_id)
+        if action.danger is not Danger.SAFE and self.read_only:
+            return f"{self._read_only_reason()}: {action.title} would {_describe(action, target)}"
+        if action.applicable is not None:
+            try:
+                return action.applicable(target)
+            except CockpitError as exc:
+                return f"{action.title} cannot tell whether it applies: {exc}"
+        return None
+
+    def run(
+        self,
+        action_id: str,
+        target: Any,
+        *,
+        confirmed: bool,
+        typed: str | None = None,
+        expected_typed: str | None = None,
+    ) -> ActionResult:
+        """Run the action if allowed; never raises ``CockpitError`` (it becomes ``ok=False``).
+
+        Mutating actions need ``confirmed``; irreversible ones need ``typed == expected_typed``
+        (the version typed back). Every attempt of a non-safe action is audited.
+        """
+        action = self.get(action_id)
+        reason = self.refusal(action_id, target)
+        if reason is None and action.danger is Danger.MUTATING and not confirmed:
+            reason = f"{action.title} needs a confirmation first; it would {_describe(action, target)}"
+        if reason is None and action.danger is Danger.IRREVERSIBLE:
+            if not expected_typed:
+                reason = f"{action.title} cannot be undone and has no confirmation text to type"
+            elif typed != expected_typed:
+                shown = "nothing" if not typed else f"'{typed}'"
+                reason = f"{action.title} cannot be undone: type '{expected_typed}' to confirm (got {shown})"
+        if reason is not None:
+            return self._finish(action, target, "refused", reason, ok=False)
+        try:
+            message = action.run(target)
+        except CockpitError as exc:
+            return self._finish(action, target, "failed", str(exc), ok=False)
+        except Exception as exc:
+            self._finish(action, target, "failed", f"unexpected {type(exc).__name__}: {exc}", ok=False)
+            raise
+        return self._finish(action, target, "ok", message, ok=True)
+
+    def _finish(self, action: Action, target: Any, outcome: str, message: str, *, ok: bool) -> ActionResult:
+        if action.danger is Danger.SAFE or self.read_only:
+            return ActionResult(ok, message)
+        entry = AuditEntry(
+            when=self._clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            who=self.who,
+            action=action.id,
+            target=_label(action, target),
+            outcome=outcome,
+            detail=message,
+        )
+        try:
+            self.state.audit(entry)
+        except CockpitError as exc:
+            message = f"{message} (not recorded in the audit log: {exc})"
+        return ActionResult(ok, message)
+
+
+def _describe(action: Action, target: Any) -> str:
+    try:
+        return action.describe(target)
+    except CockpitError as exc:
+        return f"(cannot describe {action.title}: {exc})"
+
+
+def _label(action: Action, target: Any) -> str:
+    if action.label is not None:
+        try:
+            return action.label(target)
+        except CockpitError:
+            pass
+    if isinstance(target, (str, int)):
+        return str(target)
+    url = getattr(target, "html_url", "")
+    if isinstance(url, str) and url:
+        return url
+    number = getattr(target, "number", None)
+    if isinstance(number, int):
+        return f"#{number}"
+    text = str(target)
+    return text if len(text) <= 120 else text[:117] + "..."
