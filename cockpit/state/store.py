@@ -61,6 +61,7 @@ class StateStore:
         self._lock = StateLock(self.path)
         self._data: dict[str, Any] = {"schema": SCHEMA}
         self._seen: tuple[int, int, int] | None = None
+        self._aside: Path | None = None  # the copy of an unreadable file, made once per store
         self.load()
 
     @property
@@ -129,10 +130,13 @@ class StateStore:
 
     def _refuse(self, why: str, aside: str | None) -> None:
         """Keep the file as it is, copy it aside if asked, and turn read-only."""
-        if aside:
+        if aside and self._aside is not None:
+            why += f"; a copy is kept at {self._aside}"
+        elif aside:
             copy = self.path.with_name(f"{self.path.name}.{aside}-{self._clock().strftime('%Y%m%dT%H%M%SZ')}")
             try:
                 shutil.copy2(self.path, copy)
+                self._aside = copy
                 why += f"; a copy is kept at {copy}"
             except OSError as exc:
                 why += f"; could not copy it aside ({exc.strerror or exc})"
@@ -189,7 +193,11 @@ class StateStore:
         return value
 
     def signoffs(self) -> dict[str, Signoff]:
-        """Sign-offs by step id; malformed entries in the file are skipped, not fatal."""
+        """Sign-offs by step id, each carrying the step's note; malformed entries are skipped.
+
+        A step with a note but no sign-off appears as not done (``who`` and ``when`` empty).
+        """
+        notes = self.notes()
         out = {}
         for step_id, entry in self._table("signoffs").items():
             if isinstance(entry, dict):
@@ -198,8 +206,10 @@ class StateStore:
                     done=entry.get("done") is True,
                     who=_text(entry.get("who")),
                     when=_text(entry.get("when")),
-                    note=_text(entry.get("note")),
+                    note=notes.get(step_id) or _text(entry.get("note")),
                 )
+        for step_id, note in notes.items():
+            out.setdefault(step_id, Signoff(step_id, False, "", "", note))
         return out
 
     def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> Signoff:
@@ -215,12 +225,16 @@ class StateStore:
         return {k: v for k, v in self._table("notes").items() if isinstance(v, str)}
 
     def set_note(self, step_id: str, note: str) -> None:
-        """Set a step's note; an empty note removes it."""
+        """Set a step's note (also on its sign-off, if any); an empty note removes it."""
         table = self._mutable_table("notes")
+        note = redact(note)
         if note:
-            table[step_id] = redact(note)
+            table[step_id] = note
         else:
             table.pop(step_id, None)
+        signoff = self._table("signoffs").get(step_id)
+        if isinstance(signoff, dict):
+            signoff["note"] = note
         self._save()
 
     def audit(self, entry: AuditEntry) -> None:

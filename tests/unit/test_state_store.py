@@ -64,7 +64,8 @@ def test_everything_the_release_manager_records_survives_a_restart(state_path):
 
     again = opened(state_path)
     assert again.signoffs() == {
-        "validate_binaries": Signoff("validate_binaries", True, "alice", "2026-10-01T12:00:00Z", "all green on rc3")
+        "validate_binaries": Signoff("validate_binaries", True, "alice", "2026-10-01T12:00:00Z", "all green on rc3"),
+        "perf_run": Signoff("perf_run", False, "", "", "waiting on the benchmark box"),
     }
     assert again.notes() == {"perf_run": "waiting on the benchmark box"}
     assert again.pref("theme") == "nord" and again.pref("panes") == ["milestone", "picks"]
@@ -104,6 +105,18 @@ def test_unticking_a_step_is_recorded_with_who_and_when(state_path):
     store.close()
 
 
+def test_a_note_belongs_to_the_step_whether_or_not_it_is_signed(state_path):
+    store = opened(state_path)
+    store.set_signoff("perf_run", done=True, who="alice", note="first look")
+    store.set_note("perf_run", "no regression vs 2.4")
+    assert store.signoffs()["perf_run"].note == "no regression vs 2.4"
+    store.set_signoff("perf_run", done=False, who="bob")
+    assert store.signoffs()["perf_run"].note == "no regression vs 2.4", "unticking keeps the note"
+    store.set_note("perf_run", "")
+    assert store.signoffs()["perf_run"].note == "" and store.notes() == {}
+    store.close()
+
+
 def test_malformed_entries_in_a_hand_edited_file_are_skipped_not_fatal(state_path):
     state_path.write_text('schema = 1\nsignoffs = { a = "yes", b = { done = true, who = 3 } }\naudit = "none"\n')
     store = opened(state_path)
@@ -128,6 +141,7 @@ def test_a_file_the_cockpit_cannot_read_is_kept_aside_and_never_overwritten(stat
     raw = content if isinstance(content, bytes) else content.encode()
     state_path.write_bytes(raw)
     store = opened(state_path)
+    store.load()
     assert store.read_only and words in store.problem
     copies = list(state_path.parent.glob(f"{state_path.name}.{kind}-*"))
     assert len(copies) == 1 and copies[0].read_bytes() == raw
