@@ -23,6 +23,7 @@ class ChecklistStep:
     dry_run: str | None = None
     irreversible: bool = False
     required: bool = True
+    after_go: bool = False  # done after the go decision (the promotion itself): go/no-go does not wait for it
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,7 @@ class StepView:
     step: ChecklistStep
     signoff: Signoff | None = None
     gate: Gate | None = None
+    related_gate: Gate | None = None  # shown beside a manual step (is it already on PyPI?); never decides done
 
     @property
     def done(self) -> bool:
@@ -77,6 +78,7 @@ class GoNoGo:
     go: bool
     gates: tuple[Gate, ...] = field(default=())
     unsigned: tuple[str, ...] = ()  # required manual step ids not yet signed
+    reasons: tuple[str, ...] = ()  # one line per thing that keeps it from GO, in the release manager's words
 
 
 @dataclass(frozen=True)
