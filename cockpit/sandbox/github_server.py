@@ -1,0 +1,153 @@
+"""A GitHub REST emulator serving a sandbox ``World`` on 127.0.0.1, in GitHub's wire formats.
+
+    with GitHubEmulator(world) as gh:       # or: base = gh.start(); ...; gh.stop()
+        requests.get(f"{gh.base_url}/repos/acme/torchlet/issues?milestone=1&state=all")
+        gh.log()                             # what was asked, in order
+        gh.faults.status_burst(502, count=2) # see cockpit.sandbox.http_base
+
+It answers the endpoints the cockpit uses (repository, milestones, issues and pull requests,
+comments and their mutations, commits of a branch, check runs, workflow runs and jobs, re-run
+failed jobs, rate limit) with pagination and ``Link`` headers, weak ETags with 304s that do not
+count against the rate limit, and ``X-RateLimit-*`` headers. Errors carry GitHub's JSON body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import time
+from typing import Any, Callable
+from urllib.parse import unquote
+
+from cockpit.sandbox import github_render as render
+from cockpit.sandbox.github_paging import link_header, page_of
+from cockpit.sandbox.github_routes import RouteHandlers
+from cockpit.sandbox.github_state import RepoState
+from cockpit.sandbox.http_base import Request, Response, SandboxServer
+from cockpit.sandbox.model import World
+
+DOCS = "https://docs.github.com/rest"
+_SEG = r"([^/]+)"
+_NUM = r"(\d+)"
+
+
+class GitHubEmulator(SandboxServer, RouteHandlers):
+    """Serve ``world`` like api.github.com. ``token``: when set, other tokens get 401 Bad credentials.
+
+    ``rate_limit`` is the primary budget per hour; every answered request but a 304 and
+    ``/rate_limit`` uses one unit, and an exhausted budget answers 403 like GitHub.
+    """
+
+    server_name = "github"
+
+    def __init__(self, world: World, *, token: str | None = None, rate_limit: int = 5000) -> None:
+        super().__init__()
+        self.world = world
+        self.token = token
+        self.lock = threading.RLock()
+        self.repos = {name.lower(): RepoState(repo) for name, repo in world.repos.items()}
+        ids = [c.id for r in world.repos.values() for c in r.comments]
+        self.next_comment_id = max(ids, default=1_000_000) + 1
+        self.rate_limit_total = rate_limit
+        self.rate_used = 0
+        self.rate_reset = int(time.time()) + 3600
+        self._routes: list[tuple[str, re.Pattern[str], Callable[..., Response]]] = []
+        repo = f"/repos/{_SEG}/{_SEG}"
+        for method, pattern, fn in (
+            ("GET", "/rate_limit", self.get_rate_limit),
+            ("GET", repo, self.get_repo),
+            ("GET", repo + "/milestones", self.list_milestones),
+            ("GET", repo + f"/milestones/{_NUM}", self.get_milestone),
+            ("GET", repo + "/issues", self.list_issues),
+            ("GET", repo + f"/issues/comments/{_NUM}", self.get_comment),
+            ("PATCH", repo + f"/issues/comments/{_NUM}", self.edit_comment),
+            ("DELETE", repo + f"/issues/comments/{_NUM}", self.delete_comment),
+            ("GET", repo + f"/issues/{_NUM}", self.get_issue),
+            ("PATCH", repo + f"/issues/{_NUM}", self.edit_issue),
+            ("GET", repo + f"/issues/{_NUM}/comments", self.list_comments),
+            ("POST", repo + f"/issues/{_NUM}/comments", self.create_comment),
+            ("GET", repo + "/pulls", self.list_pulls),
+            ("GET", repo + f"/pulls/{_NUM}", self.get_pull),
+            ("GET", repo + "/commits", self.list_commits),
+            ("GET", repo + f"/commits/{_SEG}/check-runs", self.list_check_runs),
+            ("GET", repo + "/actions/runs", self.list_runs),
+            ("GET", repo + f"/actions/runs/{_NUM}/jobs", self.list_jobs),
+            ("POST", repo + f"/actions/runs/{_NUM}/rerun-failed-jobs", self.rerun_failed_jobs),
+        ):
+            self._routes.append((method, re.compile(pattern + "/?$"), fn))
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        return {"message": message, "documentation_url": DOCS, "status": str(status)}
+
+    def validation_failed(self, resource: str, field: str, code: str = "invalid", value: Any = None) -> Response:
+        body = self.error_body(422, "Validation Failed")
+        body["errors"] = [{"resource": resource, "field": field, "code": code, "value": value}]
+        return Response.json(body, status=422)
+
+    def paged(self, request: Request, items: list[Any], render_item: Callable[[Any], Any] = lambda x: x,
+              wrap: str | None = None) -> Response:
+        """One page of ``items``, each rendered, as a list or ``{"total_count", wrap: [...]}``, with Link."""
+        page, number, last = page_of(items, request.query)
+        rendered = [render_item(item) for item in page]
+        body: Any = {"total_count": len(items), wrap: rendered} if wrap else rendered
+        raw_query = request.path.partition("?")[2]
+        link = link_header(self.base_url, request.route, raw_query, number, last)
+        return Response.json(body, headers={"Link": link} if link else None)
+
+    def handle(self, request: Request) -> Response:
+        if self.token is not None:
+            auth = request.header("authorization")
+            if auth not in (f"token {self.token}", f"Bearer {self.token}"):
+                return self.error(401, "Bad credentials")
+        with self.lock:
+            if request.route != "/rate_limit" and self.rate_used >= self.rate_limit_total:
+                return self.error(403, "API rate limit exceeded for 127.0.0.1.")
+            for method, pattern, fn in self._routes:
+                match = pattern.match(request.route)
+                if not match or method != request.method:
+                    continue
+                args = [unquote(g) for g in match.groups()]
+                if request.route.startswith("/repos/"):
+                    state = self.repos.get(f"{args[0]}/{args[1]}".lower())
+                    if state is None:
+                        return self.error(404, "Not Found")
+                    return fn(request, state, *args[2:])
+                return fn(request, *args)
+            return self.error(404, "Not Found")  # GitHub answers 404, not 405, for a wrong method too
+
+    def finish_response(self, request: Request, response: Response) -> Response:
+        if request.route.startswith("/_sandbox/"):
+            return response
+        if request.method in ("GET", "HEAD") and response.status == 200:
+            etag = f'W/"{hashlib.sha1(response.body).hexdigest()}"'
+            response.headers["ETag"] = etag
+            wanted = {t.strip().removeprefix("W/") for t in request.header("if-none-match").split(",")}
+            if etag.removeprefix("W/") in wanted or "*" in wanted:
+                response = Response(status=304, headers={"ETag": etag})
+        with self.lock:
+            exhausted = response.headers.get("X-RateLimit-Remaining") == "0"
+            if response.status != 304 and request.route != "/rate_limit" and not exhausted:
+                self.rate_used = min(self.rate_used + 1, self.rate_limit_total)
+            headers = {
+                "X-RateLimit-Limit": str(self.rate_limit_total),
+                "X-RateLimit-Remaining": str(self.rate_limit_total - self.rate_used),
+                "X-RateLimit-Reset": str(self.rate_reset),
+                "X-RateLimit-Used": str(self.rate_used),
+                "X-RateLimit-Resource": "core",
+                "X-GitHub-Media-Type": "github.v3; format=json",
+                "X-GitHub-Api-Version-Selected": "2022-11-28",
+            }
+        for name, value in headers.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    def get_rate_limit(self, request: Request) -> Response:
+        with self.lock:
+            core = {"limit": self.rate_limit_total, "used": self.rate_used,
+                    "remaining": self.rate_limit_total - self.rate_used, "reset": self.rate_reset}
+        other = {"limit": 30, "used": 0, "remaining": 30, "reset": self.rate_reset}
+        return Response.json({"resources": {"core": core, "search": other, "graphql": core}, "rate": core})
+
+    def urls(self, state: RepoState) -> render.Urls:
+        return render.Urls(self.base_url, state.repo.full_name)
