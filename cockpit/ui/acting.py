@@ -1,0 +1,92 @@
+"""Running a registered action from a key: refusal first, then the confirm modal, then a worker.
+
+Every key that changes the world goes through ``perform``, so the read-only promise, the dry-run
+text and the typed confirmation of irreversible actions are the same on every pane.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from textual.widget import Widget
+
+from cockpit.ui.confirm import ConfirmScreen
+from cockpit.ui.widgets import error_text
+
+
+def _describe(widget: Widget, pane: str, action_id: str) -> tuple[str, str]:
+    """(title, danger) of an action; unknown actions count as mutating so they are confirmed."""
+    for action in widget.app.backend.actions.for_pane(pane):
+        if action.id == action_id:
+            return action.title, str(getattr(action.danger, "value", action.danger))
+    return action_id, "mutating"
+
+
+def perform(
+    widget: Widget,
+    pane: str,
+    action_id: str,
+    target: Any,
+    *,
+    confirm: bool = True,
+    danger: str | None = None,
+    on_done: Callable[[bool], None] | None = None,
+) -> None:
+    """Ask the registry whether ``action_id`` may run on ``target``; confirm unless safe; run it.
+
+    A refusal is shown as a notification and nothing else happens. ``confirm=False`` skips the
+    modal for non-irreversible actions the user already confirmed another way (a checklist tick).
+    ``danger="irreversible"`` asks for the typed version even when the action itself is milder
+    (ticking the PyPI step records that an irreversible thing was done).
+    ``on_done(ok)`` runs on the UI thread after the action finished.
+    """
+    app = widget.app
+    registry = app.backend.actions
+    try:
+        reason = registry.refusal(action_id, target)
+    except Exception as exc:
+        reason = error_text(exc)
+    if reason:
+        app.notify(reason, title="Not done", severity="warning", markup=False)
+        return
+    title, registered = _describe(widget, pane, action_id)
+    danger = danger or registered
+    if danger == "safe" or (not confirm and danger != "irreversible"):
+        _run(widget, action_id, target, None, None, on_done)
+        return
+    expected = app.backend.config.release.version if danger == "irreversible" else None
+    try:
+        dry_run = registry.dry_run(action_id, target)
+    except Exception as exc:
+        app.notify(error_text(exc), title="Cannot describe the action", severity="error", markup=False)
+        return
+
+    def confirmed(typed: str | None) -> None:
+        if typed is None:
+            app.notify(f"{title}: cancelled", markup=False)
+            return
+        _run(widget, action_id, target, typed if expected else None, expected, on_done)
+
+    app.push_screen(ConfirmScreen(title, danger, dry_run, expected=expected), confirmed)
+
+
+def _run(widget: Widget, action_id: str, target: Any, typed: str | None, expected: str | None,
+         on_done: Callable[[bool], None] | None) -> None:
+    app = widget.app
+    registry = app.backend.actions
+
+    def work() -> None:
+        try:
+            result = registry.run(action_id, target, confirmed=True, typed=typed, expected_typed=expected)
+            ok, message = bool(result.ok), str(result.message)
+        except Exception as exc:  # the registry should not raise, but a crash must not reach the screen
+            ok, message = False, error_text(exc)
+        app.call_from_thread(_finished, ok, message)
+
+    def _finished(ok: bool, message: str) -> None:
+        app.notify(message, severity="information" if ok else "error", markup=False)
+        if on_done is not None:
+            on_done(ok)
+
+    app.run_worker(work, name=action_id, group="actions", description=f"Running {action_id}",
+                   thread=True, exit_on_error=False)

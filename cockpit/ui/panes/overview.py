@@ -1,0 +1,117 @@
+"""Pane 0: one line per gate and the go/no-go verdict, filled in as the other panes load."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.reports import GoNoGo, StorageGateReport
+from cockpit.ui.panes.base import Pane
+from cockpit.ui.widgets import STATUS_WORD, set_status_class
+
+GATE_ORDER = (
+    ("milestone_empty", "Milestone empty", "1"),
+    ("picks_clear", "Cherry-picks clear", "2"),
+    ("ci_green", "CI green", "3"),
+    ("branch_diff_clean", "Branch diff clean", "4"),
+    ("rc_artifacts", "RC artifacts valid", "0"),
+    ("pypi_not_published", "Not yet on PyPI", "0"),
+    ("checklist", "Checklist", "5"),
+)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def verdict_line(verdict: GoNoGo) -> str:
+    """"NO-GO: 4 gates red, 3 required steps unsigned" or "GO: ..." in the release manager's words."""
+    if verdict.go:
+        return "GO: every gate green, every required step signed"
+    gates = [g for g in verdict.gates if g.name != "checklist"]
+    red = sum(g.status is GateStatus.RED for g in gates)
+    other = sum(g.status in (GateStatus.AMBER, GateStatus.UNKNOWN) for g in gates)
+    parts = [f"{_plural(red, 'gate')} red"]
+    if other:
+        parts.append(f"{other} amber or unknown")
+    parts.append(f"{_plural(len(verdict.unsigned), 'required step')} unsigned")
+    return "NO-GO: " + ", ".join(parts)
+
+
+class GateRow(Horizontal):
+    """One gate: its name, a coloured status word, and the summary."""
+
+    def __init__(self, name: str, title: str, pane_key: str) -> None:
+        super().__init__(id=f"gate-{name}", classes="gate-row")
+        self.gate_name, self.title, self.pane_key = name, title, pane_key
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.title), classes="gate-title")
+        yield Static("…", classes="gate-status -unknown")
+        yield Static(Text("loading…"), classes="gate-summary")
+        yield Static(Text(f"[{self.pane_key}]"), classes="gate-key")
+
+    def show_gate(self, gate: Gate) -> None:
+        status = self.query_one(".gate-status", Static)
+        status.update(STATUS_WORD[gate.status])
+        set_status_class(status, gate.status)
+        self.query_one(".gate-summary", Static).update(Text(gate.summary))
+
+
+class OverviewPane(Pane):
+    """The gates of every pane, the verdict, and the RC storage problems (this pane loads storage)."""
+
+    PANE = "overview"
+    GATES = ("rc_artifacts", "pypi_not_published")
+    BINDINGS = []
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(Text("Verdict pending: waiting for the panes to load"), id="verdict", classes="verdict -unknown")
+        with Vertical(id="gate-rows"):
+            for name, title, key in GATE_ORDER:
+                yield GateRow(name, title, key)
+        yield Static("", id="storage-problems", classes="pane-table")
+
+    def compose(self) -> ComposeResult:
+        yield Static("", classes="pane-error")
+        yield from self.compose_body()
+
+    @property
+    def body(self) -> Widget:
+        return self.query_one("#storage-problems")
+
+    def focus_body(self) -> None:
+        self.screen.set_focus(None)
+
+    def fetch(self) -> Any:
+        return self.backend.load_storage()
+
+    def gates_of(self, report: StorageGateReport) -> tuple[Gate, ...]:
+        return (report.gate, report.pypi_gate)
+
+    def show(self, report: StorageGateReport) -> None:
+        text = Text()
+        text.append(f"RC artifacts in {report.report.index_url}\n", style="bold")
+        for problem in report.report.problems:
+            text.append(f"  {problem.kind:<13} ", style="bold")
+            text.append(f"{problem.filename}  {problem.detail}\n")
+        if not report.report.problems:
+            text.append("  no problems found\n")
+        self.body.update(text)
+
+    def show_gates(self, gates: dict[str, Gate]) -> None:
+        """Re-render the gate rows from the app's gates (UI thread)."""
+        for name, _title, _key in GATE_ORDER:
+            if name in gates:
+                self.query_one(f"#gate-{name}", GateRow).show_gate(gates[name])
+
+    def show_verdict(self, verdict: GoNoGo) -> None:
+        widget = self.query_one("#verdict", Static)
+        widget.update(Text(verdict_line(verdict)))
+        set_status_class(widget, GateStatus.GREEN if verdict.go else GateStatus.RED)

@@ -1,0 +1,72 @@
+"""The small form that composes the bot's cherry-pick command: a category and the issue it fixes."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+CATEGORIES = ("regression", "critical", "fixnewfeature", "docs", "release")
+NEEDS_FIXES = ("regression", "critical", "fixnewfeature")
+
+
+def bot_command(pr: int, branch: str, category: str, fixes: str) -> str:
+    """The comment the bot understands, e.g. ``@pytorchbot cherry-pick --onto release/2.5 -c docs``."""
+    fixes_part = f" --fixes {fixes}" if fixes else ""
+    return f"@pytorchbot cherry-pick --onto {branch}{fixes_part} -c {category}"
+
+
+class BotCommandForm(ModalScreen[tuple[str, str] | None]):
+    """Dismisses with ``(category, fixes_url)``, or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")]
+
+    def __init__(self, pr: int, branch: str, *, fixes: str = "") -> None:
+        super().__init__()
+        self.pr, self.branch, self.fixes = pr, branch, fixes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(f"Cherry-pick #{self.pr} onto {self.branch}", style="bold"))
+            yield Select([(c, c) for c in CATEGORIES], prompt="Category", id="bot-category", allow_blank=True)
+            yield Input(value=self.fixes, placeholder="Fixes: issue URL (needed for regression, critical, fixnewfeature)",
+                        id="bot-fixes")
+            yield Static("", id="bot-preview")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Continue", variant="primary", id="bot-ok")
+                yield Button("Cancel", id="bot-cancel")
+
+    def on_mount(self) -> None:
+        self._preview()
+
+    def _values(self) -> tuple[str, str]:
+        category = self.query_one("#bot-category", Select).value
+        category = category if isinstance(category, str) else ""
+        return category, self.query_one("#bot-fixes", Input).value.strip()
+
+    @on(Select.Changed)
+    @on(Input.Changed)
+    def _preview(self) -> None:
+        category, fixes = self._values()
+        text = bot_command(self.pr, self.branch, category or "<category>", fixes)
+        self.query_one("#bot-preview", Static).update(Text(text))
+
+    @on(Button.Pressed, "#bot-ok")
+    @on(Input.Submitted)
+    def _submit(self) -> None:
+        category, fixes = self._values()
+        if not category:
+            self.notify("Choose a category first.", severity="warning")
+            return
+        if category in NEEDS_FIXES and not fixes:
+            self.notify(f"A {category} pick must name the issue it fixes.", severity="warning")
+            return
+        self.dismiss((category, fixes))
+
+    @on(Button.Pressed, "#bot-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

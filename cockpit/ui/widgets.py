@@ -1,0 +1,127 @@
+"""Small widgets and helpers shared by the panes: the header, gate lines, status words, messages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.color import Color
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.errors import CockpitError
+
+STATUS_WORD = {
+    GateStatus.GREEN: "GREEN",
+    GateStatus.AMBER: "AMBER",
+    GateStatus.RED: "RED",
+    GateStatus.UNKNOWN: "UNKNOWN",
+}
+_THEME_VAR = {
+    GateStatus.GREEN: "text-success",
+    GateStatus.AMBER: "text-warning",
+    GateStatus.RED: "text-error",
+}
+
+
+def status_class(status: GateStatus) -> str:
+    """The CSS state class for a status: ``-green``, ``-amber``, ``-red`` or ``-unknown``."""
+    return f"-{status.value}"
+
+
+def set_status_class(widget: Widget, status: GateStatus | None) -> None:
+    """Give ``widget`` exactly one status class."""
+    for s in GateStatus:
+        widget.remove_class(status_class(s))
+    if status is not None:
+        widget.add_class(status_class(status))
+
+
+def colour_of(widget: Widget, status: GateStatus) -> str:
+    """The theme's colour for a status as a Rich colour, for table cells (CSS cannot reach cells)."""
+    variable = _THEME_VAR.get(status)
+    if variable is None:
+        return "dim"
+    try:
+        return Color.parse(widget.app.get_css_variables()[variable]).hex
+    except Exception:  # a theme with an unusual value: fall back to the terminal's colour
+        return ""
+
+
+def status_text(widget: Widget, status: GateStatus, word: str | None = None) -> Text:
+    """A coloured status word for a table cell."""
+    return Text(word or STATUS_WORD[status], style=f"bold {colour_of(widget, status)}".strip())
+
+
+def plain(value: object) -> Text:
+    """Outside text as a Rich ``Text``: never parsed as markup."""
+    return Text("" if value is None else str(value))
+
+
+def error_text(exc: BaseException) -> str:
+    """One line a person can read; no traceback ever."""
+    if isinstance(exc, CockpitError):
+        return str(exc)
+    return f"Unexpected {type(exc).__name__}: {exc}" if str(exc) else f"Unexpected {type(exc).__name__}"
+
+
+def age_text(when: datetime | None, now: datetime) -> str:
+    """``3h``, ``2d``: how long ago, from the app's clock."""
+    if when is None:
+        return ""
+    seconds = max(0.0, (now - when).total_seconds())
+    if seconds < 3600:
+        return f"{int(seconds // 60)}m"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)}h"
+    return f"{int(seconds // 86400)}d"
+
+
+def days_text(days: float | None) -> str:
+    return "" if days is None else (f"{days:.0f}d" if days >= 1 else f"{days * 24:.0f}h")
+
+
+class GateLine(Static):
+    """The one-line gate a pane shows on top: title, status word, summary."""
+
+    def show_gate(self, gate: Gate) -> None:
+        line = Text.assemble((f"{gate.title}: ", "bold"), (STATUS_WORD[gate.status], "bold"), "  ", gate.summary)
+        self.update(line)
+        set_status_class(self, gate.status)
+
+
+class CockpitHeader(Horizontal):
+    """Release, repository and branch; a READ-ONLY badge in viewer mode; the API budget."""
+
+    def __init__(self, title: str, *, read_only: bool) -> None:
+        super().__init__(id="header")
+        self._title, self._read_only = title, read_only
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self._title), id="header-title")
+        if self._read_only:
+            yield Static("READ-ONLY", id="read-only-badge")
+        yield Static("", id="header-budget")
+
+    def show_budget(self, text: str) -> None:
+        self.query_one("#header-budget", Static).update(Text(text))
+
+
+class GatesReported(Message):
+    """A pane's report arrived (or failed) and these gates are now known."""
+
+    def __init__(self, gates: tuple[Gate, ...]) -> None:
+        super().__init__()
+        self.gates = gates
+
+
+class VerdictReady(Message):
+    """The checklist was evaluated against the gates and the go/no-go verdict is known."""
+
+    def __init__(self, verdict: object) -> None:
+        super().__init__()
+        self.verdict = verdict

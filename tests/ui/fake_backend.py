@@ -1,0 +1,200 @@
+"""A hand-made release (acme/torchlet 2.5.0) behind the Backend protocol, for UI tests and demos.
+
+Nothing here touches the network, git or the clock: every time is fixed relative to ``NOW``.
+``FakeRegistry`` mimics the action registry's API and records what ran; ``FakeState`` records
+sign-offs and notes in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from cockpit.config import Config, GitConfig, GitHubConfig
+from cockpit.domain.checklist import Signoff, StepKind
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.release import Release
+from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
+from cockpit.errors import CockpitError
+
+from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
+    CHECKLIST_STEPS,
+    branch_report,
+    ci_report,
+    milestone_report,
+    picks_report,
+    storage_report,
+)
+
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
+
+
+@dataclass
+class FakeAction:
+    id: str
+    title: str
+    danger: str
+    pane: str
+
+
+@dataclass
+class ActionResult:
+    ok: bool
+    message: str
+
+
+class FakeState:
+    """In-memory sign-offs and notes, with the store's method names."""
+
+    def __init__(self) -> None:
+        self._signoffs: dict[str, Signoff] = {}
+
+    def signoffs(self) -> dict[str, Signoff]:
+        return dict(self._signoffs)
+
+    def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> None:
+        old = self._signoffs.get(step_id)
+        note = note or (old.note if old else "")
+        self._signoffs[step_id] = Signoff(step_id, done, who, when or NOW.isoformat(), note)
+
+    def set_note(self, step_id: str, note: str) -> None:
+        old = self._signoffs.get(step_id) or Signoff(step_id, False, "rm", NOW.isoformat())
+        self._signoffs[step_id] = replace(old, note=note)
+
+
+ACTIONS = (
+    FakeAction("milestone.open", "Open in browser", "safe", "milestone"),
+    FakeAction("milestone.remove", "Remove from milestone", "mutating", "milestone"),
+    FakeAction("milestone.validate", "Post the validation comment", "mutating", "milestone"),
+    FakeAction("picks.open", "Open the request in the browser", "safe", "picks"),
+    FakeAction("picks.bot_command", "Post the cherry-pick bot command", "mutating", "picks"),
+    FakeAction("ci.rerun", "Re-run failed jobs", "mutating", "ci"),
+    FakeAction("branch.pick_branch", "Make a local pick branch", "mutating", "branch"),
+    FakeAction("checklist.toggle", "Tick or untick a step", "mutating", "checklist"),
+    FakeAction("checklist.note", "Add a note to a step", "mutating", "checklist"),
+    FakeAction("checklist.promote_pypi", "Upload the wheels to PyPI", "irreversible", "checklist"),
+)
+
+
+class FakeRegistry:
+    """The registry's API over ``ACTIONS``; ``runs`` lists ``(id, target)`` of what really ran."""
+
+    def __init__(self, state: FakeState, *, read_only: bool = False, who: str = "rm") -> None:
+        self.state, self.read_only, self.who = state, read_only, who
+        self.runs: list[tuple[str, Any]] = []
+        self._actions = {a.id: a for a in ACTIONS}
+
+    def for_pane(self, pane: str) -> list[FakeAction]:
+        return [a for a in ACTIONS if a.pane == pane]
+
+    def get(self, action_id: str) -> FakeAction:
+        return self._actions[action_id]
+
+    def dry_run(self, action_id: str, target: Any) -> str:
+        return f"{action_id} {target!r}"
+
+    def refusal(self, action_id: str, target: Any) -> str | None:
+        action = self._actions.get(action_id)
+        if action is None:
+            return f"no action '{action_id}'"
+        if self.read_only and action.danger != "safe":
+            return f"read-only session: {action.title} would run {self.dry_run(action_id, target)}"
+        return None
+
+    def run(self, action_id: str, target: Any, *, confirmed: bool, typed: str | None = None,
+            expected_typed: str | None = None) -> ActionResult:
+        reason = self.refusal(action_id, target)
+        action = self._actions.get(action_id)
+        if reason is None and action.danger != "safe" and not confirmed:
+            reason = "not confirmed"
+        if reason is None and action.danger == "irreversible" and typed != expected_typed:
+            reason = f"type {expected_typed} to confirm"
+        if reason:
+            return ActionResult(False, reason)
+        self.runs.append((action_id, target))
+        if action_id == "checklist.toggle":
+            old = self.state.signoffs().get(target)
+            self.state.set_signoff(target, done=not (old and old.done), who=self.who)
+        elif action_id == "checklist.note":
+            self.state.set_note(*target)
+        return ActionResult(True, f"{action.title}: done")
+
+
+def _config() -> Config:
+    release = Release("2.5.0", "acme/torchlet", "release/2.5", milestone=7, tracker_issue=900)
+    return Config(path=Path("/tmp/cockpit.toml"), release=release, github=GitHubConfig(),
+                  git=GitConfig(clone=Path("/tmp/torchlet")))
+
+
+@dataclass
+class FakeBackend:
+    """The Backend protocol over hand-made reports. ``fail`` maps a loader name to the error it raises."""
+
+    read_only: bool = False
+    fail: dict[str, Exception] = field(default_factory=dict)
+    on_load: Callable[[str], None] | None = None
+
+    def __post_init__(self) -> None:
+        self.config = _config()
+        self.state = FakeState()
+        self.actions = FakeRegistry(self.state, read_only=self.read_only)
+        self.loads: list[str] = []
+
+    def _load(self, name: str, build: Callable[[], Any]) -> Any:
+        self.loads.append(name)
+        if self.on_load:
+            self.on_load(name)
+        if name in self.fail:
+            raise self.fail[name]
+        return build()
+
+    def load_milestone(self):
+        return self._load("milestone", lambda: milestone_report(NOW))
+
+    def load_picks(self):
+        return self._load("picks", lambda: picks_report(NOW))
+
+    def load_ci(self):
+        return self._load("ci", ci_report)
+
+    def load_branch_diff(self):
+        return self._load("branch_diff", branch_report)
+
+    def load_storage(self):
+        return self._load("storage", storage_report)
+
+    def load_checklist(self, gates: dict[str, Gate]) -> ChecklistReport:
+        self._load("checklist", lambda: None)
+        signoffs = self.state.signoffs()
+        views = []
+        for step in CHECKLIST_STEPS:
+            if step.kind is StepKind.AUTOMATIC:
+                gate = gates.get(step.gate or "") or Gate(step.gate or "", step.title, GateStatus.UNKNOWN, "not loaded yet")
+                views.append(StepView(step, signoffs.get(step.id), gate))
+            else:
+                views.append(StepView(step, signoffs.get(step.id)))
+        open_steps = [v for v in views if v.step.required and not v.done]
+        status = GateStatus.GREEN if not open_steps else GateStatus.RED
+        summary = "every required step done" if not open_steps else f"{len(open_steps)} required steps open"
+        return ChecklistReport(tuple(views), Gate("checklist", "Checklist", status, summary))
+
+    def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo:
+        unsigned = tuple(
+            v.step.id for v in checklist.steps
+            if v.step.kind is StepKind.MANUAL and v.step.required and not v.done
+        )
+        blocking = [gates[name] for name in BLOCKING if name in gates]
+        go = len(blocking) == len(BLOCKING) and all(g.status is GateStatus.GREEN for g in blocking) and not unsigned
+        return GoNoGo(go, tuple(gates.values()), unsigned)
+
+    def rate_limit_text(self) -> str:
+        return "GitHub 4,873/5,000 · 41 requests"
+
+
+def failing(name: str, message: str) -> dict[str, Exception]:
+    """A ``fail`` map for one loader raising a CockpitError with ``message``."""
+    return {name: CockpitError(message, title="GitHub")}
+
