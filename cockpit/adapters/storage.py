@@ -1,0 +1,208 @@
+"""The storage adapter: read the wheel index (PEP 503 HTML, HEAD sizes) and PyPI's JSON API.
+
+The contract: every public method returns domain data or raises ``StorageError`` whose message
+names the URL and what went wrong (connection refused, timeout, a status other than 200, a page
+that is not HTML, a JSON body that is not PyPI's). No httpx exception escapes. Only GET and HEAD
+requests are sent, so both clients are safe in a read-only session.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
+
+import httpx
+
+from cockpit.domain.artifacts import IndexFile
+from cockpit.errors import StorageError
+
+HEAD_CONCURRENCY = 8
+USER_AGENT = "release-cockpit (storage check)"
+_HTML_TYPES = ("text/html", "application/vnd.pypi.simple.v1+html", "application/xhtml+xml")
+_SHA256 = re.compile(r"^[0-9a-fA-F]{64}$")
+
+
+def project_name(name: str) -> str:
+    """PEP 503 normal form of a project name: lowercase, runs of ``-_.`` become ``-``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+class _LinkParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.tags = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags += 1
+        if tag == "a":
+            href = dict(attrs).get("href")
+            if href:
+                self.links.append(href)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+
+def parse_project_page(text: str, page_url: str) -> list[IndexFile]:
+    """The file links of a PEP 503 project page, hrefs resolved against ``page_url``.
+
+    The filename is the href's last path segment, percent-decoded (``%2B`` -> ``+``); ``sha256``
+    comes from a ``#sha256=<64 hex>`` fragment (other hashes are ignored); links that name no file
+    (a trailing ``/``) are skipped. Raises ``StorageError`` when the text holds no HTML tag at all.
+    """
+    parser = _LinkParser()
+    try:
+        parser.feed(text)
+        parser.close()
+    except Exception as exc:  # html.parser raises assorted errors on hostile markup
+        raise StorageError(f"{page_url}: the project page is not parseable HTML ({exc})") from exc
+    if parser.tags == 0 and text.strip():
+        raise StorageError(f"{page_url}: expected a PEP 503 HTML page, got text without any HTML tag")
+    files = []
+    for href in parser.links:
+        try:
+            url, fragment = urldefrag(urljoin(page_url, href.strip()))
+            path = urlsplit(url).path
+        except ValueError:
+            continue  # an href no URL parser accepts (e.g. a broken IPv6 host) names no file
+        filename = unquote(path.rsplit("/", 1)[-1])
+        if not filename:
+            continue
+        algo, _, digest = fragment.partition("=")
+        sha256 = digest.lower() if algo == "sha256" and _SHA256.match(digest) else None
+        files.append(IndexFile(filename=filename, url=url, sha256=sha256))
+    return files
+
+
+class _Client:
+    """An httpx client whose failures come out as ``StorageError`` naming the URL."""
+
+    what = "server"
+
+    def __init__(self, base_url: str, *, timeout: float = 15) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self._http = httpx.Client(
+            timeout=timeout,
+            follow_redirects=True,
+            headers={"User-Agent": USER_AGENT},
+            limits=httpx.Limits(max_connections=HEAD_CONCURRENCY),
+        )
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _request(self, method: str, url: str, *, ok: Iterable[int] = (200,)) -> httpx.Response:
+        try:
+            response = self._http.request(method, url)
+        except httpx.TimeoutException as exc:
+            raise StorageError(f"{method} {url}: no answer within {self.timeout:g} s ({type(exc).__name__})") from exc
+        except httpx.ConnectError as exc:
+            raise StorageError(f"{method} {url}: cannot connect ({exc}); is the {self.what} up and the URL right?") from exc
+        except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
+            raise StorageError(f"{method} {url}: request failed ({type(exc).__name__}: {exc})") from exc
+        if response.status_code not in tuple(ok):
+            reason = response.reason_phrase or "error"
+            raise StorageError(f"{method} {url}: answered {response.status_code} {reason}; expected 200")
+        return response
+
+
+class WheelIndex(_Client):
+    """A PEP 503 wheel index laid out like PyTorch's: ``<base>/whl/[test/][<variant>/]<project>/``."""
+
+    what = "wheel index"
+
+    def project_url(self, package: str, *, channel: str = "test", variant: str = "") -> str:
+        """The project page URL; channel ``"stable"`` (or ``""``) has no channel segment."""
+        parts = [self.base_url, "whl"]
+        if channel and channel != "stable":
+            parts.append(quote(channel))
+        if variant:
+            parts.append(quote(variant))
+        parts.append(quote(project_name(package)))
+        return "/".join(parts) + "/"
+
+    def project_files(self, package: str, *, channel: str = "test", variant: str = "") -> list[IndexFile]:
+        """Every file linked from the project page (sizes not yet known). Raises ``StorageError``."""
+        url = self.project_url(package, channel=channel, variant=variant)
+        response = self._request("GET", url)
+        kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind and kind not in _HTML_TYPES:
+            raise StorageError(f"GET {url}: expected a PEP 503 HTML page, got {kind}")
+        try:
+            text = response.text
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise StorageError(f"GET {url}: the page is not decodable text ({exc})") from exc
+        return parse_project_page(text, str(response.url))
+
+    def size_of(self, file: IndexFile) -> IndexFile:
+        """``file`` with ``size`` from a HEAD's Content-Length (None when absent or not a number)."""
+        response = self._request("HEAD", file.url)
+        length = response.headers.get("content-length", "")
+        size = int(length) if length.strip().isdigit() else None
+        return IndexFile(filename=file.filename, url=file.url, sha256=file.sha256, size=size)
+
+    def with_sizes(self, files: Iterable[IndexFile]) -> list[IndexFile]:
+        """HEAD every file, at most ``HEAD_CONCURRENCY`` at a time; order kept. Raises ``StorageError``."""
+        files = list(files)
+        if not files:
+            return []
+        with ThreadPoolExecutor(max_workers=min(HEAD_CONCURRENCY, len(files)), thread_name_prefix="head") as pool:
+            return list(pool.map(self.size_of, files))
+
+
+class PyPIClient(_Client):
+    """PyPI's JSON API (``<base>/pypi/<project>/json``): which versions and files are published."""
+
+    what = "PyPI server"
+
+    def versions(self, package: str) -> list[str]:
+        """Published versions in the order PyPI lists them; ``[]`` when PyPI does not know the project."""
+        url = f"{self.base_url}/pypi/{quote(project_name(package))}/json"
+        data = self._json(url)
+        if data is None:
+            return []
+        releases = data.get("releases")
+        if not isinstance(releases, dict) or not all(isinstance(v, str) for v in releases):
+            raise StorageError(f"GET {url}: expected a \"releases\" object keyed by version")
+        return list(releases)
+
+    def release_files(self, package: str, version: str) -> list[str] | None:
+        """Filenames published for ``version``; None when that version is not on PyPI."""
+        url = f"{self.base_url}/pypi/{quote(project_name(package))}/{quote(version)}/json"
+        data = self._json(url)
+        if data is None:
+            return None
+        urls = data.get("urls")
+        if not isinstance(urls, list):
+            raise StorageError(f"GET {url}: expected a \"urls\" list of files")
+        names = []
+        for entry in urls:
+            if not isinstance(entry, dict) or not isinstance(entry.get("filename"), str):
+                raise StorageError(f"GET {url}: a file entry has no \"filename\" string")
+            names.append(entry["filename"])
+        return names
+
+    def _json(self, url: str) -> dict[str, Any] | None:
+        response = self._request("GET", url, ok=(200, 404))
+        if response.status_code == 404:
+            return None
+        try:
+            data = response.json()
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise StorageError(f"GET {url}: the body is not valid JSON ({exc})") from exc
+        if not isinstance(data, dict):
+            raise StorageError(f"GET {url}: expected a JSON object, got {type(data).__name__}")
+        return data

@@ -1,0 +1,205 @@
+"""The storage adapter against the wheel-index emulator: what the RC check reads, and how it fails."""
+
+from __future__ import annotations
+
+import socket
+
+import httpx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cockpit.adapters.storage import PyPIClient, WheelIndex, parse_project_page
+from cockpit.domain.artifacts import IndexFile
+from cockpit.errors import StorageError
+from cockpit.sandbox.index_server import IndexEmulator
+from cockpit.sandbox.model import SbPyPIRelease, SbWheel, World
+
+MB = 1_000_000
+CUDA_WHEEL = "torchlet-2.5.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl"
+PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64")
+
+
+def tiny_world() -> World:
+    """RC 2.5.0: twelve plain wheels plus one CUDA variant wheel; 2.4.0 and 2.4.1 already on PyPI."""
+    wheels = [
+        SbWheel("test", "torchlet", f"torchlet-2.5.0-{tag}-{tag}-{plat}.whl", (300 + i) * MB, f"{i:064x}")
+        for i, (tag, plat) in enumerate((t, p) for t in ("cp311", "cp312", "cp313") for p in PLATFORMS)
+    ]
+    wheels.append(SbWheel("test", "torchlet", CUDA_WHEEL, 1_200 * MB, "f" * 64, variant="cu130"))
+    return World(
+        seed=0, version="2.5.0", repository="acme/torchlet", release_branch="release/2.5",
+        milestone_number=1, tracker_issue=1, wheels=wheels,
+        pypi=[
+            SbPyPIRelease("torchlet", "2.4.0", ["torchlet-2.4.0-cp312-cp312-win_amd64.whl"], "2025-06-01T10:00:00Z"),
+            SbPyPIRelease("torchlet", "2.4.1", ["torchlet-2.4.1-cp312-cp312-win_amd64.whl"], "2025-08-01T10:00:00Z"),
+        ],
+    )
+
+
+@pytest.fixture(scope="module")
+def emulator():
+    with IndexEmulator(tiny_world()) as server:
+        yield server
+
+
+@pytest.fixture
+def index(emulator):
+    emulator.faults.clear()
+    emulator.request_log.clear()
+    with WheelIndex(emulator.base_url, timeout=2) as client:
+        yield client
+
+
+@pytest.fixture
+def pypi(emulator):
+    with PyPIClient(emulator.base_url, timeout=2) as client:
+        yield client
+
+
+def test_the_rc_page_yields_every_wheel_with_its_checksum_and_decoded_name(index, emulator):
+    files = index.project_files("torchlet")
+    assert len(files) == 13
+    cuda = next(f for f in files if "+cu130" in f.filename)
+    assert cuda.filename == CUDA_WHEEL
+    assert cuda.url == f"{emulator.base_url}/whl/test/cu130/torchlet-2.5.0%2Bcu130-cp312-cp312-manylinux_2_28_x86_64.whl"
+    assert cuda.sha256 == "f" * 64 and cuda.size is None
+
+
+def test_a_variant_sub_index_with_relative_links_resolves_to_the_same_files(index):
+    [via_variant] = index.project_files("torchlet", variant="cu130")
+    [via_channel] = [f for f in index.project_files("torchlet") if "+cu130" in f.filename]
+    assert via_variant == via_channel
+
+
+def test_project_names_are_normalised_before_asking(index, emulator):
+    assert len(index.project_files("Torchlet")) == 13
+    assert [e["path"] for e in emulator.log()] == ["/whl/test/torchlet/"]
+
+
+def test_sizes_come_from_head_requests_one_per_file(index, emulator):
+    sized = index.with_sizes(index.project_files("torchlet"))
+    assert {f.filename: f.size for f in sized}[CUDA_WHEEL] == 1_200 * MB
+    assert sorted(f.size for f in sized)[:2] == [300 * MB, 301 * MB]
+    heads = [e for e in emulator.log() if e["method"] == "HEAD"]
+    assert len(heads) == 13 and all(e["status"] == 200 for e in heads)
+
+
+def test_a_head_without_content_length_leaves_the_size_unknown(index):
+    index._http = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(200)))
+    [file] = index.with_sizes([IndexFile("a-1-py3-none-any.whl", "http://index/a-1-py3-none-any.whl")])
+    assert file.size is None
+
+
+def test_pypi_says_which_versions_are_published(pypi):
+    assert pypi.versions("torchlet") == ["2.4.0", "2.4.1"]
+    assert pypi.release_files("torchlet", "2.4.1") == ["torchlet-2.4.1-cp312-cp312-win_amd64.whl"]
+    assert pypi.release_files("torchlet", "2.5.0") is None
+    assert pypi.versions("never-uploaded") == []
+
+
+def test_a_server_error_becomes_a_storage_error_naming_the_url(index, emulator):
+    emulator.faults.status_burst(500, count=1, path=r"/whl/test/torchlet/")
+    with pytest.raises(StorageError) as caught:
+        index.project_files("torchlet")
+    assert f"{emulator.base_url}/whl/test/torchlet/" in str(caught.value)
+    assert "500" in str(caught.value)
+
+
+def test_a_failing_head_fails_the_size_check_with_the_file_url(index, emulator):
+    files = index.project_files("torchlet")
+    emulator.faults.status_burst(503, count=1, path=r"cu130/torchlet-2\.5\.0%2Bcu130")
+    with pytest.raises(StorageError, match=r"HEAD .*%2Bcu130.*503"):
+        index.with_sizes(files)
+
+
+def test_a_refused_connection_becomes_a_storage_error_naming_the_url():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with WheelIndex(f"http://127.0.0.1:{port}", timeout=2) as index, pytest.raises(StorageError) as caught:
+        index.project_files("torchlet")
+    assert f"http://127.0.0.1:{port}/whl/test/torchlet/" in str(caught.value)
+    assert "cannot connect" in str(caught.value)
+    with PyPIClient(f"http://127.0.0.1:{port}", timeout=2) as pypi, pytest.raises(StorageError, match="pypi/torchlet"):
+        pypi.versions("torchlet")
+
+
+def test_a_slow_index_times_out_as_a_storage_error(emulator):
+    emulator.faults.timeout(5, count=1, path=r"/whl/test/torchlet/")
+    with WheelIndex(emulator.base_url, timeout=0.3) as index, pytest.raises(StorageError, match="no answer within 0.3 s"):
+        index.project_files("torchlet")
+    emulator.faults.clear()
+
+
+def test_a_malformed_body_is_a_storage_error_for_both_clients(index, pypi, emulator):
+    emulator.faults.malformed(count=2)
+    with pytest.raises(StorageError, match="expected a PEP 503 HTML page"):
+        index.project_files("torchlet")
+    with pytest.raises(StorageError, match="not valid JSON"):
+        pypi.versions("torchlet")
+
+
+def test_an_unknown_project_is_a_storage_error(index):
+    with pytest.raises(StorageError, match="404"):
+        index.project_files("torchvision")
+
+
+def test_the_parser_reads_relative_absolute_and_odd_links():
+    page = """<!doctype html><title>x</title>
+      <a href="pkg-1.0%2Bcpu-py3-none-any.whl#sha256=ABCDEF0123456789abcdef0123456789ABCDEF0123456789abcdef0123456789">x</a>
+      <a href='https://files.example/whl/pkg-1.0-py3-none-any.whl#md5=00'>pkg-1.0-py3-none-any.whl</a>
+      <A HREF="/whl/pkg-1.0-cp312-cp312-win_amd64.whl#sha256=tooshort">y</A>
+      <a href="../">parent</a><a>no href</a>"""
+    files = parse_project_page(page, "http://index/whl/test/pkg/")
+    assert [(f.filename, f.url, f.sha256) for f in files] == [
+        ("pkg-1.0+cpu-py3-none-any.whl", "http://index/whl/test/pkg/pkg-1.0%2Bcpu-py3-none-any.whl",
+         "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789"),
+        ("pkg-1.0-py3-none-any.whl", "https://files.example/whl/pkg-1.0-py3-none-any.whl", None),
+        ("pkg-1.0-cp312-cp312-win_amd64.whl", "http://index/whl/pkg-1.0-cp312-cp312-win_amd64.whl", None),
+    ]
+
+
+def test_text_that_is_not_html_is_a_storage_error():
+    with pytest.raises(StorageError, match="http://index/whl/test/pkg/"):
+        parse_project_page('{"message": "Not Found"}', "http://index/whl/test/pkg/")
+    assert parse_project_page("", "http://index/whl/test/pkg/") == []
+
+
+html_bits = st.sampled_from(
+    ["<a href=", "<a href='", '"', "#sha256=", "%2B", "%", "%zz", "</a>", "<!--", "-->", "<![CDATA[", "<!",
+     "<?", "&#", "&amp", ";", "\x00", "\ud7ff", "[::1", "http://[", "//", "../", "<script>", "</", ">", "=", " "]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.lists(st.one_of(html_bits, st.text(max_size=5)), max_size=40).map("".join)))
+def test_hostile_page_text_only_ever_raises_storage_error(text):
+    try:
+        files = parse_project_page(text, "http://index/whl/test/pkg/")
+    except StorageError:
+        return
+    assert all(isinstance(f, IndexFile) and f.filename for f in files)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(
+    lambda name: name not in (".", "..")  # dot segments name a directory, never a file
+))
+def test_any_percent_encoded_filename_comes_back_decoded(name):
+    from html import escape
+    from urllib.parse import quote
+
+    page = f'<a href="{escape(quote(name, safe=""))}#sha256={"0" * 64}">{escape(name)}</a>'
+    [file] = parse_project_page(page, "http://index/whl/test/pkg/")
+    assert file.filename == name and file.sha256 == "0" * 64
+
+
+def test_the_rc_check_over_the_index_flags_the_oversize_cuda_wheel_and_the_missing_python(index):
+    from cockpit.services.storage import expected_artifacts, storage_gate, validate_rc
+
+    expected = expected_artifacts(["torchlet"], "2.5.0", PLATFORMS, ["cp311", "cp312", "cp313", "cp313t"])
+    found = index.with_sizes(index.project_files("torchlet"))
+    gate = storage_gate(validate_rc(expected, found, version="2.5.0", index_url=index.project_url("torchlet")))
+    assert gate.status.value == "red"
+    assert gate.summary == "5 problems: 4 missing, 1 over 1000 MB"
