@@ -1,0 +1,264 @@
+"""The cherry-pick pane's answer: each request joined with the live state of its pull requests.
+
+The tracker has no structured status; the release-branch PR's real state is the truth (open =
+under review, merged = accepted, closed unmerged = rejected). Words appended by release managers
+("merged", "DO NOT MERGE") are shown as notes, never trusted over that state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.github import PullRequest, PullState
+from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
+from cockpit.domain.reports import PicksReport
+
+GATE_NAME = "picks_clear"
+GATE_TITLE = "No pending cherry-picks"
+
+# On a settled (accepted) pick only these still need someone; a rejected pick needs no one.
+_BLOCKING_WHEN_ACCEPTED = frozenset({PickFlag.TRUNK_REVERTED, PickFlag.TRUNK_NOT_MERGED, PickFlag.WRONG_BASE})
+_NEEDS_ISSUE = re.compile(r"regression|critical|fix\s*new\s*feature", re.IGNORECASE)
+_LOOKS_LIKE_REQUEST = re.compile(r"/pulls?/\d|cherry[\s-]?pick", re.IGNORECASE)
+_SUBJECT_PR = re.compile(r"\(#(\d{1,9})\)")
+
+PullLookup = Mapping["PRRef | int", PullRequest]
+
+
+def needed_pull_numbers(requests: Iterable[PickRequest], repository: str) -> set[int]:
+    """Numbers of this repository's trunk and release PRs the requests name: what the loader fetches."""
+    return {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs) if _is_home(ref, repository)}
+
+
+def pr_numbers_in_subjects(subjects: Iterable[str]) -> set[int]:
+    """Every ``(#N)`` of commit subjects (``Title (#N) (#M)`` gives both): the branch's PR numbers."""
+    return {int(n) for s in subjects for n in _SUBJECT_PR.findall(s)}
+
+
+def analyze_picks(
+    requests: Sequence[PickRequest],
+    *,
+    pulls: PullLookup,
+    release_branch: str,
+    repository: str,
+    reverted_trunk_prs: Collection[int] = frozenset(),
+    branch_pr_numbers: Collection[int] = frozenset(),
+    now: datetime,
+    stale_days: float = 7.0,
+) -> tuple[tuple[PickRow, ...], tuple[PullRequest, ...]]:
+    """Rows (one per comment, in order) and the PRs merged into the branch that no request names.
+
+    ``pulls`` maps ``PRRef`` or plain numbers (this repository) to the loaded PRs; a PR missing
+    from it is reported in the row's notes, never guessed. ``now`` is injected for ages.
+    """
+    now = _aware(now)
+    rows: list[PickRow] = []
+    first_request: dict[int, PickRow] = {}
+    for request in requests:
+        row = _row(request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days)
+        row = _mark_duplicate(row, first_request, repository)
+        rows.append(row)
+    named = {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs) if _is_home(ref, repository)}
+    unrequested = tuple(
+        _lookup(pulls, PRRef(n), repository) or _placeholder(n, release_branch)
+        for n in sorted(set(branch_pr_numbers) - named)
+    )
+    return tuple(rows), unrequested
+
+
+def picks_report(
+    *,
+    tracker_issue: int,
+    tracker_title: str,
+    requests: Sequence[PickRequest],
+    pulls: PullLookup,
+    release_branch: str,
+    repository: str,
+    reverted_trunk_prs: Collection[int] = frozenset(),
+    branch_pr_numbers: Collection[int] = frozenset(),
+    now: datetime,
+    stale_days: float = 7.0,
+) -> PicksReport:
+    """``analyze_picks`` and ``picks_gate`` together, as the pane's report."""
+    rows, unrequested = analyze_picks(
+        requests,
+        pulls=pulls,
+        release_branch=release_branch,
+        repository=repository,
+        reverted_trunk_prs=reverted_trunk_prs,
+        branch_pr_numbers=branch_pr_numbers,
+        now=now,
+        stale_days=stale_days,
+    )
+    return PicksReport(tracker_issue, tracker_title, rows, unrequested, picks_gate(rows, unrequested))
+
+
+def blocking_flags(row: PickRow) -> tuple[PickFlag, ...]:
+    """The flags that keep the gate from green: all of a pending row's, few of a settled one's."""
+    if row.status is PickStatus.REJECTED:
+        return ()
+    if row.status is PickStatus.ACCEPTED:
+        return tuple(f for f in row.flags if f in _BLOCKING_WHEN_ACCEPTED)
+    return row.flags
+
+
+def picks_gate(rows: Sequence[PickRow], unrequested: Sequence[PullRequest]) -> Gate:
+    """``picks_clear``: RED on any blocking flag or unrequested merge, AMBER while picks are under
+    review, GREEN otherwise. Unparsed comments that do not look like requests (chatter) are ignored.
+    """
+    flagged = [r for r in rows if blocking_flags(r)]
+    reviewing = [r for r in rows if not blocking_flags(r) and r.status is PickStatus.UNDER_REVIEW]
+    accepted = sum(1 for r in rows if r.status is PickStatus.ACCEPTED)
+    rejected = sum(1 for r in rows if r.status is PickStatus.REJECTED)
+    details = [f"{row_label(r)}: {', '.join(f.value.replace('_', ' ') for f in blocking_flags(r))}" for r in flagged]
+    details += [f"{row_label(r)}: under review" for r in reviewing]
+    details += [f"#{p.number} {p.title} merged into the branch without a request" for p in unrequested]
+    if flagged or unrequested:
+        status = GateStatus.RED
+        parts = [_count(len(flagged), "flagged request")] if flagged else []
+        if unrequested:
+            parts.append(_count(len(unrequested), "unrequested merge"))
+        if reviewing:
+            parts.append(f"{len(reviewing)} under review")
+        summary = ", ".join(parts)
+    elif reviewing:
+        status, summary = GateStatus.AMBER, f"{_count(len(reviewing), 'pick')} under review"
+    else:
+        status, summary = GateStatus.GREEN, f"no pending cherry-picks ({accepted} accepted, {rejected} rejected)"
+    return Gate(GATE_NAME, GATE_TITLE, status, summary, tuple(details))
+
+
+def row_label(row: PickRow, repository: str = "") -> str:
+    """How a row is named in words: its release PRs, else its trunk PRs, else its comment."""
+    req = row.request
+    if req.release_prs:
+        return " ".join(r.label(repository) for r in req.release_prs)
+    if req.trunk_prs:
+        return "trunk " + " ".join(r.label(repository) for r in req.trunk_prs)
+    return f"comment {req.comment_id} by {req.author or 'unknown'}"
+
+
+def _row(
+    req: PickRequest,
+    pulls: PullLookup,
+    branch: str,
+    repository: str,
+    reverted: set[int],
+    now: datetime,
+    stale_days: float,
+) -> PickRow:
+    age = _days(now, req.created_at)
+    if not req.parsed:
+        if _LOOKS_LIKE_REQUEST.search(req.body):
+            return PickRow(req, PickStatus.UNPARSED, (PickFlag.UNPARSED,), age, notes=("template not found: read it yourself",))
+        return PickRow(req, PickStatus.UNPARSED, (), age, notes=("not a request",))
+    flags: list[PickFlag] = []
+    notes: list[str] = []
+
+    release = []
+    for ref in req.release_prs:
+        pr = _lookup(pulls, ref, repository)
+        if pr is None:
+            notes.append(f"release PR {ref.label(repository)} not loaded")
+            continue
+        release.append(pr)
+        if _is_home(ref, repository) and pr.state is not PullState.CLOSED_UNMERGED and pr.base_ref != branch:
+            flags.append(PickFlag.WRONG_BASE)
+            notes.append(f"release PR {ref.label(repository)} targets {pr.base_ref}, not {branch}")
+    status = _status(req, release)
+    if status is PickStatus.NO_RELEASE_PR:
+        flags.append(PickFlag.NO_RELEASE_PR)
+
+    if not req.trunk_na:
+        for ref in req.trunk_prs:
+            pr = _lookup(pulls, ref, repository)
+            if pr is None:
+                notes.append(f"trunk PR {ref.label(repository)} not loaded")
+            elif pr.state is not PullState.MERGED:
+                flags.append(PickFlag.TRUNK_NOT_MERGED)
+                notes.append(f"trunk PR {ref.label(repository)} is {pr.state.value.replace('_', ' ')}")
+            if _is_home(ref, repository) and ref.number in reverted:
+                flags.append(PickFlag.TRUNK_REVERTED)
+                notes.append(f"trunk PR {ref.label(repository)} was reverted on main: revert the pick too")
+
+    if _NEEDS_ISSUE.search(req.category) and not req.fixes:
+        flags.append(PickFlag.MISSING_ISSUE_LINK)
+    release_age = max((a for a in (_days(now, p.created_at) for p in release) if a is not None), default=None)
+    pending_age = age if age is not None else release_age
+    if status in (PickStatus.UNDER_REVIEW, PickStatus.NO_RELEASE_PR) and pending_age is not None and pending_age > stale_days:
+        flags.append(PickFlag.STALE)
+    notes += _hint_notes(req, status)
+    return PickRow(req, status, tuple(dict.fromkeys(flags)), age, release_age, tuple(notes))
+
+
+def _status(req: PickRequest, release: list[PullRequest]) -> PickStatus:
+    if not req.release_prs:
+        return PickStatus.NO_RELEASE_PR
+    states = {p.state for p in release}
+    if PullState.OPEN in states or not release:
+        return PickStatus.UNDER_REVIEW  # an unloaded release PR is pending, not absent
+    if PullState.MERGED in states:
+        return PickStatus.ACCEPTED
+    return PickStatus.REJECTED
+
+
+def _mark_duplicate(row: PickRow, first: dict[int, PickRow], repository: str) -> PickRow:
+    """Flag a request for a trunk PR an earlier request already asked for, unless that one was rejected."""
+    if not row.request.parsed or row.request.trunk_na:
+        return row
+    earlier = []
+    for ref in row.request.trunk_prs:
+        if not _is_home(ref, repository):
+            continue
+        prior = first.get(ref.number)
+        if prior is not None and prior.status is not PickStatus.REJECTED:
+            earlier.append(f"trunk {ref.label(repository)} already requested in comment {prior.request.comment_id}")
+        first[ref.number] = prior if prior is not None and prior.status is not PickStatus.REJECTED else row
+    if not earlier:
+        return row
+    return PickRow(
+        row.request, row.status, (*row.flags, PickFlag.DUPLICATE), row.age_days, row.release_pr_age_days, (*row.notes, *earlier)
+    )
+
+
+def _hint_notes(req: PickRequest, status: PickStatus) -> list[str]:
+    notes = []
+    if "merged" in req.hints and status is not PickStatus.ACCEPTED:
+        notes.append(f"comment says merged, but the pick is {status.value.replace('_', ' ')}")
+    if "do not merge" in req.hints and status is PickStatus.UNDER_REVIEW:
+        notes.append("comment says DO NOT MERGE")
+    if "reverted" in req.hints:
+        notes.append("comment says reverted")
+    return notes
+
+
+def _lookup(pulls: PullLookup, ref: PRRef, repository: str) -> PullRequest | None:
+    for key in (ref, PRRef(ref.number, repository) if not ref.repository else None):
+        if key is not None and key in pulls:
+            return pulls[key]
+    if _is_home(ref, repository):
+        return pulls.get(ref.number) or pulls.get(PRRef(ref.number))
+    return None
+
+
+def _is_home(ref: PRRef, repository: str) -> bool:
+    return not ref.repository or ref.repository.casefold() == repository.casefold()
+
+
+def _placeholder(number: int, branch: str) -> PullRequest:
+    return PullRequest(number, "(not loaded)", PullState.MERGED, branch, "", "")
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def _days(now: datetime, then: datetime | None) -> float | None:
+    return None if then is None else (now - _aware(then)).total_seconds() / 86400
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
