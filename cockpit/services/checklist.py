@@ -1,0 +1,197 @@
+"""The promotion checklist: the template (data shipped in the package, or the release's own copy),
+joined with the sign-offs and the live gates into the checklist pane's report and gate."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
+from cockpit.domain.gates import Gate, GateStatus, worst
+from cockpit.domain.reports import ChecklistReport, StepView
+from cockpit.errors import ConfigError
+
+GATE_NAME = "checklist"
+GATE_TITLE = "Checklist"
+PLACEHOLDERS = ("version", "branch", "rc_tag", "remote")
+PACKAGED = "cockpit/templates/checklist.toml (packaged)"
+
+_PLACEHOLDER = re.compile(r"(?<!\$)\{(\w*)\}")  # ${VAR} is the shell's, not ours
+_STEP_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+_TOP_KEYS = {"schema", "section"}
+_SECTION_KEYS = {"title", "required", "after_go", "step"}
+_STEP_KEYS = {"id", "title", "help", "kind", "gate", "command", "dry_run", "irreversible", "required", "after_go"}
+
+
+def load_template(path: Path | None = None) -> tuple[ChecklistStep, ...]:
+    """The checklist steps of ``path``, or of the packaged template when None.
+
+    Raises ConfigError naming the file, the step (index and id) and the key on any problem.
+    """
+    if path is None:
+        source = PACKAGED
+        text = resources.files("cockpit").joinpath("templates").joinpath("checklist.toml").read_text(encoding="utf-8")
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such checklist template (see [checklist] template in cockpit.toml)") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot read the checklist template: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return parse_template(source, data)
+
+
+def parse_template(source: str, data: Mapping[str, Any]) -> tuple[ChecklistStep, ...]:
+    """Validate an already-parsed template; ``source`` names it in errors."""
+    _unknown_keys(source, "", data, _TOP_KEYS)
+    if data.get("schema", 1) != 1:
+        raise ConfigError(f"{source}: key 'schema': expected 1, got {data.get('schema')!r}")
+    sections = data.get("section")
+    if not isinstance(sections, list) or not sections:
+        raise ConfigError(f"{source}: expected one or more [[section]] tables, each with [[section.step]] tables")
+    steps: list[ChecklistStep] = []
+    seen: dict[str, str] = {}
+    for i, section in enumerate(sections):
+        where = f"section[{i}]"
+        if not isinstance(section, dict):
+            raise ConfigError(f"{source}: {where}: expected a table")
+        _unknown_keys(source, where, section, _SECTION_KEYS)
+        title = _get(source, where, section, "title", str, "a non-empty string")
+        if not title.strip():
+            raise ConfigError(f"{source}: {where}, key 'title': expected a non-empty string")
+        required = _get(source, where, section, "required", bool, "true or false", True)
+        after_go = _get(source, where, section, "after_go", bool, "true or false", False)
+        raw_steps = _get(source, where, section, "step", list, "[[section.step]] tables")
+        for j, raw in enumerate(raw_steps):
+            step = _step(source, f"{where}.step[{j}]", raw, title, required, after_go)
+            if step.id in seen:
+                raise ConfigError(
+                    f"{source}: {where}.step[{j}] ('{step.id}'), key 'id': duplicate; {seen[step.id]} already uses it"
+                )
+            seen[step.id] = f"{where}.step[{j}]"
+            steps.append(step)
+    return tuple(steps)
+
+
+def _step(source: str, where: str, raw: Any, section: str, required: bool, after_go: bool) -> ChecklistStep:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: {where}: expected a table")
+    step_id = raw.get("id")
+    if not isinstance(step_id, str) or not _STEP_ID.match(step_id):
+        raise ConfigError(
+            f"{source}: {where}, key 'id': expected lowercase letters, digits, '_', '.' or '-', got {step_id!r}"
+        )
+    where = f"{where} ('{step_id}')"
+    _unknown_keys(source, where, raw, _STEP_KEYS)
+    title = _get(source, where, raw, "title", str, "a non-empty string")
+    kind_text = _get(source, where, raw, "kind", str, "'manual' or 'automatic'")
+    try:
+        kind = StepKind(kind_text)
+    except ValueError:
+        raise ConfigError(f"{source}: {where}, key 'kind': expected 'manual' or 'automatic', got {kind_text!r}") from None
+    gate = _get(source, where, raw, "gate", str, "a gate name such as 'ci_green'", None)
+    if kind is StepKind.AUTOMATIC and not gate:
+        raise ConfigError(f"{source}: {where}, key 'gate': an automatic step needs the gate name that decides it")
+    command = _get(source, where, raw, "command", str, "a command string", None)
+    dry_run = _get(source, where, raw, "dry_run", str, "a command string", None)
+    for key, text in (("command", command), ("dry_run", dry_run)):
+        unknown = [p for p in _PLACEHOLDER.findall(text or "") if p not in PLACEHOLDERS]
+        if unknown:
+            allowed = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
+            raise ConfigError(f"{source}: {where}, key '{key}': unknown placeholder {{{unknown[0]}}}; use {allowed}")
+    return ChecklistStep(
+        id=step_id,
+        section=section,
+        title=title,
+        help=_get(source, where, raw, "help", str, "a string", "").strip(),
+        kind=kind,
+        gate=gate,
+        command=command,
+        dry_run=dry_run,
+        irreversible=_get(source, where, raw, "irreversible", bool, "true or false", False),
+        required=_get(source, where, raw, "required", bool, "true or false", required),
+        after_go=_get(source, where, raw, "after_go", bool, "true or false", after_go),
+    )
+
+
+def _get(source: str, where: str, table: Mapping[str, Any], key: str, kind: type, expected: str, default: Any = ...) -> Any:
+    if key not in table:
+        if default is ...:
+            raise ConfigError(f"{source}: {where}: missing key '{key}': expected {expected}")
+        return default
+    value = table[key]
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise ConfigError(f"{source}: {where}, key '{key}': expected {expected}, got {value!r}")
+    return value
+
+
+def _unknown_keys(source: str, where: str, table: Mapping[str, Any], known: set[str]) -> None:
+    extra = sorted(set(table) - known)
+    if extra:
+        place = f"{where}, " if where else ""
+        raise ConfigError(f"{source}: {place}key '{extra[0]}': unknown; expected one of {', '.join(sorted(known))}")
+
+
+def fill_placeholders(text: str, values: Mapping[str, str]) -> str:
+    """Put ``{version}``, ``{branch}``, ``{rc_tag}``, ``{remote}`` into a step's command."""
+    return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
+
+
+def checklist_report(
+    steps: Sequence[ChecklistStep], signoffs: Mapping[str, Signoff], gates: Mapping[str, Gate]
+) -> ChecklistReport:
+    """Each step with its live state, and the ``checklist`` gate over them.
+
+    Automatic steps read their gate (UNKNOWN until it is evaluated); manual steps read their
+    sign-off and show their related gate, if any, beside it.
+    """
+    views = []
+    for step in steps:
+        signoff = signoffs.get(step.id)
+        if step.kind is StepKind.AUTOMATIC:
+            gate = gates.get(step.gate or "") or Gate(
+                step.gate or "", step.title, GateStatus.UNKNOWN, "not evaluated yet"
+            )
+            views.append(StepView(step, signoff, gate))
+        else:
+            views.append(StepView(step, signoff, related_gate=gates.get(step.gate) if step.gate else None))
+    return ChecklistReport(tuple(views), checklist_gate(views))
+
+
+def checklist_gate(views: Sequence[StepView]) -> Gate:
+    """The ``checklist`` gate: GREEN when every required step is done.
+
+    Otherwise the worst of the open required steps: an unsigned manual step is AMBER, an automatic
+    step is as bad as its gate.
+    """
+    required = [v for v in views if v.step.required]
+    open_steps = [v for v in required if not v.done]
+    if not open_steps:
+        return Gate(GATE_NAME, GATE_TITLE, GateStatus.GREEN, f"all {len(required)} required steps done")
+    status = worst([_open_status(v) for v in open_steps])
+    done = len(required) - len(open_steps)
+    summary = f"{done} of {len(required)} required steps done; next: {open_steps[0].step.title}"
+    return Gate(GATE_NAME, GATE_TITLE, status, summary, tuple(_open_line(v) for v in open_steps))
+
+
+def _open_status(view: StepView) -> GateStatus:
+    if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
+        return view.gate.status
+    return GateStatus.AMBER
+
+
+def _open_line(view: StepView) -> str:
+    if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
+        return f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}"
+    if view.signoff is not None and view.signoff.who and not view.signoff.done:
+        return f"{view.step.title}: reopened by {view.signoff.who}"
+    return f"{view.step.title}: not signed"

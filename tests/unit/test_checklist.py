@@ -1,0 +1,223 @@
+"""The checklist's story: the process document as data, automatic steps that follow the panes,
+manual steps that follow the sign-offs, and a go/no-go that waits for both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.errors import ConfigError
+from cockpit.services.checklist import checklist_gate, checklist_report, fill_placeholders, load_template
+from cockpit.services.overview import BLOCKING, go_no_go
+
+GREEN = GateStatus.GREEN
+
+
+def gate(name, status=GREEN, summary="fine"):
+    return Gate(name, name.replace("_", " "), status, summary)
+
+
+def all_green():
+    return {name: gate(name) for name in (*BLOCKING, "pypi_not_published")}
+
+
+def signed(*ids, who="alice"):
+    return {i: Signoff(i, True, who, "2026-10-01T12:00:00Z") for i in ids}
+
+
+@pytest.fixture(scope="module")
+def steps():
+    return load_template()
+
+
+def manual_before_go(steps):
+    return [s.id for s in steps if s.kind is StepKind.MANUAL and s.required and not s.after_go]
+
+
+def test_the_packaged_template_follows_the_process_document(steps):
+    sections = list(dict.fromkeys(s.section for s in steps))
+    assert sections == [
+        "Final RC requirements",
+        "After the final RC",
+        "Promotion",
+        "Release day preparation",
+        "Patch release",
+    ]
+    by_id = {s.id: s for s in steps}
+    automatic = {s.id: s.gate for s in steps if s.kind is StepKind.AUTOMATIC}
+    assert automatic == {
+        "milestone_empty": "milestone_empty",
+        "milestone_prs_in_branch": "branch_diff_clean",
+        "picks_clear": "picks_clear",
+        "ci_green": "ci_green",
+        "reverts_propagated": "branch_diff_clean",
+        "staged_binaries_valid": "rc_artifacts",
+    }
+    pypi = by_id["promote_pypi"]
+    assert pypi.irreversible and pypi.kind is StepKind.MANUAL and pypi.gate == "pypi_not_published"
+    assert not by_id["promote_stable"].irreversible
+    assert [s.id for s in steps if s.irreversible] == ["promote_pypi"]
+    assert all(not s.required for s in steps if s.section == "Patch release")
+    assert all(s.help and s.title for s in steps)
+    tag = by_id["tag_final_rc"]
+    assert tag.dry_run and "{rc_tag}" in tag.command and "git push {remote} {rc_tag}" in tag.command
+
+
+def test_the_tag_command_is_filled_in_for_this_release(steps):
+    tag = next(s for s in steps if s.id == "tag_final_rc")
+    values = {"version": "2.5.0", "branch": "release/2.5", "rc_tag": "v2.5.0-rc3", "remote": "upstream"}
+    assert fill_placeholders(tag.command, values) == (
+        'git tag -a v2.5.0-rc3 upstream/release/2.5 -m "v2.5.0-rc3" && git push upstream v2.5.0-rc3'
+    )
+    assert fill_placeholders("echo ${HOME} {version}", values) == "echo ${HOME} 2.5.0"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "my-checklist.toml"
+    path.write_text(text)
+    return path
+
+
+GOOD_STEP = '[[section]]\ntitle = "S"\n[[section.step]]\nid = "a"\ntitle = "A"\nkind = "manual"\n'
+
+
+def test_a_release_can_bring_its_own_checklist(tmp_path):
+    path = write(tmp_path, GOOD_STEP + '[[section.step]]\nid = "b"\ntitle = "B"\nkind = "automatic"\ngate = "ci_green"\nrequired = false\n')
+    assert load_template(path) == (
+        ChecklistStep("a", "S", "A"),
+        ChecklistStep("b", "S", "B", kind=StepKind.AUTOMATIC, gate="ci_green", required=False),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (GOOD_STEP + '[[section.step]]\nid = "a"\ntitle = "again"\nkind = "manual"\n',
+         "section[0].step[1] ('a'), key 'id': duplicate; section[0].step[0] already uses it"),
+        (GOOD_STEP.replace('"manual"', '"auto"'), "section[0].step[0] ('a'), key 'kind': expected 'manual' or 'automatic', got 'auto'"),
+        (GOOD_STEP.replace('kind = "manual"', 'kind = "automatic"'), "section[0].step[0] ('a'), key 'gate': an automatic step needs"),
+        (GOOD_STEP + 'requried = false\n', "section[0].step[0] ('a'), key 'requried': unknown"),
+        (GOOD_STEP + 'irreversible = "yes"\n', "section[0].step[0] ('a'), key 'irreversible': expected true or false, got 'yes'"),
+        (GOOD_STEP + 'command = "git tag {tag}"\n', "key 'command': unknown placeholder {tag}; use {version}"),
+        (GOOD_STEP.replace('title = "A"\n', ""), "section[0].step[0] ('a'): missing key 'title'"),
+        (GOOD_STEP.replace('id = "a"', 'id = "Tag RC"'), "section[0].step[0], key 'id': expected lowercase"),
+        ('schema = 2\n' + GOOD_STEP, "key 'schema': expected 1, got 2"),
+        ('title = "no sections"\n', "key 'title': unknown"),
+        ('[[section]]\ntitle = "S"\nstep = 3\n', "section[0], key 'step': expected [[section.step]] tables, got 3"),
+        ("[[section]\n", "not valid TOML"),
+    ],
+)
+def test_a_broken_template_names_the_file_the_step_and_the_key(tmp_path, text, words):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load_template(path)
+    assert str(path) in err.value.message
+    assert words in err.value.message
+
+
+def test_a_missing_template_says_where_it_is_configured(tmp_path):
+    with pytest.raises(ConfigError, match=r"no such checklist template \(see \[checklist\] template"):
+        load_template(tmp_path / "nope.toml")
+
+
+def test_automatic_steps_follow_the_panes_and_manual_steps_follow_the_signoffs(steps):
+    gates = all_green() | {"ci_green": gate("ci_green", GateStatus.RED, "2 jobs failed on release/2.5")}
+    report = checklist_report(steps, signed("validate_binaries") | signed("ci_green", who="mallory"), gates)
+    views = {v.step.id: v for v in report.steps}
+    assert [v.step.id for v in report.steps] == [s.id for s in steps]
+    assert views["milestone_empty"].done
+    assert not views["ci_green"].done, "an automatic step cannot be signed green by hand"
+    assert views["validate_binaries"].done and views["validate_binaries"].signoff.who == "alice"
+    assert not views["perf_no_regression"].done and views["perf_no_regression"].signoff is None
+    assert views["promote_pypi"].related_gate == gates["pypi_not_published"]
+    assert not views["promote_pypi"].done, "the PyPI gate informs the step, it does not tick it"
+
+
+def test_an_automatic_step_whose_pane_has_not_loaded_is_unknown(steps):
+    report = checklist_report(steps, {}, {})
+    view = next(v for v in report.steps if v.step.id == "staged_binaries_valid")
+    assert view.gate.status is GateStatus.UNKNOWN and view.gate.summary == "not evaluated yet"
+    assert not view.done
+
+
+def test_the_checklist_gate_is_green_only_when_every_required_step_is_done(steps):
+    required_manual = [s.id for s in steps if s.kind is StepKind.MANUAL and s.required]
+    report = checklist_report(steps, signed(*required_manual), all_green())
+    assert report.gate.name == "checklist" and report.gate.status is GREEN
+    assert report.gate.summary == f"all {sum(s.required for s in steps)} required steps done"
+
+    one_short = checklist_report(steps, signed(*required_manual[1:]), all_green())
+    assert one_short.gate.status is GateStatus.AMBER
+    assert one_short.gate.summary.endswith(f"next: {steps_by_id(steps)[required_manual[0]].title}")
+    assert one_short.gate.details == (f"{steps_by_id(steps)[required_manual[0]].title}: not signed",)
+
+
+def test_a_red_automatic_step_makes_the_checklist_red(steps):
+    gates = all_green() | {"rc_artifacts": gate("rc_artifacts", GateStatus.RED, "2 wheels missing")}
+    report = checklist_report(steps, signed(*(s.id for s in steps)), gates)
+    assert report.gate.status is GateStatus.RED
+    assert report.gate.details == ("Staged binaries validated, sizes included: red, 2 wheels missing",)
+
+
+def test_a_reopened_step_says_who_reopened_it():
+    step = ChecklistStep("perf_no_regression", "After", "Performance run shows no regression")
+    gate_ = checklist_gate(checklist_report([step], {step.id: Signoff(step.id, False, "bob", "t")}, {}).steps)
+    assert gate_.details == ("Performance run shows no regression: reopened by bob",)
+
+
+def test_optional_steps_never_hold_the_checklist(steps):
+    required_manual = [s.id for s in steps if s.kind is StepKind.MANUAL and s.required]
+    report = checklist_report(steps, signed(*required_manual), all_green())
+    assert not any(v.done for v in report.steps if v.step.section == "Patch release")
+    assert report.gate.status is GREEN
+
+
+def steps_by_id(steps):
+    return {s.id: s for s in steps}
+
+
+def test_go_when_every_blocking_gate_is_green_and_every_manual_step_before_the_decision_is_signed(steps):
+    report = checklist_report(steps, signed(*manual_before_go(steps)), all_green())
+    verdict = go_no_go(all_green(), report)
+    assert verdict.go and verdict.unsigned == () and verdict.reasons == ()
+    assert [g.name for g in verdict.gates] == list(BLOCKING)
+    assert "promote_pypi" not in manual_before_go(steps), "promotion follows the decision"
+
+
+def test_no_go_lists_the_red_gates_and_the_unsigned_steps(steps):
+    gates = all_green() | {"picks_clear": gate("picks_clear", GateStatus.RED, "3 picks under review")}
+    still_open = ["perf_no_regression", "triton_pin_release"]
+    report = checklist_report(steps, signed(*(set(manual_before_go(steps)) - set(still_open))), gates)
+    verdict = go_no_go(gates, report)
+    assert not verdict.go
+    assert verdict.unsigned == tuple(still_open)
+    assert verdict.reasons == (
+        "picks clear is red: 3 picks under review",
+        "not signed: Performance run shows no regression",
+        "not signed: Triton release for the pinned commit exists on PyPI",
+    )
+
+
+def test_a_blocking_gate_that_never_loaded_keeps_it_no_go(steps):
+    gates = {k: v for k, v in all_green().items() if k != "ci_green"}
+    report = checklist_report(steps, signed(*manual_before_go(steps)), gates)
+    verdict = go_no_go(gates, report)
+    assert not verdict.go
+    ci = next(g for g in verdict.gates if g.name == "ci_green")
+    assert ci.status is GateStatus.UNKNOWN
+    assert verdict.reasons == ("CI green is unknown: not evaluated yet",)
+
+
+def test_an_amber_gate_is_not_green_enough(steps):
+    gates = all_green() | {"rc_artifacts": gate("rc_artifacts", GateStatus.AMBER, "1 wheel near the size limit")}
+    verdict = go_no_go(gates, checklist_report(steps, signed(*manual_before_go(steps)), gates))
+    assert not verdict.go and verdict.unsigned == ()
+
+
+def test_a_custom_blocking_list_is_honoured(steps):
+    gates = all_green() | {"rc_artifacts": gate("rc_artifacts", GateStatus.RED, "missing")}
+    report = checklist_report(steps, signed(*manual_before_go(steps)), gates)
+    assert go_no_go(gates, report, blocking=("milestone_empty", "ci_green")).go
