@@ -62,6 +62,8 @@ class RepoCIVerdict:
     head_sha: str = ""
     last_green_sha: str | None = None
     commits_behind_green: int | None = None
+    # Failures in workflows that are not required: listed for the reader, never counted (as PyTorch).
+    advisory_failed: tuple[JobVerdict, ...] = ()
 
 
 @dataclass(frozen=True)
