@@ -1,0 +1,187 @@
+"""GitHub REST JSON turned into domain dataclasses, defensively: bodies can be malformed.
+
+Each ``*_from`` function raises ``Malformed`` (a ValueError) naming the missing or mistyped field;
+the client wraps it into a ``GitHubError`` that says what was being read.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from cockpit.domain.ci import CheckRun, WorkflowRun
+from cockpit.domain.github import (
+    IssueComment,
+    ItemKind,
+    ItemState,
+    Milestone,
+    MilestoneItem,
+    PullRequest,
+    PullState,
+)
+
+_PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/pull/(\d+)\b")
+_HASH_REF = re.compile(r"(?<![\w/&])#(\d+)\b")
+_RUN_IN_URL = re.compile(r"/actions/runs/(\d+)")
+
+
+class Malformed(ValueError):
+    """A GitHub answer lacks a field the cockpit needs, or has it of the wrong type."""
+
+
+def _dict(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Malformed(f"expected an object for {what}, got {type(value).__name__}")
+    return value
+
+
+def _int(d: dict[str, Any], key: str) -> int:
+    value = d.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Malformed(f"field '{key}' should be a number, got {value!r:.40}")
+    return value
+
+
+def _str(d: dict[str, Any], key: str, default: str | None = None) -> str:
+    value = d.get(key)
+    if isinstance(value, str):
+        return value
+    if default is not None and value is None:
+        return default
+    raise Malformed(f"field '{key}' should be text, got {value!r:.40}")
+
+
+def _text(d: dict[str, Any], key: str) -> str:
+    value = d.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _login(d: dict[str, Any], key: str = "user") -> str:
+    user = d.get(key)
+    return _text(user, "login") if isinstance(user, dict) else ""
+
+
+def _time(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _names(items: Any, key: str) -> tuple[str, ...]:
+    if not isinstance(items, list):
+        return ()
+    return tuple(i[key] for i in items if isinstance(i, dict) and isinstance(i.get(key), str))
+
+
+def list_of(data: Any, what: str, wrap: str | None = None) -> list[Any]:
+    """The list in a list answer (or in ``data[wrap]`` for ``{"total_count", wrap: [...]}``)."""
+    if wrap is not None:
+        data = _dict(data, what).get(wrap)
+    if not isinstance(data, list):
+        raise Malformed(f"expected a list of {what}, got {type(data).__name__}")
+    return data
+
+
+def linked_prs(body: str, repository: str, own_number: int) -> tuple[int, ...]:
+    """Pull request numbers a body mentions: this repository's PR URLs and ``#N`` references."""
+    numbers = {int(n) for repo, n in _PR_URL.findall(body) if repo.lower() == repository.lower()}
+    numbers.update(int(n) for n in _HASH_REF.findall(body))
+    numbers.discard(own_number)
+    return tuple(sorted(numbers))
+
+
+def sha_from(data: Any) -> str:
+    return _str(_dict(data, "a commit"), "sha")
+
+
+def milestone_from(data: Any) -> Milestone:
+    d = _dict(data, "a milestone")
+    return Milestone(
+        number=_int(d, "number"), title=_str(d, "title"), state=_str(d, "state", "open"),
+        open_items=d.get("open_issues") if isinstance(d.get("open_issues"), int) else 0,
+        closed_items=d.get("closed_issues") if isinstance(d.get("closed_issues"), int) else 0,
+        html_url=_text(d, "html_url"),
+    )
+
+
+def item_from(data: Any, repository: str) -> MilestoneItem:
+    """An issue-list row: a PR's state comes from ``pull_request.merged_at`` (no extra request)."""
+    d = _dict(data, "an issue")
+    number = _int(d, "number")
+    pull = d.get("pull_request")
+    is_pull = isinstance(pull, dict)
+    state_text = _str(d, "state")
+    if state_text == "open":
+        state = ItemState.OPEN
+    elif is_pull:
+        state = ItemState.MERGED if pull.get("merged_at") else ItemState.CLOSED_UNMERGED
+    else:
+        state = ItemState.CLOSED
+    body = _text(d, "body")
+    return MilestoneItem(
+        number=number, kind=ItemKind.PULL if is_pull else ItemKind.ISSUE, title=_str(d, "title", ""),
+        state=state, html_url=_text(d, "html_url"), labels=_names(d.get("labels"), "name"),
+        assignees=_names(d.get("assignees"), "login"), author=_login(d),
+        updated_at=_time(d.get("updated_at")), closed_at=_time(d.get("closed_at")),
+        linked_prs=linked_prs(body, repository, number) if is_pull else (), body=body,
+    )
+
+
+def comment_from(data: Any) -> IssueComment:
+    d = _dict(data, "a comment")
+    return IssueComment(
+        id=_int(d, "id"), author=_login(d), body=_text(d, "body"), html_url=_text(d, "html_url"),
+        created_at=_time(d.get("created_at")), updated_at=_time(d.get("updated_at")),
+    )
+
+
+def pull_from(data: Any, repository: str) -> PullRequest:
+    d = _dict(data, "a pull request")
+    merged_at = _time(d.get("merged_at"))
+    if _str(d, "state") == "open":
+        state = PullState.OPEN
+    else:
+        state = PullState.MERGED if d.get("merged") is True or merged_at else PullState.CLOSED_UNMERGED
+    base, head = _dict(d.get("base"), "base"), _dict(d.get("head"), "head")
+    base_repo = base.get("repo")
+    return PullRequest(
+        number=_int(d, "number"), title=_str(d, "title", ""), state=state, base_ref=_str(base, "ref"),
+        head_ref=_str(head, "ref", ""), html_url=_text(d, "html_url"), author=_login(d),
+        created_at=_time(d.get("created_at")), merged_at=merged_at,
+        merge_commit_sha=d.get("merge_commit_sha") if isinstance(d.get("merge_commit_sha"), str) else None,
+        body=_text(d, "body"),
+        repository=_text(base_repo, "full_name") if isinstance(base_repo, dict) else repository,
+    )
+
+
+def run_from(data: Any) -> WorkflowRun:
+    d = _dict(data, "a workflow run")
+    suite = d.get("check_suite_id")
+    return WorkflowRun(
+        id=_int(d, "id"), name=_str(d, "name", ""), head_sha=_str(d, "head_sha", ""),
+        head_branch=_str(d, "head_branch", ""), status=_str(d, "status", ""),
+        conclusion=d.get("conclusion") if isinstance(d.get("conclusion"), str) else None,
+        check_suite_id=suite if isinstance(suite, int) and not isinstance(suite, bool) else None,
+        html_url=_text(d, "html_url"), event=_text(d, "event"),
+    )
+
+
+def check_run_from(data: Any, runs_by_suite: dict[int, WorkflowRun]) -> CheckRun:
+    """A check run with ``workflow`` and ``run_id`` joined through its check suite."""
+    d = _dict(data, "a check run")
+    suite = d.get("check_suite")
+    run = runs_by_suite.get(suite.get("id")) if isinstance(suite, dict) else None
+    html = _text(d, "html_url") or _text(d, "details_url")
+    run_id = run.id if run else None
+    if run_id is None and (m := _RUN_IN_URL.search(_text(d, "details_url") or html)):
+        run_id = int(m.group(1))
+    return CheckRun(
+        id=_int(d, "id"), name=_str(d, "name"), status=_str(d, "status", ""),
+        conclusion=d.get("conclusion") if isinstance(d.get("conclusion"), str) else None,
+        workflow=run.name if run else "", html_url=html, run_id=run_id, head_sha=_text(d, "head_sha"),
+        started_at=_time(d.get("started_at")), completed_at=_time(d.get("completed_at")),
+    )
