@@ -75,7 +75,7 @@ class IndexEmulator(SandboxServer):
         if segments and segments[0] == "pypi":
             return self._pypi(request, segments[1:])
         if len(segments) == 2 and segments[0] == "packages":
-            return self._file([w for w in self.world.wheels if w.filename == segments[1]], request, pypi=True)
+            return self._file([w for w in self.world.wheels if w.filename == segments[1]], request)
         return self.error(404, "Not Found")
 
     def _index(self, request: Request, segments: list[str]) -> Response:
@@ -105,7 +105,7 @@ class IndexEmulator(SandboxServer):
         links = "\n".join(f'    <a href="{prefix}{quote(n)}/">{html.escape(n)}</a><br/>' for n in names)
         return Response(body=_page("Simple index", links).encode(), content_type=HTML)
 
-    def _file(self, matches: list[SbWheel], request: Request, *, pypi: bool = False) -> Response:
+    def _file(self, matches: list[SbWheel], request: Request) -> Response:
         if not matches:
             return self.error(404, "Not Found")
         if request.method == "HEAD":
