@@ -88,6 +88,7 @@ class BranchDiffReport:
     cut: str = ""
     branch: str = ""
     main: str = ""
+    release_only_patterns: tuple[str, ...] = ()  # the subject regexes that set housekeeping aside
 
     @property
     def missing(self) -> tuple[ItemDiff, ...]:

@@ -1,0 +1,268 @@
+"""The local clone, through GitPython: history in one ``git log`` call, patch ids in one pipeline.
+
+The only module that imports ``git``. Every git failure becomes a ``GitError`` naming what the
+cockpit was doing and git's own error line; in read-only mode every writing method raises
+``ReadOnlyError`` before running anything.
+"""
+
+from __future__ import annotations
+
+import getpass
+import shutil
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from cockpit.domain.commits import CommitRecord
+from cockpit.errors import GitError, ReadOnlyError
+
+try:
+    import git as _gitpython
+except ImportError as exc:  # GitPython refuses to import when no git executable is found
+    _gitpython = None
+    _IMPORT_PROBLEM = str(exc).splitlines()[0] if str(exc) else "GitPython is unavailable"
+
+_FIELD = "\x1f"
+_LOG_FORMAT = "%H%x1f%P%x1f%an%x1f%at%x1f%s%x1f%b"
+# No optional locks: a read must never rewrite the index, even in a read-only session.
+_ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+
+
+def _decode(data: bytes | str | None) -> str:
+    if isinstance(data, bytes):
+        return data.decode("utf-8", errors="replace")
+    return data or ""
+
+
+def _error_line(stderr: str) -> str:
+    """git's most telling stderr line: the first ``fatal:``/``error:`` one, else the last non-empty."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            return line
+    return lines[-1] if lines else "no message from git"
+
+
+def _checked(value: str, what: str) -> str:
+    """Refuse values git would read as options."""
+    if not value or value.startswith("-") or "\0" in value:
+        raise GitError(f"{what} {value!r} is not usable: expected a name or sha not starting with '-'")
+    return value
+
+
+def parse_log(raw: bytes) -> list[CommitRecord]:
+    """Parse ``git log -z --format=<_LOG_FORMAT>`` output; malformed records are skipped."""
+    records = []
+    for chunk in raw.split(b"\0"):
+        if not chunk.strip():
+            continue
+        fields = _decode(chunk).split(_FIELD, 5)
+        if len(fields) < 6:
+            continue
+        sha, parents, author, at, subject, body = fields
+        sha = sha.strip()
+        if len(sha) < 40:
+            continue
+        records.append(
+            CommitRecord(
+                sha=sha,
+                subject=subject,
+                body=body.strip("\n"),
+                author=author,
+                authored_at=int(at) if at.strip().isdigit() else 0,
+                parents=tuple(parents.split()),
+            )
+        )
+    return records
+
+
+class GitRepo:
+    """A local clone. ``read_only`` makes every writing method raise before running anything."""
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        self.path = Path(path).expanduser()
+        self.read_only = read_only
+        if _gitpython is None:
+            raise GitError(f"cannot use git: {_IMPORT_PROBLEM}")
+        if not self.path.exists():
+            raise GitError(f"{self.path}: no such directory; expected a local clone (git.clone in the config)")
+        try:
+            self._repo = _gitpython.Repo(self.path)
+        except _gitpython.InvalidGitRepositoryError:
+            raise GitError(f"{self.path}: not a git repository; expected a local clone (git.clone in the config)") from None
+        except (_gitpython.NoSuchPathError, OSError) as exc:
+            raise GitError(f"{self.path}: cannot open the clone: {exc}") from None
+        self._git = self._repo.git
+
+    def _run(self, purpose: str, args: Sequence[str], *, ok: tuple[int, ...] = (0,), istream=None, cwd: Path | None = None) -> tuple[int, bytes]:
+        """Run ``git <args>``; return (status, stdout bytes); raise GitError for a status not in ``ok``."""
+        runner = _gitpython.Git(str(cwd)) if cwd is not None else self._git
+        try:
+            status, out, err = runner.execute(
+                ["git", *args],
+                istream=istream,
+                with_extended_output=True,
+                with_exceptions=False,
+                stdout_as_string=False,
+                strip_newline_in_stdout=False,
+                env=_ENV,
+            )
+        except _gitpython.GitCommandNotFound:
+            raise GitError(f"{purpose} failed: the git executable was not found") from None
+        except OSError as exc:
+            raise GitError(f"{purpose} failed: {exc}") from None
+        if status not in ok:
+            raise GitError(f"{purpose} failed: {_error_line(_decode(err))}")
+        return status, out or b""
+
+    def _text(self, purpose: str, args: Sequence[str], **kw) -> str:
+        return _decode(self._run(purpose, args, **kw)[1]).strip()
+
+    def log(self, rev_range: str | list[str], *, grep: list[str] | None = None, fixed_strings: bool = False) -> list[CommitRecord]:
+        """Commits of ``rev_range`` (``"cut..main"`` or a list of revs), newest first, in ONE ``git log``.
+
+        ``grep`` keeps commits whose message matches any pattern (``fixed_strings``: literal text).
+        """
+        revs = [rev_range] if isinstance(rev_range, str) else list(rev_range)
+        args = ["log", "-z", f"--format={_LOG_FORMAT}", "--no-show-signature", "--no-color"]
+        if grep:
+            args += [f"--grep={g}" for g in grep]
+            if fixed_strings:
+                args.append("--fixed-strings")
+        args += [_checked(r, "revision") for r in revs] + ["--"]
+        return parse_log(self._run(f"reading history {' '.join(revs)}", args)[1])
+
+    def patch_ids(self, shas: Iterable[str]) -> dict[str, str]:
+        """``git patch-id --stable`` of each commit, in one ``diff-tree --stdin | patch-id`` pipeline.
+
+        Merges and empty commits have no patch and are simply absent.
+        """
+        wanted = [_checked(s, "commit") for s in dict.fromkeys(shas)]
+        if not wanted:
+            return {}
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(("\n".join(wanted) + "\n").encode())
+            stdin.seek(0)
+            try:
+                diff = self._git.execute(
+                    ["git", "diff-tree", "--stdin", "-p", "--root", "--no-color", "--no-ext-diff", "--no-textconv"],
+                    istream=stdin,
+                    as_process=True,
+                    env=_ENV,
+                )
+            except (_gitpython.GitCommandNotFound, OSError) as exc:
+                raise GitError(f"computing patch ids failed: {exc}") from None
+            try:
+                _, out = self._run("computing patch ids", ["patch-id", "--stable"], istream=diff.proc.stdout)
+            finally:
+                diff.proc.stdout.close()
+                err = diff.proc.stderr.read()
+                status = diff.proc.wait()
+            if status != 0:
+                raise GitError(f"computing patch ids failed: {_error_line(_decode(err))}")
+        ids = {}
+        for line in _decode(out).splitlines():
+            parts = line.split()
+            if len(parts) == 2:
+                ids[parts[1]] = parts[0]
+        return ids
+
+    def rev_parse(self, ref: str) -> str | None:
+        """The commit sha ``ref`` names, or None when it names no commit."""
+        if not ref or ref.startswith("-"):
+            return None
+        status, out = self._run(f"resolving {ref}", ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], ok=(0, 1, 128))
+        return (_decode(out).strip() or None) if status == 0 else None
+
+    def ref_exists(self, ref: str) -> bool:
+        """Whether ``ref`` names a commit."""
+        return self.rev_parse(ref) is not None
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        """The best common ancestor of ``a`` and ``b``, or None when they share no history."""
+        status, out = self._run(f"finding the merge base of {a} and {b}", ["merge-base", _checked(a, "ref"), _checked(b, "ref")], ok=(0, 1))
+        return (_decode(out).strip() or None) if status == 0 else None
+
+    def is_ancestor(self, a: str, b: str) -> bool:
+        """Whether commit ``a`` is in the history of ``b`` (False also when ``a`` is unknown here)."""
+        status, _ = self._run(f"checking whether {a} is in {b}", ["merge-base", "--is-ancestor", _checked(a, "ref"), _checked(b, "ref")], ok=(0, 1, 128))
+        return status == 0
+
+    def is_shallow(self) -> bool:
+        """Whether the clone is shallow (history cut off at some depth)."""
+        return self._text("checking for a shallow clone", ["rev-parse", "--is-shallow-repository"]) == "true"
+
+    def tags(self) -> dict[str, str]:
+        """Tag name -> the commit it points at (annotated tags peeled)."""
+        out = self._text("listing tags", ["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)", "refs/tags"])
+        tags = {}
+        for line in out.splitlines():
+            name, obj, peeled = (line.split("\0") + ["", ""])[:3]
+            if name:
+                tags[name] = peeled or obj
+        return tags
+
+    def remote_url(self, name: str) -> str | None:
+        """The fetch URL of remote ``name``, or None when there is no such remote."""
+        status, out = self._run(f"reading remote {name}", ["config", "--get", f"remote.{name}.url"], ok=(0, 1))
+        return (_decode(out).strip() or None) if status == 0 else None
+
+    def current_user(self) -> str:
+        """git's ``user.name``, else the login name."""
+        status, out = self._run("reading user.name", ["config", "--get", "user.name"], ok=(0, 1))
+        if status == 0 and _decode(out).strip():
+            return _decode(out).strip()
+        try:
+            return getpass.getuser()
+        except (OSError, KeyError):
+            return "unknown"
+
+    def for_each_ref(self) -> str:
+        """Every ref with its object, as ``git for-each-ref`` prints them (tests compare snapshots)."""
+        return self._text("listing refs", ["for-each-ref"])
+
+    def _writable(self, what: str) -> None:
+        if self.read_only:
+            raise ReadOnlyError(f"{what} is not allowed in a read-only session")
+
+    def create_branch(self, name: str, start: str) -> None:
+        """Create branch ``name`` at ``start`` without touching the working tree."""
+        self._writable(f"creating branch {name}")
+        self._run(f"creating branch {name} at {start}", ["branch", "--no-track", _checked(name, "branch"), _checked(start, "start point")])
+
+    def cherry_pick(self, shas: Sequence[str], *, branch: str) -> str:
+        """``git cherry-pick -x`` ``shas`` onto ``branch``; return the branch's new head.
+
+        The pick runs in a temporary ``git worktree`` so the user's checkout and uncommitted work
+        are never touched. On a conflict the pick is aborted, the branch stays where it was, and a
+        GitError names git's message. Fails if ``branch`` is checked out in another worktree.
+        """
+        self._writable(f"cherry-picking onto {branch}")
+        picks = [_checked(s, "commit") for s in shas]
+        if not picks:
+            raise GitError("nothing to cherry-pick: expected at least one commit")
+        holder = Path(tempfile.mkdtemp(prefix="cockpit-pick-"))
+        tree = holder / "worktree"
+        self._run(f"preparing a worktree for {branch}", ["worktree", "add", "--quiet", str(tree), _checked(branch, "branch")])
+        try:
+            try:
+                self._run(f"cherry-picking {', '.join(p[:12] for p in picks)} onto {branch}", ["cherry-pick", "-x", *picks], cwd=tree)
+            except GitError:
+                self._run("aborting the cherry-pick", ["cherry-pick", "--abort"], ok=(0, 1, 128), cwd=tree)
+                raise
+            return self._text(f"reading the head of {branch}", ["rev-parse", "HEAD"], cwd=tree)
+        finally:
+            self._run("removing the temporary worktree", ["worktree", "remove", "--force", str(tree)], ok=(0, 128))
+            shutil.rmtree(holder, ignore_errors=True)
+            self._run("pruning worktrees", ["worktree", "prune"], ok=(0, 128))
+
+    def tag(self, name: str, ref: str, message: str) -> None:
+        """Create the annotated tag ``name`` on ``ref``."""
+        self._writable(f"tagging {name}")
+        self._run(f"tagging {ref} as {name}", ["tag", "-a", "-m", message, _checked(name, "tag"), _checked(ref, "ref")])
+
+    def push(self, remote: str, refspec: str) -> None:
+        """``git push <remote> <refspec>`` (never prompts for credentials)."""
+        self._writable(f"pushing {refspec} to {remote}")
+        self._run(f"pushing {refspec} to {remote}", ["push", "--porcelain", _checked(remote, "remote"), _checked(refspec, "refspec")])
+

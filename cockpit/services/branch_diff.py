@@ -1,0 +1,242 @@
+"""The branch diff: is every closed milestone item really in the release branch, and what else differs.
+
+Pure: it reads two already-loaded ranges (trunk = ``cut..main``, branch = ``cut..release``) once
+each, asks ``patch_ids`` once for the union of commits that need it, and asks ``before_cut`` once
+for merged PRs that have no trunk commit after the cut. See ``branch_loader`` for the git side.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from cockpit.domain.commits import (
+    BranchDiffReport,
+    CommitRecord,
+    Evidence,
+    EvidenceKind,
+    ItemDiff,
+    RCDelta,
+    Verdict,
+)
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
+from cockpit.errors import ConfigError
+from cockpit.services import refs
+from cockpit.services.branch_index import BranchIndex, TrunkIndex, evidence_for_sha, index_branch, index_trunk, unique
+from cockpit.services.reverts import reverts_owed
+
+DEFAULT_RELEASE_ONLY = (r"^(Bump|Update) version", r"^\[release[^\]]*\] ", r"ci_commit_pins", r"^Pin ")
+_REFERENCE_KINDS = (EvidenceKind.PR_NUMBER, EvidenceKind.PR_URL, EvidenceKind.CHERRY_PICK_TRAILER)
+
+
+def compile_patterns(patterns: Sequence[str]) -> list[re.Pattern[str]]:
+    """Compile the release-only subject patterns; a bad one is a config error naming it."""
+    compiled = []
+    for p in patterns:
+        try:
+            compiled.append(re.compile(p))
+        except re.error as exc:
+            raise ConfigError(f"git.release_only_patterns: {p!r} is not a valid regular expression ({exc})") from None
+    return compiled
+
+
+@dataclass
+class _Subject:
+    """A milestone item reduced to what the branch must contain: trunk commits and PR numbers."""
+
+    item: MilestoneItem
+    trunk_shas: list[str]
+    prs: list[int]
+    direct: list[Evidence]  # evidence not tied to a trunk commit (release-branch fixes of an issue)
+
+
+def _subject(item: MilestoneItem, trunk: TrunkIndex, branch: BranchIndex, repository: str) -> _Subject:
+    if item.kind is ItemKind.PULL:
+        return _Subject(item, list(trunk.by_pr.get(item.number, ())), [item.number], list(branch.by_pr.get(item.number, ())))
+    shas = list(trunk.fixes(item.number, repository))
+    for n in item.linked_prs:
+        shas.extend(s for s in trunk.by_pr.get(n, ()) if s not in shas)
+    prs = sorted({n for s in shas for n in trunk.prs_of.get(s, ())} | set(item.linked_prs))
+    direct = [
+        Evidence(EvidenceKind.PR_NUMBER, sha, f"fixes #{item.number} on the release branch")
+        for sha in branch.fixes(item.number, repository)
+    ]
+    for n in item.linked_prs:
+        direct.extend(branch.by_pr.get(n, ()))
+    return _Subject(item, shas, prs, direct)
+
+
+def _open_verdict(item: MilestoneItem, skip: set[str]) -> ItemDiff | None:
+    """Verdicts that need no history: skipped, open, closed without merge."""
+    base = dict(number=item.number, title=item.title, html_url=item.html_url)
+    if skip & {label.lower() for label in item.labels}:
+        return ItemDiff(verdict=Verdict.SKIPPED, note="labelled " + ", ".join(sorted(skip & {x.lower() for x in item.labels})), **base)
+    if item.state is ItemState.OPEN:
+        verdict = Verdict.NOT_MERGED if item.kind is ItemKind.PULL else Verdict.OPEN_ISSUE
+        return ItemDiff(verdict=verdict, note="still open", **base)
+    if item.state is ItemState.CLOSED_UNMERGED and item.kind is ItemKind.PULL:
+        return ItemDiff(verdict=Verdict.NOT_MERGED, note="closed without merge", **base)
+    return None
+
+
+def analyze_branch(
+    *,
+    trunk: Sequence[CommitRecord],
+    branch: Sequence[CommitRecord],
+    items: Sequence[MilestoneItem],
+    repository: str,
+    patch_ids: Callable[[Iterable[str]], dict[str, str]],
+    before_cut: Callable[[list[int]], dict[int, CommitRecord]],
+    contains_before_cut: Callable[[str], bool] = lambda sha: False,
+    skip_labels: Sequence[str] = ("release-feature-request",),
+    release_only_patterns: Sequence[str] = DEFAULT_RELEASE_ONLY,
+) -> BranchDiffReport:
+    """Judge every milestone item against the branch, find owed reverts and branch-only fixes."""
+    patterns = compile_patterns(release_only_patterns)
+    t = index_trunk(trunk, repository)
+    b = index_branch(branch, repository)
+    skip = {s.lower() for s in skip_labels}
+
+    decided: dict[int, ItemDiff] = {}
+    subjects: list[_Subject] = []
+    for item in items:
+        early = _open_verdict(item, skip)
+        if early is not None:
+            decided[item.number] = early
+        else:
+            subjects.append(_subject(item, t, b, repository))
+
+    unlinked = [c for c in branch if len(c.parents) <= 1 and not b.linked_to(c, t)]
+    wanted: set[str] = {c.sha for c in unlinked}
+    for s in subjects:
+        wanted.update(s.trunk_shas)
+        for sha in s.trunk_shas:
+            wanted.update(e.commit for e in evidence_for_sha(sha, t, b, {}) if e.kind in _REFERENCE_KINDS)
+    wanted.update(target for _, target in t.reverts if target in t.by_sha)
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for c in unlinked:
+        by_title[refs.normalized_subject(c.subject)].append(c.sha)
+    if by_title:
+        wanted.update(c.sha for c in trunk if refs.normalized_subject(c.subject) in by_title)
+    pids = patch_ids(sorted(wanted)) if wanted else {}
+
+    trunk_by_pid: dict[str, list[str]] = defaultdict(list)
+    for sha, pid in pids.items():
+        if sha in t.by_sha:
+            trunk_by_pid[pid].append(sha)
+    patch_picks: dict[str, list[str]] = defaultdict(list)
+    picked_by_patch: set[str] = set()
+    for c in unlinked:
+        for trunk_sha in trunk_by_pid.get(pids.get(c.sha, ""), ()):
+            patch_picks[trunk_sha].append(c.sha)
+            picked_by_patch.add(c.sha)
+
+    def evidence_for(sha: str) -> list[Evidence]:
+        return evidence_for_sha(sha, t, b, patch_picks)
+
+    absent = sorted({n for s in subjects if not s.trunk_shas for n in s.prs})
+    earlier = before_cut(absent) if absent else {}
+
+    for s in subjects:
+        decided[s.item.number] = _judge(s, evidence_for, earlier, pids, t)
+
+    owed = reverts_owed(t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository)
+    return BranchDiffReport(
+        items=tuple(decided[i.number] for i in items),
+        reverts_to_propagate=owed,
+        missing_in_main=_missing_in_main(unlinked, picked_by_patch, b, t, patterns),
+        release_only_patterns=tuple(release_only_patterns),
+    )
+
+
+def _judge(s: _Subject, evidence_for, earlier: dict[int, CommitRecord], pids: dict[str, str], t: TrunkIndex) -> ItemDiff:
+    item = s.item
+    base = dict(number=item.number, title=item.title, html_url=item.html_url, commits=tuple(s.trunk_shas))
+    evidence = unique([e for sha in s.trunk_shas for e in evidence_for(sha)] + s.direct)
+    if s.trunk_shas:
+        if evidence:
+            return ItemDiff(verdict=_landed_verdict(s, evidence, pids), evidence=evidence, **base)
+        if all(sha in t.reverted for sha in s.trunk_shas):
+            return ItemDiff(verdict=Verdict.NEEDS_REVIEW, note="merged, then reverted on main: nothing to pick unless it relands", **base)
+        return ItemDiff(verdict=Verdict.MISSING, note=f"on main after the cut ({s.trunk_shas[0][:12]}), not in the branch", **base)
+    before = [earlier[n] for n in s.prs if n in earlier]
+    if before:
+        return ItemDiff(
+            verdict=Verdict.LANDED_BEFORE_CUT,
+            evidence=tuple(Evidence(EvidenceKind.BEFORE_CUT, c.sha, "on main before the cut") for c in before),
+            **{**base, "commits": tuple(c.sha for c in before)},
+        )
+    if evidence:
+        return ItemDiff(verdict=Verdict.LANDED, evidence=evidence, note="no trunk commit after the cut; landed on the branch", **base)
+    what = "no commit on main or in the branch says it fixes it" if item.kind is ItemKind.ISSUE else "merged, but no commit on main or in the branch names it"
+    return ItemDiff(verdict=Verdict.NEEDS_REVIEW, note=what, **base)
+
+
+def _landed_verdict(s: _Subject, evidence: tuple[Evidence, ...], pids: dict[str, str]) -> Verdict:
+    """LANDED_MODIFIED when every reference pick's patch differs from the trunk commit's."""
+    kinds = {e.kind for e in evidence}
+    if EvidenceKind.PATCH_ID in kinds or EvidenceKind.BULK_PICK in kinds:
+        return Verdict.LANDED
+    trunk_pids = {pids[sha] for sha in s.trunk_shas if sha in pids}
+    picks = {e.commit for e in evidence if e.kind in _REFERENCE_KINDS}
+    if not trunk_pids or not picks:
+        return Verdict.LANDED
+    return Verdict.LANDED if any(pids.get(p) in trunk_pids for p in picks) else Verdict.LANDED_MODIFIED
+
+
+def _missing_in_main(unlinked, picked_by_patch, b: BranchIndex, t: TrunkIndex, patterns) -> tuple[CommitRecord, ...]:
+    """Branch commits that are no pick of any kind, no undo of a branch commit, and no housekeeping."""
+    undo_targets = {c.sha for c in b.commits} | t.reverted
+    out = []
+    for c in unlinked:
+        if c.sha in picked_by_patch or any(p.search(c.subject) for p in patterns):
+            continue
+        target = b.refs[c.sha].reverts
+        if target and any(s.startswith(target) for s in undo_targets):
+            continue
+        out.append(c)
+    return tuple(out)
+
+
+def rc_delta(commits: Sequence[CommitRecord], base: str, head: str, repository: str) -> RCDelta:
+    """What changed between two refs (RC tags): the commits, and every PR they refer to."""
+    prs: set[int] = set()
+    for c in commits:
+        prs |= refs.all_prs(c, repository)
+    return RCDelta(base=base, head=head, commits=tuple(commits), prs=tuple(sorted(prs)))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def branch_gate(report: BranchDiffReport) -> Gate:
+    """``branch_diff_clean``: RED for missing items or owed reverts, AMBER for things to look at."""
+    by = defaultdict(list)
+    for i in report.items:
+        by[i.verdict].append(i)
+    red = [
+        (len(by[Verdict.MISSING]), "missing", "missing"),
+        (len(report.reverts_to_propagate), "revert owed", "reverts owed"),
+    ]
+    amber = [
+        (len(by[Verdict.LANDED_MODIFIED]), "landed modified", "landed modified"),
+        (len(by[Verdict.NEEDS_REVIEW]), "needs review", "need review"),
+        (len(report.missing_in_main), "fix only on the branch", "fixes only on the branch"),
+    ]
+    parts = [_count(n, one, many) for n, one, many in red + amber if n]
+    if any(n for n, _, _ in red):
+        status = GateStatus.RED
+    elif parts:
+        status = GateStatus.AMBER
+    else:
+        status = GateStatus.GREEN
+    landed = sum(len(by[v]) for v in (Verdict.LANDED, Verdict.LANDED_MODIFIED, Verdict.LANDED_BEFORE_CUT))
+    summary = ", ".join(parts) if parts else f"clean: {landed} landed"
+    details = [f"#{i.number} {i.title}: {i.verdict.value}" for v in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW) for i in by[v]]
+    details += [f"revert owed: {r.revert_subject} ({r.revert_sha[:12]})" for r in report.reverts_to_propagate]
+    details += [f"only on the branch: {c.subject} ({c.sha[:12]})" for c in report.missing_in_main]
+    return Gate(name="branch_diff_clean", title="Branch diff", status=status, summary=summary, details=tuple(details))

@@ -1,0 +1,123 @@
+"""Tie the git port to the branch-diff engine: find the cut, read each range once, analyze.
+
+The port is anything with ``GitRepo``'s method names (the real adapter, or a fake in tests), so
+this module stays free of GitPython. The number of git calls does not grow with history size:
+a few ref lookups, two ``log`` calls, one patch-id batch, one ``log --grep`` for PRs merged before
+the cut, one ``log`` for the RC delta, and one ``is_ancestor`` per revert of a pre-cut commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Protocol
+
+from cockpit.domain.commits import BranchDiffReport, CommitRecord
+from cockpit.domain.github import MilestoneItem
+from cockpit.errors import GitError
+from cockpit.services import refs
+from cockpit.services.branch_diff import DEFAULT_RELEASE_ONLY, analyze_branch, rc_delta
+
+
+class GitPort(Protocol):
+    """The part of ``cockpit.adapters.git.GitRepo`` the branch diff needs."""
+
+    def log(self, rev_range: str | list[str], *, grep: list[str] | None = None, fixed_strings: bool = False) -> list[CommitRecord]: ...
+
+    def patch_ids(self, shas: Iterable[str]) -> dict[str, str]: ...
+
+    def rev_parse(self, ref: str) -> str | None: ...
+
+    def merge_base(self, a: str, b: str) -> str | None: ...
+
+    def is_ancestor(self, a: str, b: str) -> bool: ...
+
+    def is_shallow(self) -> bool: ...
+
+
+def _resolve(repo: GitPort, name: str, remote: str, what: str) -> str:
+    for candidate in (name, f"{remote}/{name}"):
+        sha = repo.rev_parse(candidate)
+        if sha:
+            return sha
+    raise GitError(f"no {what} '{name}' (nor '{remote}/{name}') in the clone: fetch it with 'git fetch {remote} {name}'")
+
+
+def find_cut(repo: GitPort, *, main_sha: str, branch_sha: str, branch: str, remote: str, cut_override: str = "") -> str:
+    """The cut: the override, else ``orig/<branch>`` (local or on ``remote``), else the merge base."""
+    if cut_override:
+        sha = repo.rev_parse(cut_override)
+        if not sha:
+            raise GitError(f"the cut '{cut_override}' (git.cut in the config) names no commit in the clone")
+        return sha
+    for candidate in (f"orig/{branch}", f"{remote}/orig/{branch}"):
+        sha = repo.rev_parse(candidate)
+        if sha:
+            return sha
+    sha = repo.merge_base(main_sha, branch_sha)
+    if sha:
+        return sha
+    if repo.is_shallow():
+        raise GitError(f"the clone is shallow and lacks the cut of {branch}: run 'git fetch --unshallow {remote}'")
+    raise GitError(f"{branch} shares no history with main and there is no orig/{branch}: set git.cut in the config")
+
+
+def _before_cut_lookup(repo: GitPort, cut: str, repository: str):
+    """Answer "which of these PRs landed on main before the cut?" with ONE ``git log --grep -F``."""
+
+    def lookup(numbers: list[int]) -> dict[int, CommitRecord]:
+        wanted = set(numbers)
+        patterns = [f"/{repository}/pull/{n}" for n in numbers] + [f"(#{n})" for n in numbers]
+        found: dict[int, CommitRecord] = {}
+        for commit in repo.log(cut, grep=patterns, fixed_strings=True):
+            for n in refs.trunk_prs(commit, repository) & wanted:
+                found.setdefault(n, commit)  # newest first: the latest landing wins
+        return found
+
+    return lookup
+
+
+def load_branch_diff(
+    repo: GitPort,
+    *,
+    main: str,
+    branch: str,
+    items: Sequence[MilestoneItem],
+    repository: str,
+    cut_override: str = "",
+    remote: str = "origin",
+    skip_labels: Sequence[str] = ("release-feature-request",),
+    release_only_patterns: Sequence[str] = DEFAULT_RELEASE_ONLY,
+    rc_base: str = "",
+    rc_head: str = "",
+) -> BranchDiffReport:
+    """The branch diff of ``branch`` against ``main`` for the milestone ``items``.
+
+    ``rc_base``/``rc_head`` (e.g. two RC tags) add the delta between them. Raises GitError with one
+    actionable line for a missing ref, a shallow clone lacking the cut, or a failing git command.
+    """
+    main_sha = _resolve(repo, main, remote, "branch")
+    branch_sha = _resolve(repo, branch, remote, "branch")
+    cut = find_cut(repo, main_sha=main_sha, branch_sha=branch_sha, branch=branch, remote=remote, cut_override=cut_override)
+    trunk = repo.log(f"{cut}..{main_sha}")
+    picks = repo.log(f"{cut}..{branch_sha}")
+    report = analyze_branch(
+        trunk=trunk,
+        branch=picks,
+        items=items,
+        repository=repository,
+        patch_ids=repo.patch_ids,
+        before_cut=_before_cut_lookup(repo, cut, repository),
+        contains_before_cut=lambda sha: repo.is_ancestor(sha, cut),
+        skip_labels=skip_labels,
+        release_only_patterns=release_only_patterns,
+    )
+    delta = None
+    if rc_base and rc_head:
+        base_sha = repo.rev_parse(rc_base)
+        head_sha = repo.rev_parse(rc_head)
+        if not base_sha or not head_sha:
+            lacking = rc_base if not base_sha else rc_head
+            raise GitError(f"no tag or ref '{lacking}' in the clone: fetch tags with 'git fetch --tags {remote}'")
+        delta = rc_delta(repo.log(f"{base_sha}..{head_sha}"), rc_base, rc_head, repository)
+    return replace(report, cut=cut, branch=branch, main=main, rc_delta=delta)
