@@ -24,8 +24,10 @@ class ExpectedArtifact:
 
     @property
     def filename(self) -> str:
+        """The wheel's name as real indexes spell it: free-threaded ``cp313t`` is ``cp313-cp313t``."""
         abi = self.python_tag
-        return f"{self.package}-{self.version}-{self.python_tag}-{abi}-{self.platform}.whl"
+        interpreter = abi[:-1] if abi.endswith("t") else abi
+        return f"{self.package}-{self.version}-{interpreter}-{abi}-{self.platform}.whl"
 
 
 @dataclass(frozen=True)
