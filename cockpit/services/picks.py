@@ -70,10 +70,10 @@ def analyze_picks(
 
 
 def picks_report(
+    requests: Sequence[PickRequest],
     *,
     tracker_issue: int,
     tracker_title: str,
-    requests: Sequence[PickRequest],
     pulls: PullLookup,
     release_branch: str,
     repository: str,
