@@ -256,7 +256,8 @@ class SandboxServer:
         port = self._httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{port}"
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name=f"{self.server_name}:{port}", daemon=True
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+            name=f"{self.server_name}:{port}", daemon=True,
         )
         self._thread.start()
         return self.base_url
