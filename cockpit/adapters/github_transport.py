@@ -34,6 +34,7 @@ from cockpit.domain.github import RateLimit
 from cockpit.errors import CockpitError, GitHubError, ReadOnlyError
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+_ETAG_CACHE_SIZE = 4000
 _RETRIED_METHODS = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
@@ -210,7 +211,10 @@ class Transport:
         etag = resp_headers.get("etag")
         if verb == "GET" and etag:
             with self._etag_lock:
+                self._etags.pop(key, None)
                 self._etags[key] = _Cached(etag, data, link)
+                if len(self._etags) > _ETAG_CACHE_SIZE:  # oldest first: dicts keep insertion order
+                    del self._etags[next(iter(self._etags))]
         return data, link
 
     def close(self) -> None:

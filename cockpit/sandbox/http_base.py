@@ -37,6 +37,7 @@ requests it hits (null: every one). Kinds and their parameters:
 
 Subclasses override ``handle`` and may override ``error_body`` (the JSON of an error) and
 ``finish_response`` (add headers such as ETag or rate limits to every answer, including faults).
+A ``Content-Length`` set in ``Response.headers`` is sent as is (a HEAD declaring a file's size).
 """
 
 from __future__ import annotations
@@ -372,7 +373,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Type", response.content_type)
             for name, value in response.headers.items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", "0" if response.status in (204, 304) else str(len(response.body)))
+            if not any(name.lower() == "content-length" for name in response.headers):
+                # an explicit Content-Length wins: a HEAD may declare a size it does not send
+                self.send_header("Content-Length", "0" if response.status in (204, 304) else str(len(response.body)))
             self.end_headers()
             if not no_body:
                 self.wfile.write(response.body)
