@@ -12,11 +12,13 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import tomllib
 from collections.abc import Callable
+from functools import wraps
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tomli_w
 
@@ -27,6 +29,20 @@ from cockpit.state.lock import StateLock
 SCHEMA = 1
 _TOKEN = re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")
 _PREF_TYPES = (str, int, float, bool, list)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _guarded(method: _F) -> _F:
+    """Serialise a store method: UI workers record sign-offs and audit entries from threads."""
+
+    @wraps(method)
+    def call(self: "StateStore", *args: Any, **kwargs: Any) -> Any:
+        with self._guard:
+            return method(self, *args, **kwargs)
+
+    return call  # type: ignore[return-value]
 
 
 def iso(moment: datetime) -> str:
@@ -55,6 +71,7 @@ class StateStore:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.path = Path(path)
+        self._guard = threading.RLock()
         self.viewer = read_only
         self.problem: str | None = None
         self._clock = clock
@@ -74,6 +91,7 @@ class StateStore:
             return self.problem
         return "viewer mode (--read-only)" if self.viewer else None
 
+    @_guarded
     def load(self) -> None:
         """(Re)read the file; a missing file is an empty state. Takes the lock unless a viewer.
 
@@ -82,6 +100,11 @@ class StateStore:
         if not self.viewer:
             self.problem = None
         if not self.read_only and not self._lock.held:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self.problem = f"cannot create the folder {self.path.parent}: {exc.strerror or exc}; opened read-only"
+                return self._read(keep_aside=False)
             held = self._lock.acquire()
             if held:
                 self.problem = f"state file {self.path} is {held}; opened read-only"
@@ -89,10 +112,14 @@ class StateStore:
             self._sweep_temp_files()
         self._read(keep_aside=not self.read_only)
 
+    @_guarded
     def close(self) -> None:
-        """Release the lock (also done at interpreter exit)."""
-        self._lock.release()
+        """Release the lock (also done at interpreter exit); the store stays readable, not writable."""
+        if self._lock.held:
+            self._lock.release()
+            self.problem = self.problem or f"the state store {self.path} was closed"
 
+    @_guarded
     def reload_if_changed(self) -> bool:
         """Re-read when another session changed the file (mtime, size or inode); True if it did."""
         if self._stat() == self._seen:
@@ -192,6 +219,7 @@ class StateStore:
             value = self._data[name] = {}
         return value
 
+    @_guarded
     def signoffs(self) -> dict[str, Signoff]:
         """Sign-offs by step id, each carrying the step's note; malformed entries are skipped.
 
@@ -212,6 +240,7 @@ class StateStore:
             out.setdefault(step_id, Signoff(step_id, False, "", "", note))
         return out
 
+    @_guarded
     def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> Signoff:
         """Tick (or untick) a checklist step and save."""
         table = self._mutable_table("signoffs")
@@ -220,10 +249,12 @@ class StateStore:
         self._save()
         return signoff
 
+    @_guarded
     def notes(self) -> dict[str, str]:
         """Free notes by step id (kept apart from sign-offs so a note survives unticking)."""
         return {k: v for k, v in self._table("notes").items() if isinstance(v, str)}
 
+    @_guarded
     def set_note(self, step_id: str, note: str) -> None:
         """Set a step's note (also on its sign-off, if any); an empty note removes it."""
         table = self._mutable_table("notes")
@@ -237,6 +268,7 @@ class StateStore:
             signoff["note"] = note
         self._save()
 
+    @_guarded
     def audit(self, entry: AuditEntry) -> None:
         """Append one entry to the audit log and save."""
         self._check_writable()
@@ -255,6 +287,7 @@ class StateStore:
         )
         self._save()
 
+    @_guarded
     def audit_log(self) -> list[AuditEntry]:
         """The audit log, oldest first."""
         log = self._data.get("audit")
@@ -263,10 +296,12 @@ class StateStore:
         fields = ("when", "who", "action", "target", "outcome", "detail")
         return [AuditEntry(**{f: _text(e.get(f)) for f in fields}) for e in log if isinstance(e, dict)]
 
+    @_guarded
     def pref(self, key: str, default: Any = None) -> Any:
         """A UI preference from ``[ui]``."""
         return self._table("ui").get(key, default)
 
+    @_guarded
     def set_pref(self, key: str, value: Any) -> None:
         """Set a UI preference (str, number, bool or list); None removes it."""
         if value is not None and not isinstance(value, _PREF_TYPES):
@@ -278,21 +313,25 @@ class StateStore:
             table[key] = value
         self._save()
 
+    @_guarded
     def ledger_get(self, key: str) -> int | str | None:
         """What was posted for ``key`` ("acme/torchlet#123:validation" -> comment id), or None."""
         value = self._table("ledger").get(key)
         return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
 
+    @_guarded
     def ledger_put(self, key: str, value: int | str) -> None:
         """Record that ``key`` was posted (so it is never posted twice)."""
         self._mutable_table("ledger")[key] = value
         self._save()
 
+    @_guarded
     def acknowledge(self, key: str) -> None:
         """Acknowledge a warning; remembers when."""
         self._mutable_table("acknowledged")[key] = iso(self._clock())
         self._save()
 
+    @_guarded
     def acknowledged(self, key: str) -> bool:
         return key in self._table("acknowledged")
 

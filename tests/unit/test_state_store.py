@@ -80,6 +80,22 @@ def test_everything_the_release_manager_records_survives_a_restart(state_path):
     again.close()
 
 
+def test_a_state_file_in_a_folder_that_does_not_exist_yet_is_created(tmp_path):
+    path = tmp_path / "state" / "cockpit" / "cockpit-state.toml"
+    store = opened(path)
+    store.set_pref("theme", "nord")
+    assert tomllib.loads(path.read_text())["ui"] == {"theme": "nord"}
+    store.close()
+
+
+def test_a_closed_store_no_longer_writes(state_path):
+    store = opened(state_path)
+    store.close()
+    with pytest.raises(ReadOnlyError, match="was closed"):
+        store.set_pref("theme", "nord")
+    assert not state_path.exists()
+
+
 def test_a_pasted_token_never_reaches_the_file(state_path):
     store = opened(state_path)
     token = "ghp_" + "A1b2" * 9
@@ -287,3 +303,21 @@ def test_a_writer_killed_at_random_moments_never_leaves_a_broken_file(state_path
     assert store.problem is None, "the lock of the last killed writer is stale and taken over"
     assert not list(state_path.parent.glob(".*.tmp")), "temp files of killed writers are swept"
     store.close()
+
+
+def test_workers_recording_at_the_same_time_lose_nothing(state_path):
+    import threading
+
+    store = opened(state_path)
+
+    def record(worker):
+        for i in range(10):
+            store.audit(AuditEntry("t", f"worker{worker}", "ci.rerun", f"run {i}", "ok"))
+
+    threads = [threading.Thread(target=record, args=(w,)) for w in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    store.close()
+    assert len(opened(state_path, read_only=True).audit_log()) == 40
