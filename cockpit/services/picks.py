@@ -22,7 +22,11 @@ GATE_TITLE = "No pending cherry-picks"
 # On a settled (accepted) pick only these still need someone; a rejected pick needs no one.
 _BLOCKING_WHEN_ACCEPTED = frozenset({PickFlag.TRUNK_REVERTED, PickFlag.TRUNK_NOT_MERGED, PickFlag.WRONG_BASE})
 _NEEDS_ISSUE = re.compile(r"regression|critical|fix\s*new\s*feature", re.IGNORECASE)
-_LOOKS_LIKE_REQUEST = re.compile(r"/pulls?/\d|cherry[\s-]?pick", re.IGNORECASE)
+# An unparsed comment that mentions a PR link or a template label is a request nobody can read yet;
+# anything else (questions, announcements) is chatter: shown as unparsed, never blocking.
+_LOOKS_LIKE_REQUEST = re.compile(
+    r"/pulls?/\d|landed\s+(?:trunk|master|main)\s+pr|release\s+branch\s+pr|criteria\s+category", re.IGNORECASE
+)
 _SUBJECT_PR = re.compile(r"\(#(\d{1,9})\)")
 
 PullLookup = Mapping["PRRef | int", PullRequest]
@@ -100,14 +104,22 @@ def blocking_flags(row: PickRow) -> tuple[PickFlag, ...]:
     """The flags that keep the gate from green: all of a pending row's, few of a settled one's."""
     if row.status is PickStatus.REJECTED:
         return ()
+    if row.status is PickStatus.UNPARSED and not looks_like_request(row.request):
+        return ()
     if row.status is PickStatus.ACCEPTED:
         return tuple(f for f in row.flags if f in _BLOCKING_WHEN_ACCEPTED)
     return row.flags
 
 
+def looks_like_request(request: PickRequest) -> bool:
+    """Whether an unparsed comment still looks like a request (a PR link or a template label)."""
+    return bool(_LOOKS_LIKE_REQUEST.search(request.body[:100_000]))
+
+
 def picks_gate(rows: Sequence[PickRow], unrequested: Sequence[PullRequest]) -> Gate:
     """``picks_clear``: RED on any blocking flag or unrequested merge, AMBER while picks are under
-    review, GREEN otherwise. Unparsed comments that do not look like requests (chatter) are ignored.
+    review, GREEN otherwise. Unparsed comments that do not look like requests (chatter) are listed
+    in the rows with the ``unparsed`` flag but do not block (see ``blocking_flags``).
     """
     flagged = [r for r in rows if blocking_flags(r)]
     reviewing = [r for r in rows if not blocking_flags(r) and r.status is PickStatus.UNDER_REVIEW]
@@ -152,9 +164,8 @@ def _row(
 ) -> PickRow:
     age = _days(now, req.created_at)
     if not req.parsed:
-        if _LOOKS_LIKE_REQUEST.search(req.body):
-            return PickRow(req, PickStatus.UNPARSED, (PickFlag.UNPARSED,), age, notes=("template not found: read it yourself",))
-        return PickRow(req, PickStatus.UNPARSED, (), age, notes=("not a request",))
+        note = "template not found: read it yourself" if looks_like_request(req) else "no request template (chatter?)"
+        return PickRow(req, PickStatus.UNPARSED, (PickFlag.UNPARSED,), age, notes=(note,))
     flags: list[PickFlag] = []
     notes: list[str] = []
 

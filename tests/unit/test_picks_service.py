@@ -9,6 +9,7 @@ from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickStatus, PRRef
 from cockpit.services.picks import (
     analyze_picks,
+    blocking_flags,
     needed_pull_numbers,
     picks_gate,
     picks_report,
@@ -73,14 +74,16 @@ def test_a_request_without_release_pr_is_flagged():
     assert PickFlag.NO_RELEASE_PR in row.flags
 
 
-def test_an_unparsed_request_is_flagged_but_chatter_is_not():
+def test_an_unreadable_request_blocks_but_chatter_does_not():
     unreadable = PickRequest(1, "dev", "please cherry-pick https://github.com/acme/torchlet/pull/7", parsed=False)
-    chatter = PickRequest(2, "dev", "When is rc2?", parsed=False)
-    rows, _ = analyze([unreadable, chatter], [])
-    assert rows[0].status is PickStatus.UNPARSED and rows[0].flags == (PickFlag.UNPARSED,)
-    assert rows[1].status is PickStatus.UNPARSED and rows[1].flags == ()
-    gate = picks_gate(rows[1:], ())
-    assert gate.status is GateStatus.GREEN
+    half_template = PickRequest(2, "dev", "Criteria Category:\n* Regression\n\n(links to follow)", parsed=False)
+    chatter = PickRequest(3, "dev", "When is rc2? The cherry-pick window closes soon.", parsed=False)
+    rows, _ = analyze([unreadable, half_template, chatter], [])
+    assert all(r.status is PickStatus.UNPARSED and r.flags == (PickFlag.UNPARSED,) for r in rows)
+    assert [bool(blocking_flags(r)) for r in rows] == [True, True, False]
+    assert picks_gate(rows[2:], ()).status is GateStatus.GREEN
+    gate = picks_gate(rows, ())
+    assert gate.status is GateStatus.RED and gate.summary == "2 flagged requests"
 
 
 def test_a_pick_whose_trunk_pr_is_not_merged_is_flagged():
