@@ -174,6 +174,8 @@ class StateStore:
     def _sweep_temp_files(self) -> None:
         """Remove temp files a killed writer left behind (we hold the lock: nobody else writes)."""
         for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            if leftover.name.startswith(f".{self.path.name}.lock."):
+                continue  # another session's lock attempt in flight, not ours to remove
             try:
                 leftover.unlink()
             except OSError:
@@ -310,7 +312,7 @@ class StateStore:
         if value is None:
             table.pop(key, None)
         else:
-            table[key] = value
+            table[key] = redact(value) if isinstance(value, str) else value
         self._save()
 
     @_guarded
