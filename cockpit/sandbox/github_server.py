@@ -105,7 +105,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers):
                 return self.error(403, "API rate limit exceeded for 127.0.0.1.")
             for method, pattern, fn in self._routes:
                 match = pattern.match(request.route)
-                if not match or method != request.method:
+                if not match or method != request.method and not (method, request.method) == ("GET", "HEAD"):
                     continue
                 args = [unquote(g) for g in match.groups()]
                 if request.route.startswith("/repos/"):

@@ -85,6 +85,8 @@ def test_every_answer_carries_rate_limit_headers_and_json_content_type(client):
     assert response.headers["X-RateLimit-Resource"] == "core"
     assert int(response.headers["X-RateLimit-Reset"]) > time.time()
     assert response.json()["base"]["ref"] == "main" and response.json()["merged"] is True
+    head = client.head(f"{API}/pulls/10")
+    assert head.status_code == 200 and head.content == b"" and head.headers["ETag"] == response.headers["ETag"]
 
 
 def test_an_exhausted_budget_answers_403_like_github():
