@@ -1,0 +1,192 @@
+"""Build the sandbox world: a fictional ``acme/torchlet`` release, deterministic from a seed.
+
+``build_world(dest, seed=7, trunk_commits=2000, milestone_items=60, version="2.5.0")`` writes
+``dest/torchlet`` (a working clone) and ``dest/torchlet-remote.git`` (its bare ``origin``) with one
+``git fast-import`` stream, and returns a ``World`` (``cockpit.sandbox.model``) holding what the
+GitHub, wheel-index and PyPI emulators serve. ``save_world`` / ``load_world`` cache it as JSON;
+bump ``WORLD_FORMAT`` whenever the generator's output changes.
+
+``world.truth`` records every planted fact, for the tests. Keys (numbers are strings when keys):
+
+- ``verdicts``: milestone item number -> ``Verdict`` value (landed, landed_modified,
+  landed_before_cut, missing, not_merged (open or closed-unmerged PRs), open_issue, needs_review,
+  skipped). Its keys are exactly the milestone's items.
+- ``evidence``: item number -> sorted ``EvidenceKind`` values the release branch carries for it
+  (every kind present; a matcher may report a subset but must find at least one). Empty when the
+  verdict needs none.
+- ``reverts_owed``: ``[{"revert_sha", "reverted_sha", "pr"}]``: reverts on main whose target is
+  in the release branch and which the branch has not taken. ``reverts_not_owed``: the same shape
+  plus ``"why"`` (``already_taken`` or ``target_not_in_branch``).
+- ``missing_in_main``: SHAs of real fixes made only on the release branch. ``release_only``: SHAs
+  of release-only commits (version bump, CI pin), which must not be reported missing in main.
+- ``rc_delta``: ``{"base", "head", "commits", "prs", "trunk_prs"}``: the commits after the rc1 tag
+  up to rc2, every ``(#N)`` of their subjects, and the trunk PRs they pick (bulk bullets too).
+- ``picks``: tracker comment id -> ``{"parsed", "trunk_prs", "release_prs", "category",
+  "trunk_na", "hints", "status" (PickStatus), "flags" (PickFlag values)}``. PR refs are ints for
+  ``acme/torchlet`` and ``"owner/name#N"`` strings for other repositories. ``duplicate`` is on the
+  later request; ``stale`` is never planted (it depends on the clock).
+- ``unrequested_merges``: merged release-branch PRs no request names.
+- ``prefix_collisions``: ``[{"short", "long", "short_verdict"}]``: milestone numbers whose digits
+  prefix a PR picked into the branch (``#9081`` vs ``#90817``).
+- ``shapes``: release-branch shape -> commit SHA (x_pick, pr_plain, pr_trailer, bulk, conflict,
+  noref, revert_pick, version_bump, pin, branch_fix); ``trunk``: role -> trunk SHA.
+- ``ci`` (repository -> red/green/amber) and ``ci_detail`` (head, failed, unstable_failed,
+  last_green, pending, binary_builds_sha, ...); ``storage``: ``{"missing", "oversize", ...}``.
+- ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
+  ``tracker_issue``, ``edge_cases``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import fields, is_dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from cockpit.domain.release import is_valid_version
+from cockpit.sandbox import model
+from cockpit.sandbox.model import World
+from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
+from cockpit.sandbox.world_commits import write_history
+from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, core_repo
+from cockpit.sandbox.world_history import PRE_ROLES, HistoryPlan, fill_capacity, plan_history
+from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
+from cockpit.sandbox.world_tracker import tracker_comments, tracker_issue, unrequested_merges, vision_pulls
+from cockpit.sandbox.world_wheels import PACKAGE, PLATFORMS, PYTHON_TAGS, wheels_and_pypi
+
+WORLD_FORMAT = 1
+CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
+_FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
+
+
+def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milestone_items: int = 60,
+                version: str = "2.5.0") -> World:
+    """Write the git repositories under ``dest`` and return the world (same seed, same SHAs)."""
+    if not is_valid_version(version):
+        raise ValueError(f"version {version!r}: expected X.Y.Z, e.g. 2.5.0")
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    fill = _milestone_fill(milestone_items - CORE_ITEMS, trunk_commits)
+    plan = plan_history(rng, trunk_commits, version, fill_picks=fill["pick"], fill_missing=fill["missing"],
+                        fill_before_cut=fill["before_cut"])
+    clone, remote, tags = write_history(plan, dest)
+    branch = plan.branch_name
+    core, facts = core_repo(rng, plan, open_issues=fill["open_issue"], closed_unmerged=fill["closed_unmerged"])
+    core.tags = dict(tags)
+    tracker_issue(plan, core, facts)
+    vision_prs, vision_numbers = vision_pulls(branch)
+    picks = tracker_comments(plan, core, facts, vision_numbers)
+    writer = CIWriter()
+    rc2 = f"v{version}-rc2"
+    ci_core = torchlet_ci(writer, core, branch, [(c.sha, c.time) for c in reversed(plan.branch[-4:])], rc2, tags[rc2])
+    vision, ci_vision = domain_repo(writer, VISION, branch, "green")
+    vision.pulls = vision_prs
+    audio, ci_audio = domain_repo(writer, AUDIO, branch, "amber")
+    wheels, pypi, storage = wheels_and_pypi(rng, seed, version)
+    ci = {CORE: "red", VISION: "green", AUDIO: "amber"}
+    truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
+    truth.update(ci=ci, ci_detail={CORE: ci_core, VISION: ci_vision, AUDIO: ci_audio}, storage=storage)
+    return World(
+        seed=seed, version=version, repository=CORE, release_branch=branch, milestone_number=MILESTONE,
+        tracker_issue=facts.tracker, repos={CORE: core, VISION: vision, AUDIO: audio}, wheels=wheels, pypi=pypi,
+        clone_path=str(clone), remote_path=str(remote), ci_repositories=ci, packages=[PACKAGE],
+        platforms=list(PLATFORMS), python_tags=list(PYTHON_TAGS), truth=truth)
+
+
+def _milestone_fill(extra: int, trunk_commits: int) -> dict[str, int]:
+    """Split the extra milestone items into kinds; commit-backed kinds only as far as history allows."""
+    fill = dict.fromkeys(("before_cut", "pick", "missing", "open_issue", "closed_unmerged"), 0)
+    post_room = fill_capacity(max(trunk_commits, 1))
+    pre_room = round(trunk_commits * 0.85) // 2 - len(PRE_ROLES)
+    for k in range(max(0, extra)):
+        kind = _FILL_CYCLE[k % len(_FILL_CYCLE)]
+        if kind in ("pick", "missing") and fill["pick"] + fill["missing"] >= post_room:
+            kind = "before_cut"
+        if kind == "before_cut" and fill["before_cut"] >= pre_room:
+            kind = "open_issue"
+        fill[kind] += 1
+    return fill
+
+
+def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unrequested: list[int]) -> dict:
+    t = plan.by_role
+    lo, hi = plan.rc_after
+    delta = plan.branch[lo + 1: hi + 1]
+    subjects = [c.message.split("\n", 1)[0] for c in delta]
+    shapes = {c.role: c.sha for c in plan.branch if c.role != "x_pick"}
+    shapes["x_pick"] = next(c.sha for c in plan.branch if c.role == "x_pick")
+    return {
+        "format": WORLD_FORMAT,
+        "cut_sha": plan.trunk[plan.cut].sha, "main_head": plan.trunk[-1].sha, "branch_head": plan.branch[-1].sha,
+        "tags": dict(tags),
+        "milestone": {"number": MILESTONE, "title": plan.version},
+        "closed_milestone": {"number": CLOSED_MILESTONE, "title": "2.4.1"},
+        "tracker_issue": facts.tracker,
+        "verdicts": dict(facts.verdicts), "evidence": dict(facts.evidence),
+        "reverts_owed": [{"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr}
+                         for r, target in (("revert_picked", "pick_reverted"), ("revert_pre_owed", "pre_reverted_owed"))],
+        "reverts_not_owed": [{"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr, "why": why}
+                             for r, target, why in (("revert_pre_taken", "pre_reverted_taken", "already_taken"),
+                                                    ("revert_filler", "filler_reverted", "target_not_in_branch"))],
+        "missing_in_main": [shapes["branch_fix"]], "release_only": [shapes["version_bump"], shapes["pin"]],
+        "rc_delta": {"base": f"v{plan.version}-rc1", "head": f"v{plan.version}-rc2", "commits": [c.sha for c in delta],
+                     "prs": sorted({int(n) for s in subjects for n in re.findall(r"\(#(\d+)\)", s)}),
+                     "trunk_prs": sorted(plan.trunk[i].pr for c in delta for i in c.picks if plan.trunk[i].pr)},
+        "picks": picks, "unrequested_merges": unrequested,
+        "prefix_collisions": [
+            {"short": facts.issues["closed_collision"], "long": t("pick_x1").pr, "short_verdict": "not_merged"},
+            {"short": facts.issues["needs_review_collision"], "long": t("pick_x2").pr, "short_verdict": "needs_review"}],
+        "shapes": shapes, "trunk": {role: plan.trunk[i].sha for role, i in plan.roles.items()},
+        "edge_cases": {"markup_title_pr": t("missing_2").pr, "long_body_sha": t("pick_x3").sha,
+                       "non_ascii_author": CONTRIBUTORS[1].name},
+    }
+
+
+def save_world(world: World, path: Path) -> None:
+    """Write the world as JSON: the same document as ``dataclasses.asdict`` gives, without its deep copy."""
+    text = json.dumps(world, default=_as_dict, ensure_ascii=False, separators=(",", ":"))
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def _as_dict(obj: Any) -> dict:
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return vars(obj)
+    raise TypeError(f"cannot save {type(obj).__name__} in a sandbox world")
+
+
+def load_world(path: Path) -> World:
+    """Read a world written by ``save_world``; raise ValueError/KeyError/TypeError if it is not one."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a JSON object holding a sandbox world")
+    repos = {name: _repo(raw) for name, raw in data.get("repos", {}).items()}
+    world = _build(World, {**data, "repos": {}})
+    world.repos = repos
+    world.wheels = [_build(model.SbWheel, w) for w in data.get("wheels", [])]
+    world.pypi = [_build(model.SbPyPIRelease, r) for r in data.get("pypi", [])]
+    return world
+
+
+_REPO_LISTS = {"milestones": model.SbMilestone, "issues": model.SbIssue, "pulls": model.SbPull,
+               "comments": model.SbComment, "workflow_runs": model.SbWorkflowRun, "check_runs": model.SbCheckRun}
+
+
+def _repo(raw: dict) -> model.SbRepo:
+    repo = _build(model.SbRepo, {k: v for k, v in raw.items() if k not in _REPO_LISTS})
+    for key, cls in _REPO_LISTS.items():
+        setattr(repo, key, [_build(cls, item) for item in raw.get(key, [])])
+    return repo
+
+
+def _build(cls: type, raw: dict) -> Any:
+    names = _field_names(cls)
+    return cls(**{k: v for k, v in raw.items() if k in names})
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))

@@ -1,0 +1,138 @@
+"""CI on the release branches: workflow runs and hundreds of check runs, red / green / amber.
+
+- ``acme/torchlet``: head RED (a required ``pull`` shard failed; an unstable ``trunk`` job failed
+  too), head~1 red, head~2 (the rc2 tag, with ``binary-builds``) GREEN, head~3 red (lint).
+- ``acme/vision``: GREEN (success or skipped; one failing job whose name says ``unstable``).
+- ``acme/audio``: AMBER (``trunk`` still running: jobs queued and in progress).
+
+A run's conclusion ignores its unstable jobs (they run with continue-on-error).
+"""
+
+from __future__ import annotations
+
+from cockpit.sandbox.model import SbCheckRun, SbRepo, SbWorkflowRun
+from cockpit.sandbox.world_names import DAY, T_END, fake_sha, iso
+
+Matrix = list[tuple[str, list[tuple[str, int, str]]]]
+
+TORCHLET: dict[str, Matrix] = {
+    "pull": [
+        ("linux-jammy-py3.10-gcc11", [("default", 5, "linux.2xlarge"), ("docs_test", 1, "linux.2xlarge"),
+                                      ("backwards_compat", 1, "linux.2xlarge"), ("distributed", 2, "linux.2xlarge"),
+                                      ("crossref", 2, "linux.2xlarge"), ("dynamo", 3, "linux.2xlarge")]),
+        ("linux-jammy-py3.12-gcc11", [("default", 4, "linux.2xlarge"), ("dynamo", 3, "linux.2xlarge")]),
+        ("linux-jammy-cuda12.4-py3.10-gcc9-sm86", [("default", 5, "linux.g5.4xlarge.nvidia.gpu"),
+                                                   ("distributed", 3, "linux.g5.12xlarge.nvidia.gpu")]),
+        ("win-vs2022-cpu-py3", [("default", 3, "windows.4xlarge.nonephemeral")]),
+        ("macos-py3-arm64", [("default", 3, "macos-m1-stable"), ("mps", 1, "macos-m1-14")]),
+        ("linux-focal-py3.10-clang10-onnx", [("default", 2, "linux.2xlarge")]),
+        ("linux-jammy-py3.11-gcc11-inductor", [("inductor", 4, "linux.2xlarge"), ("inductor_distributed", 2, "linux.2xlarge")]),
+        ("linux-jammy-xpu-py3.10", [("default", 4, "linux.idc.xpu")]),
+        ("linux-jammy-py3-clang12-mobile-build", []),
+        ("linux-docs", []),
+    ],
+    "trunk": [
+        ("linux-focal-cuda12.4-py3.10-gcc9", [("default", 5, "linux.4xlarge.nvidia.gpu"), ("inductor", 4, "linux.g5.4xlarge.nvidia.gpu"),
+                                              ("distributed", 3, "linux.g4dn.12xlarge.nvidia.gpu"), ("slow", 3, "linux.4xlarge.nvidia.gpu")]),
+        ("linux-jammy-py3.10-clang15-asan", [("default", 6, "linux.4xlarge")]),
+        ("linux-jammy-py3.10-gcc11-nogpu", [("nogpu_AVX512", 2, "linux.2xlarge"), ("jit_legacy", 1, "linux.2xlarge")]),
+        ("linux-focal-cuda12.6-py3.12-gcc11", [("default", 5, "linux.4xlarge.nvidia.gpu"), ("nogpu_NO_AVX2", 2, "linux.2xlarge")]),
+        ("linux-jammy-aarch64-py3.10", [("default", 4, "linux.arm64.2xlarge")]),
+        ("macos-py3-arm64-trunk", [("default", 3, "macos-m1-stable")]),
+        ("win-vs2022-cuda12.4-py3", [("default", 3, "windows.g5.4xlarge.nvidia.gpu")]),
+        ("linux-focal-rocm6.2-py3.10", [("default", 2, "linux.rocm.gpu.2, unstable")]),
+    ],
+    "lint": [(name, []) for name in ("lintrunner-clang", "lintrunner-noclang", "quick-checks", "workflow-checks",
+                                     "toc", "Test tools", "pr-sanity-checks", "Link checks")],
+    "binary-builds": [(f"manywheel-py3_{py}-{acc}", [("smoke", 1, "linux.4xlarge")])
+                      for py in (10, 11, 12, 13, "13t") for acc in ("cpu", "cuda12_4", "cuda12_6")]
+                     + [(f"wheel-py3_{py}-cpu-macos", [("smoke", 1, "macos-m1-stable")]) for py in (10, 11, 12, 13)]
+                     + [(f"wheel-py3_{py}-cpu-windows", [("smoke", 1, "windows.4xlarge")]) for py in (10, 11, 12, 13)],
+}
+DOMAIN: dict[str, Matrix] = {
+    "pull": [("unittests-linux", [("default", 3, "linux.4xlarge")]), ("unittests-macos", [("default", 2, "macos-m1-stable")]),
+             ("unittests-windows", [("default", 2, "windows.4xlarge")]), ("build-wheels", [])],
+    "trunk": [("unittests-linux-gpu", [("default", 4, "linux.g5.4xlarge.nvidia.gpu")]),
+              ("unittests-linux-rocm", [("default", 1, "linux.rocm.gpu, unstable")])],
+    "lint": [("python-source-and-configs", []), ("c-source", []), ("bc", [])],
+}
+
+PULL_FAILURE = "linux-jammy-py3.10-gcc11 / test (default, 3, 5, linux.2xlarge)"
+LINT_FAILURE = "lintrunner-noclang / linux-job"
+SKIPPED = ("macos-py3-arm64 / test (mps, 1, 1, macos-m1-14)", "unittests-windows / test (default, 2, 2, windows.4xlarge)")
+
+
+def jobs(matrix: Matrix, workflow: str) -> list[str]:
+    """Job names in PyTorch's form: ``<build> / build`` and ``<build> / test (<config>, i, n, <runner>)``."""
+    names = []
+    for build, configs in matrix:
+        names.append(f"{build} / linux-job" if workflow == "lint" else f"{build} / build")
+        names += [f"{build} / test ({cfg}, {i}, {n}, {runner})" for cfg, n, runner in configs for i in range(1, n + 1)]
+    return names
+
+
+class CIWriter:
+    """Hands out run, suite and check-run ids that are unique across every repository."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+        self.checks = 0
+
+    def run(self, repo: SbRepo, workflow: str, matrix: Matrix, sha: str, branch: str, when: int,
+            outcome: dict[str, tuple[str, str | None]] | None = None) -> None:
+        """One workflow run with a check run per job; ``outcome`` overrides (status, conclusion) by job name."""
+        outcome = outcome or {}
+        self.runs += 1
+        run_id = 11_200_000_000 + 37 * self.runs
+        statuses = []
+        for k, name in enumerate(jobs(matrix, workflow)):
+            status, conclusion = outcome.get(name, ("completed", "skipped" if name in SKIPPED else "success"))
+            self.checks += 1
+            started = when + 600 + 45 * k
+            repo.check_runs.append(SbCheckRun(
+                31_500_000_000 + 11 * self.checks, name, sha, run_id, status, conclusion,
+                iso(started) if status != "queued" else "", iso(started + 1200 + 97 * (k % 40)) if status == "completed" else None))
+            if "unstable" not in name:
+                statuses.append((status, conclusion))
+        running = any(s != "completed" for s, _ in statuses)
+        failed = any(c in ("failure", "cancelled", "timed_out") for _, c in statuses)
+        repo.workflow_runs.append(SbWorkflowRun(
+            run_id, workflow, sha, branch, "push", "in_progress" if running else "completed",
+            None if running else ("failure" if failed else "success"), 28_000_000_000 + 13 * self.runs, iso(when)))
+
+
+def torchlet_ci(writer: CIWriter, repo: SbRepo, branch: str, history: list[tuple[str, int]], rc_tag: str, rc_sha: str) -> dict:
+    """Runs for the newest four release-branch commits ``history`` ((sha, time), newest first)."""
+    unstable = next(n for n in jobs(TORCHLET["trunk"], "trunk") if "unstable" in n)
+    bad = ("completed", "failure")
+    plans = [{"pull": {PULL_FAILURE: bad}, "trunk": {unstable: bad}}, {"pull": {PULL_FAILURE: bad}},
+             {"trunk": {unstable: bad}}, {"lint": {LINT_FAILURE: bad}}]
+    for (sha, when), plan in zip(history, plans):
+        for workflow in ("pull", "trunk", "lint"):
+            writer.run(repo, workflow, TORCHLET[workflow], sha, branch, when, plan.get(workflow))
+    writer.run(repo, "binary-builds", TORCHLET["binary-builds"], rc_sha, rc_tag, history[2][1] + 3600)
+    return {"verdict": "red", "head": history[0][0], "failed": [PULL_FAILURE], "unstable_failed": [unstable],
+            "last_green": history[2][0], "commits_behind_green": 2, "binary_builds_sha": rc_sha,
+            "check_runs_at_head": sum(1 for c in repo.check_runs if c.head_sha == history[0][0])}
+
+
+def domain_repo(writer: CIWriter, name: str, branch: str, verdict: str) -> tuple[SbRepo, dict]:
+    """A domain library with fake SHAs: ``green`` (vision) or ``amber`` (audio)."""
+    repo = SbRepo(name)
+    shas = [fake_sha(name, branch, k) for k in range(6)]
+    repo.branches = {"main": fake_sha(name, "main"), branch: shas[0]}
+    repo.branch_history = {branch: shas}
+    unstable = next(n for n in jobs(DOMAIN["trunk"], "trunk") if "unstable" in n)
+    trunk_jobs = jobs(DOMAIN["trunk"], "trunk")
+    if verdict == "green":
+        outcome = {unstable: ("completed", "failure")}
+        detail = {"verdict": "green", "head": shas[0], "unstable_failed": [unstable]}
+    else:
+        outcome = {trunk_jobs[1]: ("in_progress", None), trunk_jobs[2]: ("in_progress", None),
+                   trunk_jobs[3]: ("queued", None), trunk_jobs[4]: ("queued", None)}
+        detail = {"verdict": "amber", "head": shas[0], "pending": sorted(n for n in outcome)}
+    for k, sha in enumerate(shas[:2]):
+        when = T_END - (k + 1) * DAY // 2
+        for workflow in ("pull", "trunk", "lint"):
+            writer.run(repo, workflow, DOMAIN[workflow], sha, branch, when, outcome if workflow == "trunk" and k == 0 else None)
+    return repo, detail

@@ -1,0 +1,117 @@
+"""Write a ``HistoryPlan`` as git commits: the merge bot's messages, picks, reverts and RC tags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from cockpit.sandbox.gitgen import FastImport, clone_with_branches, init_bare
+from cockpit.sandbox.world_history import BranchCommit, HistoryPlan, TrunkCommit
+from cockpit.sandbox.world_names import CORE, GITHUB, MERGEBOT, RELEASE_MANAGERS, HOUR
+
+ShaOf = Callable[[int], str]
+
+
+def pr_url(number: int, repository: str = CORE) -> str:
+    return f"{GITHUB}/{repository}/pull/{number}"
+
+
+def trunk_message(plan: HistoryPlan, commit: TrunkCommit, sha_of: ShaOf) -> str:
+    """The merge bot's message: ``Title (#N)``, body, ``Pull Request resolved:``, ``Approved by:``.
+
+    The bot's reverts read ``Revert "<subject>"`` / ``This reverts commit <sha>.`` instead.
+    """
+    if commit.reverts is not None:
+        target = plan.trunk[commit.reverts]
+        url = pr_url(target.pr) if target.pr is not None else ""
+        return (f'Revert "{target.subject}"\n\nThis reverts commit {sha_of(commit.reverts)}.\n\n'
+                f"Reverted {url} on behalf of {GITHUB}/{commit.approver} due to breaking "
+                f"test_ops on linux-jammy-py3.10 ([comment]({url}#issuecomment-{2300000000 + commit.index}))\n")
+    parts = [commit.subject, "", commit.paragraph, ""]
+    if commit.extra:
+        parts += [*commit.extra, ""]
+    if commit.pr is not None:
+        parts.append(f"Pull Request resolved: {pr_url(commit.pr)}")
+    parts.append(f"Approved by: {GITHUB}/{commit.approver}")
+    return "\n".join(parts) + "\n"
+
+
+def branch_message(plan: HistoryPlan, commit: BranchCommit, sha_of: ShaOf) -> str:
+    """A release-branch commit's message, by the shape it plants (see ``BranchCommit.role``)."""
+    trunk = [plan.trunk[i] for i in commit.picks]
+    first = trunk[0] if trunk else None
+    m, version, branch = commit.release_pr, plan.version, plan.branch_name
+    if commit.role in ("x_pick", "conflict", "revert_pick"):
+        return f"{trunk_message(plan, first, sha_of)}\n(cherry picked from commit {sha_of(first.index)})\n"
+    if commit.role == "pr_plain":
+        return f"{first.subject} (#{m})\n\n{first.paragraph}\n\nApproved by: {GITHUB}/{commit.committer.login}\n"
+    if commit.role == "pr_trailer":
+        body = trunk_message(plan, first, sha_of).split("\n", 2)[2]
+        return f"{first.subject} (#{m})\n\n{body}\n(cherry picked from commit {sha_of(first.index)})\n"
+    if commit.role == "bulk":
+        bullets = "\n".join(f"* {t.subject}" for t in trunk)
+        return f"Cherry-pick changes for {version} (#{m})\n\nThis picks the following fixes:\n\n{bullets}\n"
+    if commit.role == "noref":
+        return f"Backport {first.title} to {branch}\n\n{first.paragraph}\n"
+    if commit.role == "version_bump":
+        return f"Bump version to {version} (#{m})\n\nSet version.txt to {version} on {branch}.\n"
+    if commit.role == "pin":
+        return (f"[{branch}] Update triton pin to release/3.1.x (#{m})\n\n"
+                "The release wheels require triton's release branch; the pin names its commit.\n")
+    if commit.role == "branch_fix":
+        return (f"Fix segfault in torchlet.load on truncated archives (#{m})\n\n"
+                f"The archive reader did not check for a short read. Fixed directly on {branch}.\n\n"
+                f"Approved by: {GITHUB}/{RELEASE_MANAGERS[1].login}\n")
+    raise ValueError(f"unknown release-branch commit role {commit.role!r}")
+
+
+def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, str]]:
+    """Write the plan to ``dest/torchlet-remote.git`` (bare) and clone it to ``dest/torchlet``.
+
+    Fills every commit's ``sha``; returns (clone, remote, tags as name -> commit sha).
+    """
+    remote = init_bare(dest / "torchlet-remote.git")
+    fi = FastImport(remote)
+    blobs = {key: fi.blob(text) for key, text in plan.contents.items()}
+    trunk_marks: list[int] = []
+    known: dict[int, str] = {}
+
+    def sha_of(index: int) -> str:
+        if index not in known:
+            known[index] = fi.sha(trunk_marks[index])
+        return known[index]
+
+    def changes(items: list[tuple[str, str | None]]) -> list[tuple[str, int | None]]:
+        return [(path, None if key is None else blobs[key]) for path, key in items]
+
+    bot = MERGEBOT.identity
+    for commit in plan.trunk:
+        trunk_marks.append(fi.commit(
+            "refs/heads/main", message=trunk_message(plan, commit, sha_of), author=commit.author.identity,
+            author_time=commit.time, committer=bot, committer_time=commit.time, changes=changes(commit.changes)))
+    branch, cut_mark = plan.branch_name, trunk_marks[plan.cut]
+    fi.branch(f"refs/heads/orig/{branch}", cut_mark)
+    branch_marks: list[int] = []
+    rc1, rc2 = (f"v{plan.version}-rc{n}" for n in (1, 2))
+    for pos, commit in enumerate(plan.branch):
+        commit.message = branch_message(plan, commit, sha_of)
+        picked = plan.trunk[commit.picks[0]] if len(commit.picks) == 1 else None
+        author = picked.author.identity if picked else commit.committer.identity
+        mark = fi.commit(
+            f"refs/heads/{branch}", message=commit.message, author=author,
+            author_time=picked.time if picked else commit.time, committer=commit.committer.identity,
+            committer_time=commit.time, changes=changes(commit.changes), parent=cut_mark if pos == 0 else None)
+        branch_marks.append(mark)
+        if pos == plan.rc_after[0]:
+            fi.annotated_tag(rc1, mark, RELEASE_MANAGERS[0].identity, commit.time + HOUR, f"torchlet {rc1}\n")
+        if pos == plan.rc_after[1]:
+            fi.branch(f"refs/tags/{rc2}", mark)
+    shas = fi.close()
+    for commit, mark in zip(plan.trunk, trunk_marks):
+        commit.sha = shas[mark]
+    for commit, mark in zip(plan.branch, branch_marks):
+        commit.sha = shas[mark]
+    clone = dest / "torchlet"
+    clone_with_branches(remote, clone, [branch, f"orig/{branch}"], RELEASE_MANAGERS[0].identity)
+    tags = {rc1: plan.branch[plan.rc_after[0]].sha, rc2: plan.branch[plan.rc_after[1]].sha}
+    return clone, remote, tags
