@@ -60,6 +60,7 @@ class CockpitApp(App[None]):
         self.backend = backend
         self.clock = clock or utc_now
         self.gates: dict[str, Gate] = {}
+        self._checklist_due = False
         if backend.config.keymap:
             self.set_keymap(backend.config.keymap)
 
@@ -112,8 +113,14 @@ class CockpitApp(App[None]):
     def on_gates_reported(self, message: GatesReported) -> None:
         self.gates.update({g.name: g for g in message.gates})
         self.pane("overview").show_gates(self.gates)
-        if any(g.name != "checklist" for g in message.gates):
-            self.pane("checklist").reload_with(self.gates)
+        if any(g.name != "checklist" for g in message.gates) and not self._checklist_due:
+            # Several panes often finish together: evaluate the checklist once for all of them.
+            self._checklist_due = True
+            self.call_after_refresh(self._reevaluate_checklist)
+
+    def _reevaluate_checklist(self) -> None:
+        self._checklist_due = False
+        self.pane("checklist").reload_with(self.gates)
 
     def on_verdict_ready(self, message: VerdictReady) -> None:
         self.pane("overview").show_verdict(message.verdict)

@@ -27,6 +27,8 @@ _THEME_VAR = {
     GateStatus.RED: "text-error",
 }
 
+_THEME_CACHE: dict[tuple[int, str], dict[str, str]] = {}
+
 
 def status_class(status: GateStatus) -> str:
     """The CSS state class for a status: ``-green``, ``-amber``, ``-red`` or ``-unknown``."""
@@ -46,8 +48,12 @@ def colour_of(widget: Widget, status: GateStatus) -> str:
     variable = _THEME_VAR.get(status)
     if variable is None:
         return "dim"
+    app = widget.app
+    key = (id(app), app.theme)
+    if key not in _THEME_CACHE:
+        _THEME_CACHE[key] = app.get_css_variables()  # about 1 ms: too slow to ask per table cell
     try:
-        return Color.parse(widget.app.get_css_variables()[variable]).hex
+        return Color.parse(_THEME_CACHE[key][variable]).hex
     except Exception:  # a theme with an unusual value: fall back to the terminal's colour
         return ""
 

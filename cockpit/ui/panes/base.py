@@ -92,12 +92,27 @@ class Pane(Vertical):
         self.query_one(".pane-error", Static).display = False
         self.body.loading = False
         self.body.display = True
-        self.show(report)
+        self._keeping_cursor(lambda: self.show(report))
         gates = self.gates_of(report)
         if gates:
             self._show_gate_line(gates[0])
             self.post_message(GatesReported(gates))
         self.app.query_one("CockpitHeader").show_budget(self.backend.rate_limit_text())
+
+    def _keeping_cursor(self, render: Any) -> None:
+        """Re-render without losing the release manager's place in the table."""
+        tables = self.query(".pane-table").results(DataTable)
+        table = next(iter(tables), None)
+        key = self.selected_key() if table is not None else None
+        row = table.cursor_row if table is not None else 0
+        render()
+        if table is None or not table.row_count:
+            return
+        try:
+            row = table.get_row_index(key) if key is not None else row
+        except Exception:  # the row is gone: stay at the same height
+            pass
+        table.move_cursor(row=min(row, table.row_count - 1), animate=False, scroll=True)
 
     def _failed(self, exc: BaseException) -> None:
         self.error = error_text(exc)

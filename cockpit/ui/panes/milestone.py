@@ -93,7 +93,7 @@ class MilestonePane(Pane):
 
     def _rerender(self) -> None:
         if self.report is not None:
-            self.show(self.report)
+            self._keeping_cursor(lambda: self.show(self.report))
 
     def action_cycle_open(self) -> None:
         self.open_only = not self.open_only

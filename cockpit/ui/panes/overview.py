@@ -20,8 +20,8 @@ GATE_ORDER = (
     ("picks_clear", "Cherry-picks clear", "2"),
     ("ci_green", "CI green", "3"),
     ("branch_diff_clean", "Branch diff clean", "4"),
-    ("rc_artifacts", "RC artifacts valid", "0"),
-    ("pypi_not_published", "Not yet on PyPI", "0"),
+    ("rc_artifacts", "RC artifacts valid", ""),
+    ("pypi_not_published", "Not yet on PyPI", ""),
     ("checklist", "Checklist", "5"),
 )
 
@@ -55,7 +55,7 @@ class GateRow(Horizontal):
         yield Static(Text(self.title), classes="gate-title")
         yield Static("…", classes="gate-status -unknown")
         yield Static(Text("loading…"), classes="gate-summary")
-        yield Static(Text(f"[{self.pane_key}]"), classes="gate-key")
+        yield Static(Text(f"[{self.pane_key}]" if self.pane_key else ""), classes="gate-key")
 
     def show_gate(self, gate: Gate) -> None:
         status = self.query_one(".gate-status", Static)

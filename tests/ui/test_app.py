@@ -1,0 +1,201 @@
+"""The release manager drives the cockpit with the keyboard over a hand-made release."""
+
+from __future__ import annotations
+
+import pytest
+from fake_backend import NOW, FakeBackend
+from textual.widgets import DataTable, Static, TabbedContent
+
+from cockpit.domain.gates import GateStatus
+from cockpit.errors import GitHubError
+from cockpit.ui.app import CockpitApp
+from cockpit.ui.confirm import ConfirmScreen
+from cockpit.ui.detail import DetailScreen
+from cockpit.ui.help import HelpScreen
+
+pytestmark = pytest.mark.anyio
+SIZE = (160, 48)
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def make_app(**kwargs) -> CockpitApp:
+    app = CockpitApp(FakeBackend(**kwargs), clock=lambda: NOW)
+    app.animation_level = "none"
+    return app
+
+
+async def settle(app, pilot) -> None:
+    """Wait until every load (and the checklist re-evaluations they trigger) has finished."""
+    for _ in range(200):
+        await pilot.pause()
+        if all(w.is_finished for w in app.workers):
+            await pilot.pause()
+            if all(w.is_finished for w in app.workers):
+                return
+        await pilot.pause(0.01)
+    raise AssertionError("workers did not finish")
+
+
+def table_text(app, pane: str) -> str:
+    table = app.query_one(f"#pane-{pane} .pane-table", DataTable)
+    return "\n".join(" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count))
+
+
+def notes(app) -> str:
+    return "\n".join(n.message for n in app._notifications)
+
+
+async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        title = str(app.query_one("#header-title", Static).render())
+        assert title == "Release Cockpit · acme/torchlet 2.5.0 · release/2.5"
+        assert not app.query("#read-only-badge")
+        expected = {
+            "1": ("milestone", "torch.compile regression on A100"),
+            "2": ("picks", "trunk reverted, missing issue link"),
+            "3": ("ci", "acme/audio"),
+            "4": ("branch", "revert owed"),
+            "5": ("checklist", "Promote wheels to PyPI"),
+        }
+        for key, (pane, text) in expected.items():
+            await pilot.press(key)
+            assert app.query_one(TabbedContent).active == pane
+            assert text in table_text(app, pane)
+            assert isinstance(app.focused, DataTable)
+        await pilot.press("1", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        pane_rows = app.screen.sections[0][1]
+        assert ("d", "Remove the selected item from the milestone", "milestone.remove") in pane_rows
+        assert any(binding_id == "app.refresh_all" for _k, _t, binding_id in app.screen.sections[1][1])
+        await pilot.press("escape", "0")
+        assert app.query_one(TabbedContent).active == "overview"
+        verdict = str(app.query_one("#verdict", Static).render())
+        assert verdict == "NO-GO: 5 gates red, 3 required steps unsigned"
+        assert set(app.gates) == {"milestone_empty", "picks_clear", "ci_green", "branch_diff_clean",
+                                  "rc_artifacts", "pypi_not_published", "checklist"}
+
+
+async def test_the_release_manager_signs_off_manual_steps_but_not_automatic_ones():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")
+        table = app.query_one("#pane-checklist .pane-table", DataTable)
+
+        table.move_cursor(row=table.get_row_index("ci_green"))
+        await pilot.press("space")
+        assert app.backend.actions.runs == []
+        assert "follows the gate ci_green" in notes(app)
+
+        table.move_cursor(row=table.get_row_index("final_rc_tag"))
+        await pilot.press("space")
+        await settle(app, pilot)
+        signoff = app.backend.state.signoffs()["final_rc_tag"]
+        assert signoff.done and signoff.who == "rm"
+        assert "signed by rm" in table_text(app, "checklist")
+        assert "2 required steps unsigned" in str(app.query_one("#verdict", Static).render())
+        assert table.cursor_row == table.get_row_index("final_rc_tag")
+
+
+async def test_the_pypi_step_needs_the_version_typed_back():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")
+        table = app.query_one("#pane-checklist .pane-table", DataTable)
+        table.move_cursor(row=table.get_row_index("promote_pypi"))
+        await pilot.press("space")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y", "enter")  # "y" goes into the input: it does not confirm
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen) and app.backend.actions.runs == []
+        await pilot.press("backspace", *"2.5.0", "enter")
+        await settle(app, pilot)
+        assert app.backend.actions.runs == [("checklist.toggle", "promote_pypi")]
+        assert app.backend.state.signoffs()["promote_pypi"].done
+
+
+async def test_a_failing_ci_load_shows_its_error_in_the_pane_and_the_app_keeps_running():
+    app = make_app(fail={"ci": GitHubError("500 from GET /repos/acme/torchlet/commits/release/2.5/check-runs")})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        error = app.query_one("#pane-ci .pane-error", Static)
+        assert error.display
+        assert "GitHub: 500 from GET /repos/acme/torchlet" in str(error.render())
+        assert "Traceback" not in str(error.render())
+        assert app.gates["ci_green"].status is GateStatus.UNKNOWN
+        await pilot.press("1")
+        assert app.is_running and app.query_one(TabbedContent).active == "milestone"
+
+
+async def test_a_read_only_session_shows_the_badge_and_refuses_to_remove_an_item():
+    app = make_app(read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.query("#read-only-badge")
+        await pilot.press("1", "d")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert "read-only session: Remove from milestone" in notes(app)
+        assert app.backend.actions.runs == []
+
+
+async def test_removing_an_item_runs_only_after_y_and_filters_narrow_the_table():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "d")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "milestone.remove" in str(app.screen.query_one("#confirm-dry-run", Static).render())
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert app.backend.actions.runs == []
+        await pilot.press("d", "y")
+        await settle(app, pilot)
+        (action_id, item), = app.backend.actions.runs
+        assert action_id == "milestone.remove" and item.number == 91234
+
+        await pilot.press("f")
+        assert app.query_one("#pane-milestone .pane-table", DataTable).row_count == 2
+        await pilot.press("p")
+        assert "#91234" in table_text(app, "milestone") and "#91240" not in table_text(app, "milestone")
+        await pilot.press("f", "i")
+        assert {"#91240", "#90877"} <= set(table_text(app, "milestone").split())
+
+
+async def test_picks_show_the_comment_as_markdown_and_post_the_bot_command():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2", "down", "down", "enter")
+        assert isinstance(app.screen, DetailScreen)
+        assert "[red]not markup[/red]" in app.screen.markdown
+        await pilot.press("escape", "up", "c")
+        app.screen.query_one("#bot-category").value = "critical"
+        app.screen.query_one("#bot-fixes").value = "https://github.com/acme/torchlet/issues/1"
+        await pilot.pause()
+        await pilot.click("#bot-ok")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(app, pilot)
+        fixes = "https://github.com/acme/torchlet/issues/1"
+        assert app.backend.actions.runs == [("picks.bot_command", (91180, "critical", fixes))]
+
+
+async def test_copying_the_pick_command_for_a_missing_pr():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        table = app.query_one("#pane-branch .pane-table", DataTable)
+        table.move_cursor(row=3)  # #91305, missing
+        await pilot.press("y")
+        assert app.clipboard == "git cherry-pick -x " + "4" * 40
+        assert "Copied: git cherry-pick -x 4444" in notes(app)
