@@ -72,6 +72,7 @@ ACTIONS = (
     FakeAction("picks.open", "Open the request in the browser", "safe", "picks"),
     FakeAction("picks.bot_command", "Post the cherry-pick bot command", "mutating", "picks"),
     FakeAction("ci.rerun", "Re-run failed jobs", "mutating", "ci"),
+    FakeAction("branch.open", "Open in browser", "safe", "branch"),
     FakeAction("branch.pick_branch", "Make a local pick branch", "mutating", "branch"),
     FakeAction("checklist.toggle", "Tick or untick a step", "mutating", "checklist"),
     FakeAction("checklist.note", "Add a note to a step", "mutating", "checklist"),
@@ -80,7 +81,11 @@ ACTIONS = (
 
 
 class FakeRegistry:
-    """The registry's API over ``ACTIONS``; ``runs`` lists ``(id, target)`` of what really ran."""
+    """The registry's API over ``ACTIONS``; ``runs`` lists ``(id, target)`` of what really ran.
+
+    Targets are those of ``cockpit.actions.catalog``: MilestoneItem, PickRow,
+    ``(trunk_pr, category, fixes_url | None)``, RepoCIVerdict, ItemDiff / RevertOwed, step id.
+    """
 
     def __init__(self, state: FakeState, *, read_only: bool = False, who: str = "rm") -> None:
         self.state, self.read_only, self.who = state, read_only, who

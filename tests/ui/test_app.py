@@ -189,7 +189,7 @@ async def test_picks_show_the_comment_as_markdown_and_post_the_bot_command():
         assert app.backend.actions.runs == [("picks.bot_command", (91180, "critical", fixes))]
 
 
-async def test_copying_the_pick_command_for_a_missing_pr():
+async def test_copying_the_pick_command_and_making_a_pick_branch_for_a_missing_pr():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -199,3 +199,7 @@ async def test_copying_the_pick_command_for_a_missing_pr():
         await pilot.press("y")
         assert app.clipboard == "git cherry-pick -x " + "4" * 40
         assert "Copied: git cherry-pick -x 4444" in notes(app)
+        await pilot.press("b", "y")
+        await settle(app, pilot)
+        (action_id, item), = app.backend.actions.runs
+        assert action_id == "branch.pick_branch" and item.number == 91305

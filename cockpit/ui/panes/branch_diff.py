@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -35,7 +36,12 @@ class DiffRow:
     verdict: str
     status: GateStatus
     evidence: tuple[str, ...] = ()
-    sha: str | None = None  # the commit a pick would take
+    shas: tuple[str, ...] = ()  # the commits a pick would take, in order
+    target: Any = None  # what the registry's branch actions act on: an ItemDiff or a RevertOwed
+
+    @property
+    def pick_command(self) -> str:
+        return " && ".join(f"git cherry-pick -x {sha}" for sha in self.shas)
 
 
 def _evidence(items: tuple[Evidence, ...]) -> tuple[str, ...]:
@@ -49,20 +55,20 @@ def diff_rows(report: BranchReport) -> list[DiffRow]:
         rows.append(DiffRow("item", f"#{item.number}", item.title, item.verdict.value.replace("_", " "),
                             _VERDICT_STATUS.get(item.verdict, GateStatus.UNKNOWN),
                             _evidence(item.evidence) + ((item.note,) if item.note else ()),
-                            item.commits[0] if item.commits else None))
+                            tuple(item.commits), item))
     for revert in diff.reverts_to_propagate:
         pr = f" (#{revert.reverted_pr})" if revert.reverted_pr else ""
         rows.append(DiffRow("revert owed", revert.revert_sha[:10], revert.revert_subject, "revert owed",
                             GateStatus.RED, (f"reverts {revert.reverted_sha[:10]}{pr}",) + _evidence(revert.how),
-                            revert.revert_sha))
+                            (revert.revert_sha,), revert))
     for commit in diff.missing_in_main:
         rows.append(DiffRow("missing in main", commit.sha[:10], commit.subject, "only on branch",
-                            GateStatus.AMBER, (), commit.sha))
+                            GateStatus.AMBER, (), (commit.sha,)))
     if diff.rc_delta is not None:
         delta = diff.rc_delta
         for commit in delta.commits:
             rows.append(DiffRow(f"{delta.base}..{delta.head}", commit.sha[:10], commit.subject, "in RC delta",
-                                GateStatus.UNKNOWN, (), commit.sha))
+                                GateStatus.UNKNOWN, (), (commit.sha,)))
     return rows
 
 
@@ -75,6 +81,7 @@ class BranchDiffPane(Pane):
         Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show the evidence for the selected row"),
         Binding("y", "copy", "Copy pick", id="branch.copy_pick", tooltip="Copy 'git cherry-pick -x <sha>' for the selected row"),
         Binding("b", "pick_branch", "Pick branch", id="branch.pick_branch", tooltip="Make a local branch with the pick applied"),
+        Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
     ]
 
     def on_mount(self) -> None:
@@ -105,25 +112,36 @@ class BranchDiffPane(Pane):
     def action_detail(self) -> None:
         row = self.selected_row()
         if row is not None:
-            lines = (f"Kind: {row.kind}", f"Verdict: {row.verdict}", f"Commit to pick: {row.sha or 'none'}",
+            lines = (f"Kind: {row.kind}", f"Verdict: {row.verdict}", f"Pick: {row.pick_command or 'nothing to pick'}",
                      "Evidence:", *(f"  {e}" for e in row.evidence or ("none",)))
             self.app.push_screen(DetailScreen(f"{row.ref} {row.title}", lines=lines))
 
-    def _sha(self) -> str | None:
+    def _pickable(self) -> DiffRow | None:
         row = self.selected_row()
-        if row is not None and row.sha is None:
-            self.notify(f"{row.ref}: no commit to pick for this row.", markup=False)
+        if row is not None and not row.shas:
+            self.notify(f"{row.ref}: no commit is known for this row, nothing to pick.", markup=False)
             return None
-        return row.sha if row else None
+        return row
 
     def action_copy(self) -> None:
-        sha = self._sha()
-        if sha:
-            command = f"git cherry-pick -x {sha}"
-            self.app.copy_to_clipboard(command)
-            self.notify(f"Copied: {command}", markup=False)
+        row = self._pickable()
+        if row is not None:
+            self.app.copy_to_clipboard(row.pick_command)
+            self.notify(f"Copied: {row.pick_command}", markup=False)
 
     def action_pick_branch(self) -> None:
-        sha = self._sha()
-        if sha:
-            perform(self, self.PANE, "branch.pick_branch", sha)
+        row = self._pickable()
+        if row is None:
+            return
+        if row.target is None:
+            self.notify(f"{row.ref} is already on a branch: a local pick branch is made for milestone PRs and reverts owed.",
+                        markup=False)
+            return
+        perform(self, self.PANE, "branch.pick_branch", row.target)
+
+    def action_open(self) -> None:
+        row = self.selected_row()
+        if row is not None and row.target is not None and getattr(row.target, "html_url", ""):
+            perform(self, self.PANE, "branch.open", row.target)
+        elif row is not None:
+            self.notify(f"{row.ref}: no URL to open.", markup=False)

@@ -113,7 +113,7 @@ class PicksPane(Pane):
         def composed(answer: tuple[str, str] | None) -> None:
             if answer is not None:
                 category, fixes = answer
-                perform(self, self.PANE, "picks.bot_command", (pr, category, fixes))
+                perform(self, self.PANE, "picks.bot_command", (pr, category, fixes or None))
 
         fixes = row.request.fixes[0] if row.request.fixes else ""
         self.app.push_screen(BotCommandForm(pr, self.backend.config.release.branch, fixes=fixes), composed)
