@@ -66,12 +66,22 @@ class RepoBuilder:
         self.git("add", "--", *files)
 
     def commit(self, subject: str, body: str = "", files: dict[str, str] | None = None, *, raw: bytes | None = None) -> str:
-        """Commit ``files`` (or an empty commit) with the message; ``raw`` gives the message as bytes."""
+        """Commit ``files`` (or an empty commit) with the message.
+
+        ``raw`` gives the message as bytes, written verbatim (``git commit`` would re-encode
+        invalid UTF-8 as Latin-1): a commit as malformed as history can hold.
+        """
         if files:
             self.write(files)
-        message = raw if raw is not None else (f"{subject}\n\n{body}" if body else subject).encode()
-        self.git("commit", "-q", "--allow-empty", "-F", "-", input=message)
-        return self.head()
+        if raw is None:
+            message = f"{subject}\n\n{body}" if body else subject
+            self.git("commit", "-q", "--allow-empty", "-F", "-", input=message.encode())
+            return self.head()
+        who = f"Dev Eloper <dev@example.invalid> {self.clock} +0000"
+        header = f"tree {self.git('write-tree')}\nparent {self.head()}\nauthor {who}\ncommitter {who}\n\n"
+        sha = self.git("hash-object", "-t", "commit", "-w", "--literally", "--stdin", input=header.encode() + raw)
+        self.git("update-ref", "HEAD", sha)
+        return sha
 
     def pr(self, title: str, number: int, files: dict[str, str], body: str = "") -> str:
         """A trunk commit as the merge bot writes it."""

@@ -53,10 +53,8 @@ def _checked(value: str, what: str) -> str:
 def parse_log(raw: bytes) -> list[CommitRecord]:
     """Parse ``git log -z --format=<_LOG_FORMAT>`` output; malformed records are skipped."""
     records = []
-    for chunk in raw.split(b"\0"):
-        if not chunk.strip():
-            continue
-        fields = _decode(chunk).split(_FIELD, 5)
+    for chunk in _decode(raw).split("\0"):
+        fields = chunk.split(_FIELD, 5)
         if len(fields) < 6:
             continue
         sha, parents, author, at, subject, body = fields
@@ -69,7 +67,7 @@ def parse_log(raw: bytes) -> list[CommitRecord]:
                 subject=subject,
                 body=body.strip("\n"),
                 author=author,
-                authored_at=int(at) if at.strip().isdigit() else 0,
+                authored_at=int(at) if at.isascii() and at.isdigit() else 0,
                 parents=tuple(parents.split()),
             )
         )

@@ -3,7 +3,8 @@
 The port is anything with ``GitRepo``'s method names (the real adapter, or a fake in tests), so
 this module stays free of GitPython. The number of git calls does not grow with history size:
 a few ref lookups, two ``log`` calls, one patch-id batch, one ``log --grep`` for PRs merged before
-the cut, one ``log`` for the RC delta, and one ``is_ancestor`` per revert of a pre-cut commit.
+the cut, one ``log`` for the RC delta, and one ``is_ancestor`` per revert of a pre-cut commit
+(plus two in a shallow clone, to refuse a history that stops before the cut).
 """
 
 from __future__ import annotations
@@ -99,6 +100,8 @@ def load_branch_diff(
     main_sha = _resolve(repo, main, remote, "branch")
     branch_sha = _resolve(repo, branch, remote, "branch")
     cut = find_cut(repo, main_sha=main_sha, branch_sha=branch_sha, branch=branch, remote=remote, cut_override=cut_override)
+    if repo.is_shallow() and not (repo.is_ancestor(cut, main_sha) and repo.is_ancestor(cut, branch_sha)):
+        raise GitError(f"the clone is shallow and lacks the history from the cut to {main} and {branch}: run 'git fetch --unshallow {remote}'")
     trunk = repo.log(f"{cut}..{main_sha}")
     picks = repo.log(f"{cut}..{branch_sha}")
     report = analyze_branch(

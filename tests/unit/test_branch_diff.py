@@ -6,6 +6,7 @@ adapter and loader, the way the cockpit reads a clone.
 
 from __future__ import annotations
 
+import subprocess
 from collections import Counter
 from types import SimpleNamespace
 
@@ -268,6 +269,20 @@ def test_a_missing_branch_is_one_clear_line(world):
     assert "release/9.9" in str(err.value) and "git fetch" in str(err.value)
 
 
+def test_a_fresh_clone_with_only_remote_branches_gives_the_same_diff(world, tmp_path):
+    subprocess.run(["git", "clone", "-q", str(world.repo.path), str(tmp_path / "fresh")], check=True)
+    report = load_branch_diff(GitRepo(tmp_path / "fresh", read_only=True), main="main", branch=RELEASE, items=ITEMS, repository=REPO)
+    assert report.cut == world.cut
+    assert [i.verdict for i in report.items] == [i.verdict for i in world.report.items]
+
+
+def test_a_shallow_clone_that_lacks_the_cut_is_refused_with_the_fix(world, tmp_path):
+    source = f"file://{world.repo.path}"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--no-single-branch", source, str(tmp_path / "shallow")], check=True)
+    with pytest.raises(GitError, match="fetch --unshallow"):
+        load_branch_diff(GitRepo(tmp_path / "shallow"), main="main", branch=RELEASE, items=ITEMS, repository=REPO)
+
+
 def test_a_cut_override_that_names_nothing_is_one_clear_line(world):
     with pytest.raises(GitError, match="git.cut"):
         load_branch_diff(world.port.inner, main="main", branch=RELEASE, items=(), repository=REPO, cut_override="nope")
@@ -327,3 +342,45 @@ def test_a_merge_commit_on_the_branch_is_not_a_fix_missing_in_main():
     branch = [c("m1", "Merge branch 'x' into release/1.0", parents=("p1", "p2"))]
     report = analyze_branch(trunk=[], branch=branch, items=[], repository=REPO, patch_ids=no_patch_ids, before_cut=no_history)
     assert report.missing_in_main == ()
+
+
+class FakePort:
+    """An in-memory clone: trunk of any size, a few picks, PRs merged before the cut."""
+
+    def __init__(self, trunk_size: int) -> None:
+        self.trunk = [c(f"a{n}", f"Change {n} (#{n})") for n in range(1, trunk_size + 1)]
+        self.trunk.append(c("r1", 'Revert "Old thing (#5000000)"', "This reverts commit " + "e" * 40 + "."))
+        self.branch = [c("b1", "Change 1 (#1) (#9000001)"), c("b2", "Backport change 2"), c("b3", "Bump version to 1.0.1")]
+        self.before = [c("o1", "Old thing (#5000000)", f"Pull Request resolved: https://github.com/{REPO}/pull/5000000")]
+        self.refs = {"main": "m" * 40, RELEASE: "r" * 40, f"orig/{RELEASE}": "0" * 40}
+
+    def rev_parse(self, ref):
+        return self.refs.get(ref)
+
+    def log(self, rev_range, *, grep=None, fixed_strings=False):
+        if grep:
+            return [x for x in self.before if any(g in x.message for g in grep)]
+        return self.trunk if rev_range.endswith("m" * 40) else self.branch
+
+    def patch_ids(self, shas):
+        return {sha: "same" for sha in shas if sha.startswith(("a2", "b2"))}
+
+    def merge_base(self, a, b):
+        return "0" * 40
+
+    def is_ancestor(self, a, b):
+        return True
+
+    def is_shallow(self):
+        return False
+
+
+@pytest.mark.parametrize("size", [10, 3000])
+def test_the_loader_asks_git_the_same_few_questions_whatever_the_history_size(size):
+    port = CountingPort(FakePort(size))
+    items = [pull(1), pull(2), pull(3), pull(5000000), pull(7000000)]
+    report = load_branch_diff(port, main="main", branch=RELEASE, items=items, repository=REPO)
+    assert port.calls == Counter(rev_parse=3, log=3, patch_ids=1, is_ancestor=1, is_shallow=1)
+    verdicts = [i.verdict for i in report.items]
+    assert verdicts == [Verdict.LANDED, Verdict.LANDED, Verdict.MISSING, Verdict.LANDED_BEFORE_CUT, Verdict.NEEDS_REVIEW]
+    assert [r.reverted_pr for r in report.reverts_to_propagate] == [5000000]
