@@ -133,7 +133,7 @@ class GitRepo:
     def patch_ids(self, shas: Iterable[str]) -> dict[str, str]:
         """``git patch-id --stable`` of each commit, in one ``diff-tree --stdin | patch-id`` pipeline.
 
-        Merges and empty commits have no patch and are simply absent.
+        Merges, empty commits and shas git does not know have no patch and are simply absent.
         """
         wanted = [_checked(s, "commit") for s in dict.fromkeys(shas)]
         if not wanted:

@@ -72,8 +72,9 @@ def _subject(item: MilestoneItem, trunk: TrunkIndex, branch: BranchIndex, reposi
 def _open_verdict(item: MilestoneItem, skip: set[str]) -> ItemDiff | None:
     """Verdicts that need no history: skipped, open, closed without merge."""
     base = dict(number=item.number, title=item.title, html_url=item.html_url)
-    if skip & {label.lower() for label in item.labels}:
-        return ItemDiff(verdict=Verdict.SKIPPED, note="labelled " + ", ".join(sorted(skip & {x.lower() for x in item.labels})), **base)
+    skipped = skip & {label.lower() for label in item.labels}
+    if skipped:
+        return ItemDiff(verdict=Verdict.SKIPPED, note="labelled " + ", ".join(sorted(skipped)), **base)
     if item.state is ItemState.OPEN:
         verdict = Verdict.NOT_MERGED if item.kind is ItemKind.PULL else Verdict.OPEN_ISSUE
         return ItemDiff(verdict=verdict, note="still open", **base)
@@ -110,29 +111,8 @@ def analyze_branch(
             subjects.append(_subject(item, t, b, repository))
 
     unlinked = [c for c in branch if len(c.parents) <= 1 and not b.linked_to(c, t)]
-    wanted: set[str] = {c.sha for c in unlinked}
-    for s in subjects:
-        wanted.update(s.trunk_shas)
-        for sha in s.trunk_shas:
-            wanted.update(e.commit for e in evidence_for_sha(sha, t, b, {}) if e.kind in _REFERENCE_KINDS)
-    wanted.update(target for _, target in t.reverts if target in t.by_sha)
-    by_title: dict[str, list[str]] = defaultdict(list)
-    for c in unlinked:
-        by_title[refs.normalized_subject(c.subject)].append(c.sha)
-    if by_title:
-        wanted.update(c.sha for c in trunk if refs.normalized_subject(c.subject) in by_title)
-    pids = patch_ids(sorted(wanted)) if wanted else {}
-
-    trunk_by_pid: dict[str, list[str]] = defaultdict(list)
-    for sha, pid in pids.items():
-        if sha in t.by_sha:
-            trunk_by_pid[pid].append(sha)
-    patch_picks: dict[str, list[str]] = defaultdict(list)
-    picked_by_patch: set[str] = set()
-    for c in unlinked:
-        for trunk_sha in trunk_by_pid.get(pids.get(c.sha, ""), ()):
-            patch_picks[trunk_sha].append(c.sha)
-            picked_by_patch.add(c.sha)
+    pids, patch_picks = _patch_evidence(subjects, unlinked, trunk, t, b, patch_ids)
+    picked_by_patch = {sha for picks in patch_picks.values() for sha in picks}
 
     def evidence_for(sha: str) -> list[Evidence]:
         return evidence_for_sha(sha, t, b, patch_picks)
@@ -141,7 +121,7 @@ def analyze_branch(
     earlier = before_cut(absent) if absent else {}
 
     for s in subjects:
-        decided[s.item.number] = _judge(s, evidence_for, earlier, pids, t)
+        decided[s.item.number] = _judge(s, evidence_for, earlier, pids, t, b.undone)
 
     owed = reverts_owed(t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository)
     return BranchDiffReport(
@@ -152,10 +132,43 @@ def analyze_branch(
     )
 
 
-def _judge(s: _Subject, evidence_for, earlier: dict[int, CommitRecord], pids: dict[str, str], t: TrunkIndex) -> ItemDiff:
+def _patch_evidence(subjects, unlinked, trunk, t: TrunkIndex, b: BranchIndex, patch_ids) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Ask ``patch_ids`` ONCE; return the ids and, per trunk commit, the unlinked branch commits with its patch.
+
+    The batch holds the branch commits without a reference to trunk, the items' trunk commits and
+    their reference picks (to spot edited picks), trunk revert targets, and trunk commits titled
+    like an unlinked branch commit (re-authored picks of PRs outside the milestone).
+    """
+    wanted: set[str] = {c.sha for c in unlinked}
+    for s in subjects:
+        wanted.update(s.trunk_shas)
+        for sha in s.trunk_shas:
+            wanted.update(e.commit for e in evidence_for_sha(sha, t, b, {}) if e.kind in _REFERENCE_KINDS)
+    wanted.update(target for _, target in t.reverts if target in t.by_sha)
+    titles = {refs.normalized_subject(c.subject) for c in unlinked}
+    if titles:
+        wanted.update(c.sha for c in trunk if refs.normalized_subject(c.subject) in titles)
+    pids = patch_ids(sorted(wanted)) if wanted else {}
+
+    trunk_by_pid: dict[str, list[str]] = defaultdict(list)
+    for sha, pid in pids.items():
+        if sha in t.by_sha:
+            trunk_by_pid[pid].append(sha)
+    patch_picks: dict[str, list[str]] = defaultdict(list)
+    for c in unlinked:
+        for trunk_sha in trunk_by_pid.get(pids.get(c.sha, ""), ()):
+            patch_picks[trunk_sha].append(c.sha)
+    return pids, patch_picks
+
+
+def _judge(s: _Subject, evidence_for, earlier: dict[int, CommitRecord], pids: dict[str, str], t: TrunkIndex, undone: set[str]) -> ItemDiff:
     item = s.item
     base = dict(number=item.number, title=item.title, html_url=item.html_url, commits=tuple(s.trunk_shas))
     evidence = unique([e for sha in s.trunk_shas for e in evidence_for(sha)] + s.direct)
+    taken_back = [e.commit for e in evidence if e.commit in undone]
+    evidence = tuple(e for e in evidence if e.commit not in undone)
+    if taken_back and not evidence:
+        return ItemDiff(verdict=Verdict.NEEDS_REVIEW, note=f"picked ({taken_back[0][:12]}), then reverted on the release branch", **base)
     if s.trunk_shas:
         if evidence:
             return ItemDiff(verdict=_landed_verdict(s, evidence, pids), evidence=evidence, **base)

@@ -79,6 +79,7 @@ class BranchIndex:
     refs: dict[str, refs.BranchRefs]
     by_pr: dict[int, list[Evidence]]
     by_trailer: dict[str, list[str]]
+    undone: set[str] = field(default_factory=set)  # branch commits a later branch commit reverts
     _fixes: dict[int, list[str]] | None = None
 
     def fixes(self, issue: int, repository: str) -> list[str]:
@@ -108,7 +109,10 @@ def index_branch(branch: Sequence[CommitRecord], repository: str) -> BranchIndex
             by_pr[n].append(Evidence(kind, commit.sha, _DETAIL[kind].format(n=n)))
         for sha in r.picked_from:
             by_trailer[sha].append(commit.sha)
-    return BranchIndex(branch, found, by_pr, by_trailer)
+    index = BranchIndex(branch, found, by_pr, by_trailer)
+    targets = [r.reverts for r in found.values() if r.reverts]
+    index.undone = {resolve_sha(t, found) for t in targets} & found.keys()
+    return index
 
 
 def evidence_for_sha(sha: str, trunk: TrunkIndex, branch: BranchIndex, patch_picks: Mapping[str, list[str]]) -> list[Evidence]:

@@ -93,7 +93,7 @@ def build_release(path) -> SimpleNamespace:
 
 ITEMS = (
     pull(12), pull(123), pull(1234), pull(12345), pull(200), pull(300), pull(401), pull(402), pull(500),
-    pull(600), pull(700), pull(77), pull(100), pull(960), pull(901, ItemState.OPEN), pull(902, ItemState.CLOSED_UNMERGED),
+    pull(600), pull(700), pull(77), pull(800), pull(100), pull(960), pull(901, ItemState.OPEN), pull(902, ItemState.CLOSED_UNMERGED),
     pull(60, labels=("release-feature-request",)), issue(50, ItemState.OPEN), issue(51), issue(52), issue(53),
 )
 
@@ -191,6 +191,12 @@ def test_a_pr_merged_then_reverted_on_main_needs_review_not_a_pick(world):
     assert "reverted on main" in world.by_number[77].note
 
 
+def test_a_pick_the_branch_reverted_again_needs_review(world):
+    item = world.by_number[800]
+    assert item.verdict is Verdict.NEEDS_REVIEW
+    assert "reverted on the release branch" in item.note
+
+
 def test_a_release_branch_pr_in_the_milestone_landed_on_the_branch(world):
     item = world.by_number[960]
     assert item.verdict is Verdict.LANDED
@@ -259,7 +265,7 @@ def test_the_gate_is_red_and_says_why_in_words(world):
     gate = branch_gate(world.report)
     assert gate.name == "branch_diff_clean"
     assert gate.status is GateStatus.RED
-    assert gate.summary == "4 missing, 2 reverts owed, 1 landed modified, 2 need review, 2 fixes only on the branch"
+    assert gate.summary == "4 missing, 2 reverts owed, 1 landed modified, 3 need review, 2 fixes only on the branch"
     assert any("#12 " in d and "missing" in d for d in gate.details)
 
 
