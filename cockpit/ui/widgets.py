@@ -21,6 +21,15 @@ STATUS_WORD = {
     GateStatus.RED: "RED",
     GateStatus.UNKNOWN: "UNKNOWN",
 }
+GATE_TITLES = {
+    "milestone_empty": "Milestone empty",
+    "picks_clear": "Cherry-picks clear",
+    "ci_green": "CI green",
+    "branch_diff_clean": "Branch diff clean",
+    "rc_artifacts": "RC artifacts valid",
+    "pypi_not_published": "Not yet on PyPI",
+    "checklist": "Checklist",
+}
 _THEME_VAR = {
     GateStatus.GREEN: "text-success",
     GateStatus.AMBER: "text-warning",

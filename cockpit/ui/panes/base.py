@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from cockpit.domain.gates import Gate, GateStatus
-from cockpit.ui.widgets import GateLine, GatesReported, error_text
+from cockpit.ui.widgets import GATE_TITLES, GateLine, GatesReported, error_text
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
@@ -122,7 +122,9 @@ class Pane(Vertical):
         error.display = True
         self.body.display = self.report is not None
         self.notify(self.error, title=f"{self.PANE} failed to load", severity="error", markup=False)
-        unknown = tuple(Gate(n, n, GateStatus.UNKNOWN, f"could not load: {self.error}") for n in self.GATES)
+        unknown = tuple(
+            Gate(n, GATE_TITLES.get(n, n), GateStatus.UNKNOWN, f"could not load: {self.error}") for n in self.GATES
+        )
         if unknown:
             self._show_gate_line(unknown[0])
             self.post_message(GatesReported(unknown))

@@ -25,7 +25,7 @@ def _last_green(verdict: RepoCIVerdict) -> str:
 
 def _job_line(job: JobVerdict) -> str:
     outcome = job.conclusion or job.status
-    return f"  {job.workflow} / {job.name}: {outcome}" + (f"  {job.html_url}" if job.html_url else "")
+    return f"  {job.workflow} / {job.name}: {outcome}" + (f"\n      {job.html_url}" if job.html_url else "")
 
 
 class CIPane(Pane):
@@ -85,7 +85,10 @@ class CIPane(Pane):
         ]
         if verdict.missing_workflows:
             lines.append("Required workflows not started: " + ", ".join(verdict.missing_workflows))
-        for title, jobs in (("Failed", verdict.failed), ("Pending", verdict.pending), ("Unstable (set aside)", verdict.unstable)):
+        advisory = getattr(verdict, "advisory_failed", ())  # non-required workflows: listed, not counted
+        sections = (("Failed", verdict.failed), ("Pending", verdict.pending),
+                    ("Failed in workflows that are not required", advisory), ("Unstable (set aside)", verdict.unstable))
+        for title, jobs in sections:
             lines.append(f"{title}: {len(jobs)}")
             lines.extend(_job_line(j) for j in jobs)
         self.app.push_screen(DetailScreen(f"{verdict.repository} @ {verdict.ref}", lines=tuple(lines)))

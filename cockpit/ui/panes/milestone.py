@@ -13,6 +13,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
 from cockpit.ui.acting import perform
+from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.widgets import age_text, plain, status_text
 
@@ -39,6 +40,7 @@ class MilestonePane(Pane):
         Binding("f", "cycle_open", "Open/all", id="milestone.filter_open", tooltip="Show open items only, or all items"),
         Binding("p", "only_kind('pull')", "PRs", id="milestone.filter_prs", tooltip="Show pull requests only (again: both)"),
         Binding("i", "only_kind('issue')", "Issues", id="milestone.filter_issues", tooltip="Show issues only (again: both)"),
+        Binding("enter", "detail", "Detail", show=False, id="milestone.detail", tooltip="Show the selected item in full"),
         Binding("o", "open", "Open", id="milestone.open", tooltip="Open the selected item in the browser"),
         Binding("d", "remove", "Remove", id="milestone.remove", tooltip="Remove the selected item from the milestone"),
         Binding("v", "validate", "Validate", id="milestone.validate", tooltip="Post the validation comment on the selected closed item"),
@@ -128,4 +130,18 @@ class MilestonePane(Pane):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.action_open()
+        self.action_detail()
+
+    def action_detail(self) -> None:
+        item = self.selected_item()
+        if item is None:
+            return
+        lines = (
+            f"{'Pull request' if item.kind is ItemKind.PULL else 'Issue'} · {_STATE_WORD[item.state]}"
+            + (f" · by {item.author}" if item.author else ""),
+            "Labels: " + (", ".join(item.labels) or "none"),
+            "Assignees: " + (", ".join(item.assignees) or "none"),
+            *((f"Linked PRs: {' '.join(f'#{n}' for n in item.linked_prs)}",) if item.linked_prs else ()),
+            item.html_url,
+        )
+        self.app.push_screen(DetailScreen(f"#{item.number} {item.title}", lines=lines, markdown=item.body or None))

@@ -13,17 +13,10 @@ from textual.widgets import Static
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.reports import GoNoGo, StorageGateReport
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.widgets import STATUS_WORD, set_status_class
+from cockpit.ui.widgets import GATE_TITLES, STATUS_WORD, set_status_class
 
-GATE_ORDER = (
-    ("milestone_empty", "Milestone empty", "1"),
-    ("picks_clear", "Cherry-picks clear", "2"),
-    ("ci_green", "CI green", "3"),
-    ("branch_diff_clean", "Branch diff clean", "4"),
-    ("rc_artifacts", "RC artifacts valid", ""),
-    ("pypi_not_published", "Not yet on PyPI", ""),
-    ("checklist", "Checklist", "5"),
-)
+_PANE_KEYS = {"milestone_empty": "1", "picks_clear": "2", "ci_green": "3", "branch_diff_clean": "4", "checklist": "5"}
+GATE_ORDER = tuple((name, title, _PANE_KEYS.get(name, "")) for name, title in GATE_TITLES.items())
 
 
 def _plural(n: int, word: str) -> str:
@@ -97,7 +90,8 @@ class OverviewPane(Pane):
 
     def show(self, report: StorageGateReport) -> None:
         text = Text()
-        text.append(f"RC artifacts in {report.report.index_url}\n", style="bold")
+        where = f" in {report.report.index_url}" if report.report.index_url else ""
+        text.append(f"RC artifacts{where}\n", style="bold")
         for problem in report.report.problems:
             text.append(f"  {problem.kind:<13} ", style="bold")
             text.append(f"{problem.filename}  {problem.detail}\n")
