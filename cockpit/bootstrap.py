@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import threading
+from dataclasses import replace
 from datetime import date, datetime, timezone
 from typing import Callable
 
@@ -93,12 +94,17 @@ class CockpitBackend:
             repository=self.repository,
             skip_labels=self.config.skip_labels,
             release_only_patterns=self.config.git.release_only_patterns,
-            rc_tags=self.rc_tags()[-2:],
+            **self._rc_range(),
         )
         result = BranchReport(diff=report, gate=branch_gate(report))
         with self._lock:
             self._branch_report = result
         return result
+
+    def _rc_range(self) -> dict[str, str]:
+        """The two newest RC tags, for the RC delta; empty before the second RC."""
+        tags = self.rc_tags()
+        return {"rc_base": tags[-2], "rc_head": tags[-1]} if len(tags) >= 2 else {}
 
     def rc_tags(self) -> list[str]:
         """This release's RC tags in the local clone, oldest first."""
@@ -109,8 +115,7 @@ class CockpitBackend:
     # -- cherry-picks ----------------------------------------------------------------------
     def load_picks(self) -> PicksReport:
         from cockpit.services.pick_parser import parse_requests
-        from cockpit.services.picks import needed_pull_numbers, picks_report
-        from cockpit.services.refs import release_pr_numbers
+        from cockpit.services.picks import needed_pull_numbers, picks_report, pr_numbers_in_subjects
 
         rel = self.config.release
         if rel.tracker_issue is None:
@@ -127,7 +132,7 @@ class CockpitBackend:
         with self._lock:
             branch = self._branch_report
         reverted = {r.reverted_pr for r in branch.diff.reverts_to_propagate if r.reverted_pr} if branch else set()
-        cut = self._cut()
+        cut = branch.diff.cut if branch else self._cut()
         branch_log = self.git.log(f"{cut}..{rel.branch}") if cut else []
         return picks_report(
             requests,
@@ -137,17 +142,23 @@ class CockpitBackend:
             release_branch=rel.branch,
             repository=self.repository,
             reverted_trunk_prs=reverted,
-            branch_pr_numbers=release_pr_numbers(branch_log),
+            branch_pr_numbers=pr_numbers_in_subjects(c.subject for c in branch_log),
             now=self.clock(),
             stale_days=self.config.stale_days,
         )
 
     def _cut(self) -> str | None:
-        from cockpit.services.branch_loader import resolve_cut
+        """The cut, for when the branch diff has not run yet; None when it cannot be found."""
+        from cockpit.services.branch_loader import find_cut
 
+        rel, git_cfg = self.config.release, self.config.git
+        main_sha = self.git.rev_parse(rel.main) or self.git.rev_parse(f"{git_cfg.remote}/{rel.main}")
+        branch_sha = self.git.rev_parse(rel.branch) or self.git.rev_parse(f"{git_cfg.remote}/{rel.branch}")
+        if not (main_sha and branch_sha):
+            return None
         try:
-            return resolve_cut(self.git, main=self.config.release.main, branch=self.config.release.branch,
-                               cut_override=self.config.git.cut, remote=self.config.git.remote)
+            return find_cut(self.git, main_sha=main_sha, branch_sha=branch_sha, branch=rel.branch,
+                            remote=git_cfg.remote, cut_override=git_cfg.cut)
         except CockpitError:
             return None
 
@@ -182,13 +193,14 @@ class CockpitBackend:
         found = []
         for package in st.packages:
             found.extend(self.wheel_index.with_sizes(self.wheel_index.project_files(package, channel="test")))
-        report = validate_rc(expected, found, version=version, size_limit_mb=st.size_limit_mb, size_warn_mb=st.size_warn_mb)
-        published = False
+        report = validate_rc(expected, found, version=version, size_limit_mb=st.size_limit_mb,
+                             size_warn_mb=st.size_warn_mb, index_url=st.index_url)
+        published, versions = False, []
         if self.pypi is not None:
-            published = any(self.pypi.release_files(p, version) is not None for p in st.packages)
-        from dataclasses import replace
-
-        report = replace(report, published_on_pypi=published)
+            for package in st.packages:
+                versions.extend(self.pypi.versions(package))
+            published = version in versions
+        report = replace(report, published_on_pypi=published, pypi_versions=tuple(versions))
         return StorageGateReport(report=report, gate=storage_gate(report), pypi_gate=pypi_gate(published, version))
 
     # -- checklist and go/no-go ------------------------------------------------------------

@@ -1,0 +1,52 @@
+"""Shared fixtures: one small sandbox world per test session, served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# A developer's own git config must never change what the tests see.
+os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")
+os.environ["GIT_CONFIG_GLOBAL"] = os.devnull
+os.environ.setdefault("GIT_AUTHOR_NAME", "Cockpit Tests")
+os.environ.setdefault("GIT_AUTHOR_EMAIL", "tests@example.invalid")
+os.environ.setdefault("GIT_COMMITTER_NAME", "Cockpit Tests")
+os.environ.setdefault("GIT_COMMITTER_EMAIL", "tests@example.invalid")
+for _var in ("GH_TOKEN", "GITHUB_TOKEN"):
+    os.environ.pop(_var, None)
+
+SMALL_WORLD = {"seed": 7, "trunk_commits": 400}
+
+
+@pytest.fixture(scope="session")
+def sandbox_world(tmp_path_factory):
+    """A small world built once for the whole run (the world builder is deterministic)."""
+    from cockpit.sandbox.demo import prepare_world
+
+    root = tmp_path_factory.mktemp("world")
+    return prepare_world(SMALL_WORLD["seed"], trunk_commits=SMALL_WORLD["trunk_commits"], directory=root / "w")
+
+
+@pytest.fixture()
+def sandbox(sandbox_world, tmp_path):
+    """The world's emulators, and a config pointing at them with a fresh state file."""
+    from cockpit.config import load_config
+    from cockpit.sandbox.demo import SandboxServers, write_config
+
+    with SandboxServers(sandbox_world) as servers:
+        path = write_config(sandbox_world, tmp_path, github_url=servers.github_url, index_url=servers.index_url)
+        servers.config_path = path
+        servers.config = load_config(path)
+        yield servers
+
+
+@pytest.fixture()
+def world_clone_copy(sandbox_world, tmp_path) -> Path:
+    """A private copy of the world's clone and remote, for tests that write to git."""
+    import shutil
+
+    dest = tmp_path / "git"
+    shutil.copytree(Path(sandbox_world.clone_path).parent, dest, ignore=shutil.ignore_patterns("*.toml", "world.json"))
+    return dest
