@@ -20,9 +20,13 @@ bump ``WORLD_FORMAT`` whenever the generator's output changes.
 - ``missing_in_main``: SHAs of real fixes made only on the release branch. ``release_only``: SHAs
   of release-only commits (version bump, CI pin), which must not be reported missing in main.
 - ``rc_delta``: ``{"base", "head", "commits", "prs", "trunk_prs"}``: the commits after the rc1 tag
-  up to rc2, every ``(#N)`` of their subjects, and the trunk PRs they pick (bulk bullets too).
+  up to rc2; ``trunk_prs``: every trunk PR they pick (even the reworded pick only a patch id
+  finds); ``prs``: every PR their messages name (subject ``(#N)``s incl. release-branch PRs, bulk
+  bullets, picked trunk PRs).
 - ``picks``: tracker comment id -> ``{"parsed", "trunk_prs", "release_prs", "category",
-  "trunk_na", "hints", "status" (PickStatus), "flags" (PickFlag values)}``. PR refs are ints for
+  "trunk_na", "fixes", "hints", "status" (PickStatus), "flags" (PickFlag values)}``. ``category``
+  is without the bot's `` - <issue url>`` suffix; ``fixes`` lists issue refs as written (URL or
+  ``#N``) from "Issue fixed:" lines and that suffix. PR refs are ints for
   ``acme/torchlet`` and ``"owner/name#N"`` strings for other repositories. ``duplicate`` is on the
   later request; ``stale`` is never planted (it depends on the clock).
 - ``unrequested_merges``: merged release-branch PRs no request names.
@@ -52,12 +56,13 @@ from cockpit.sandbox.model import World
 from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, core_repo
-from cockpit.sandbox.world_history import PRE_ROLES, HistoryPlan, fill_capacity, plan_history
+from cockpit.sandbox.world_history import fill_capacity, plan_history
+from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_tracker import tracker_comments, tracker_issue, unrequested_merges, vision_pulls
 from cockpit.sandbox.world_wheels import PACKAGE, PLATFORMS, PYTHON_TAGS, wheels_and_pypi
 
-WORLD_FORMAT = 1
+WORLD_FORMAT = 2
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -75,7 +80,7 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
                         fill_before_cut=fill["before_cut"])
     clone, remote, tags = write_history(plan, dest)
     branch = plan.branch_name
-    core, facts = core_repo(rng, plan, open_issues=fill["open_issue"], closed_unmerged=fill["closed_unmerged"])
+    core, facts = core_repo(plan, open_issues=fill["open_issue"], closed_unmerged=fill["closed_unmerged"])
     core.tags = dict(tags)
     tracker_issue(plan, core, facts)
     vision_prs, vision_numbers = vision_pulls(branch)
@@ -117,6 +122,8 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
     lo, hi = plan.rc_after
     delta = plan.branch[lo + 1: hi + 1]
     subjects = [c.message.split("\n", 1)[0] for c in delta]
+    delta_trunk = sorted(plan.trunk[i].pr for c in delta for i in c.picks if plan.trunk[i].pr)
+    named = {plan.trunk[i].pr for c in delta if c.role != "noref" for i in c.picks if plan.trunk[i].pr}
     shapes = {c.role: c.sha for c in plan.branch if c.role != "x_pick"}
     shapes["x_pick"] = next(c.sha for c in plan.branch if c.role == "x_pick")
     return {
@@ -134,8 +141,8 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
                                                     ("revert_filler", "filler_reverted", "target_not_in_branch"))],
         "missing_in_main": [shapes["branch_fix"]], "release_only": [shapes["version_bump"], shapes["pin"]],
         "rc_delta": {"base": f"v{plan.version}-rc1", "head": f"v{plan.version}-rc2", "commits": [c.sha for c in delta],
-                     "prs": sorted({int(n) for s in subjects for n in re.findall(r"\(#(\d+)\)", s)}),
-                     "trunk_prs": sorted(plan.trunk[i].pr for c in delta for i in c.picks if plan.trunk[i].pr)},
+                     "prs": sorted({int(n) for s in subjects for n in re.findall(r"\(#(\d+)\)", s)} | named),
+                     "trunk_prs": delta_trunk},
         "picks": picks, "unrequested_merges": unrequested,
         "prefix_collisions": [
             {"short": facts.issues["closed_collision"], "long": t("pick_x1").pr, "short_verdict": "not_merged"},

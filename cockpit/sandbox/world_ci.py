@@ -3,6 +3,8 @@
 - ``acme/torchlet``: head RED (a required ``pull`` shard failed; an unstable ``trunk`` job failed
   too), head~1 red, head~2 (the rc2 tag, with ``binary-builds``) GREEN, head~3 red (lint).
 - ``acme/vision``: GREEN (success or skipped; one failing job whose name says ``unstable``).
+  torchlet's unstable job carries the word inside its shard suffix, as PyTorch writes it
+  (``test (default, 1, 2, linux.rocm.gpu.2, unstable)``); vision's in the job's own name.
 - ``acme/audio``: AMBER (``trunk`` still running: jobs queued and in progress).
 
 A run's conclusion ignores its unstable jobs (they run with continue-on-error).
@@ -53,7 +55,7 @@ DOMAIN: dict[str, Matrix] = {
     "pull": [("unittests-linux", [("default", 3, "linux.4xlarge")]), ("unittests-macos", [("default", 2, "macos-m1-stable")]),
              ("unittests-windows", [("default", 2, "windows.4xlarge")]), ("build-wheels", [])],
     "trunk": [("unittests-linux-gpu", [("default", 4, "linux.g5.4xlarge.nvidia.gpu")]),
-              ("unittests-linux-rocm", [("default", 1, "linux.rocm.gpu, unstable")])],
+              ("unittests-linux-rocm-unstable", [("default", 1, "linux.rocm.gpu")])],
     "lint": [("python-source-and-configs", []), ("c-source", []), ("bc", [])],
 }
 

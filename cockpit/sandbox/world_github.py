@@ -6,12 +6,11 @@ verdict and the evidence the branch diff must find for every milestone item (see
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from cockpit.domain.commits import EvidenceKind as E, Verdict
 from cockpit.sandbox.model import SbIssue, SbMilestone, SbPull, SbRepo
-from cockpit.sandbox.world_history import X_PICKS, HistoryPlan
+from cockpit.sandbox.world_plan import X_PICKS, HistoryPlan
 from cockpit.sandbox.world_names import (
     CONTRIBUTORS, CORE, DAY, HOUR, ISSUE_LABELS, PICKBOT, PR_LABELS, RELEASE_MANAGERS, T_CUT, T_END, fake_sha, iso,
 )
@@ -41,7 +40,7 @@ class CoreFacts:
     tracker: int = 0
 
 
-def core_repo(rng: random.Random, plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int = 0) -> tuple[SbRepo, CoreFacts]:
+def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int = 0) -> tuple[SbRepo, CoreFacts]:
     """The core repository with its pulls, milestones, issues and release PRs (no comments yet)."""
     repo = SbRepo(CORE)
     facts = CoreFacts()
@@ -66,8 +65,8 @@ def core_repo(rng: random.Random, plan: HistoryPlan, *, open_issues: int = 0, cl
         facts.verdicts[str(number)] = verdict
         facts.evidence[str(number)] = _evidence(plan, role)
     _release_prs(plan, repo, facts)
-    _issues(rng, plan, repo, facts, open_issues)
-    _unmerged_pulls(rng, plan, repo, facts, closed_unmerged)
+    _issues(plan, repo, facts, open_issues)
+    _unmerged_pulls(plan, repo, facts, closed_unmerged)
     _skipped(plan, repo, facts)
     _refs(plan, repo)
     return repo, facts
@@ -151,7 +150,7 @@ def _issue(plan: HistoryPlan, repo: SbRepo, number: int, title: str, *, state: s
     return issue
 
 
-def _issues(rng: random.Random, plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_open: int) -> None:
+def _issues(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_open: int) -> None:
     titles = {"issue_fix_picked": "torchlet.compile crashes on empty inputs after 2.4.1",
               "issue_fix_missing": "Silent wrong result in index_put_ with duplicate indices",
               "issue_fix_precut": "DataLoader workers hang on macOS with spawn"}
@@ -187,7 +186,7 @@ def _issues(rng: random.Random, plan: HistoryPlan, repo: SbRepo, facts: CoreFact
                state="closed", labels=["triaged"], milestone=CLOSED_MILESTONE, when=T_CUT - 40 * DAY)
 
 
-def _unmerged_pulls(rng: random.Random, plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_closed: int) -> None:
+def _unmerged_pulls(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_closed: int) -> None:
     """Milestone PRs that never merged: open ones, closed ones, and a number prefix of a picked PR."""
     collision = plan.numbers.take(plan.by_role("pick_x1").pr // 10)
     specs = [(plan.numbers.after(len(plan.trunk) - 20), "open", "trunk_open", "Fix cudnn version check for 9.3"),

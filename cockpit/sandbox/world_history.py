@@ -1,7 +1,7 @@
 """The plan of the core repository's history: which trunk commit plays which part, and the picks.
 
-Planning is pure data (no git): ``plan_history`` decides every commit of ``main`` and of the
-release branch, their times, PR numbers and file changes; ``world_commits.write_history`` turns
+Planning is pure data (no git): ``plan_history`` decides every commit of ``main`` (and, through
+``world_branch``, of the release branch), their times, PR numbers and file changes; ``world_commits.write_history`` turns
 the plan into one fast-import stream. Trunk commits with a part to play carry a ``role``
 (``pick_x1``, ``pick_conflict``, ``revert_picked``, ...); the others are filler.
 """
@@ -9,112 +9,17 @@ the plan into one fast-import stream. Trunk commits with a part to play carry a 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
+from cockpit.sandbox.world_branch import plan_branch
 from cockpit.sandbox.world_names import (
-    CONTRIBUTORS, DAY, HOUR, MERGEBOT, MODULES, OBJECTS, PICKBOT, RELEASE_MANAGERS, REVIEWERS, SENTENCES, STEMS,
-    T_CUT, T_END, T_START, TARGETS, Person, paragraph_pool, title_for,
+    CONTRIBUTORS, MERGEBOT, MODULES, OBJECTS, REVIEWERS, SENTENCES, STEMS, T_CUT, T_END, T_START, TARGETS,
+    paragraph_pool, title_for,
 )
+from cockpit.sandbox.world_plan import ISSUE_FIXES, POST_ROLES, PRE_ROLES, REVERTS, HistoryPlan, NumberLine, TrunkCommit
 
 MIN_TRUNK_COMMITS = 200
 FILLER_FILES = tuple(f"torchlet/{m}/{s}.py" for m in MODULES for s in STEMS[:4])
 FILLER_BLOBS = 256
-
-# Trunk commits after the cut, in the order they land on main (fill roles are spread among them).
-POST_ROLES = (
-    "main_bump", "pick_x1", "filler_reverted", "pick_pr_plain", "bulk_1", "issue_fix_picked", "pick_x2",
-    "pick_conflict", "pick_reverted", "pick_noref", "bulk_2", "missing_1", "revert_pre_taken", "pick_x3",
-    "pick_pr_trailer", "revert_filler", "bulk_3", "missing_2", "issue_fix_missing", "pick_x4", "revert_picked",
-    "revert_pre_owed", "missing_3", "missing_4", "missing_5",
-)
-PRE_ROLES = ("before_cut_1", "pre_reverted_owed", "issue_fix_precut", "before_cut_2", "pre_reverted_taken",
-             "before_cut_3")
-REVERTS = {"revert_picked": "pick_reverted", "revert_pre_owed": "pre_reverted_owed",
-           "revert_pre_taken": "pre_reverted_taken", "revert_filler": "filler_reverted"}
-X_PICKS = ("pick_x1", "pick_x2", "pick_x3", "pick_x4", "pick_reverted", "issue_fix_picked")
-ISSUE_FIXES = ("issue_fix_picked", "issue_fix_missing", "issue_fix_precut")
-
-
-@dataclass(slots=True)
-class TrunkCommit:
-    """A commit of main. ``pr`` is None for the bot's reverts (they have no PR of their own)."""
-
-    index: int
-    time: int
-    author: Person
-    approver: str
-    title: str
-    pr: int | None
-    paragraph: str
-    changes: list[tuple[str, str | None]]  # path -> content key (None: delete)
-    role: str = ""
-    extra: list[str] = field(default_factory=list)  # lines like "Fixes #N"
-    reverts: int | None = None  # index of the reverted trunk commit
-    sha: str = ""
-
-    @property
-    def subject(self) -> str:
-        return f"{self.title} (#{self.pr})" if self.pr is not None else self.title
-
-
-@dataclass(slots=True)
-class BranchCommit:
-    """A commit of the release branch: a pick of trunk commits (``picks``, trunk indices) or release-only."""
-
-    role: str  # x_pick, pr_plain, pr_trailer, bulk, conflict, noref, revert_pick, version_bump, pin, branch_fix
-    time: int
-    committer: Person
-    picks: list[int] = field(default_factory=list)
-    release_pr: int | None = None
-    changes: list[tuple[str, str | None]] = field(default_factory=list)
-    message: str = ""
-    sha: str = ""
-
-
-class NumberLine:
-    """Issue and PR numbers of one repository: one space, increasing with time."""
-
-    def __init__(self, trunk_numbers: list[int]) -> None:
-        self._trunk = trunk_numbers
-        self.used = set(trunk_numbers)
-
-    def after(self, index: int) -> int:
-        """The first free number after the PR of trunk commit ``index`` (i.e. opened around then)."""
-        n = self._trunk[max(0, min(index, len(self._trunk) - 1))] + 1
-        while n in self.used:
-            n += 1
-        self.used.add(n)
-        return n
-
-    def take(self, number: int) -> int:
-        if number in self.used:
-            raise ValueError(f"number #{number} is already used")
-        self.used.add(number)
-        return number
-
-
-@dataclass
-class HistoryPlan:
-    version: str
-    trunk: list[TrunkCommit]
-    branch: list[BranchCommit]
-    cut: int  # index of the cut commit on main
-    roles: dict[str, int]  # role -> trunk index
-    issues: dict[str, int]  # issue-fix role -> the issue number its message fixes
-    numbers: NumberLine
-    contents: dict[str, str]  # content key -> file text
-    rc_after: tuple[int, int] = (0, 0)  # branch positions tagged rc1 and rc2
-    fill_picks: list[str] = field(default_factory=list)
-    fill_missing: list[str] = field(default_factory=list)
-    fill_before_cut: list[str] = field(default_factory=list)
-
-    @property
-    def branch_name(self) -> str:
-        major, minor = self.version.split(".")[:2]
-        return f"release/{major}.{minor}"
-
-    def by_role(self, role: str) -> TrunkCommit:
-        return self.trunk[self.roles[role]]
 
 
 def fill_capacity(trunk_commits: int) -> int:
@@ -189,7 +94,7 @@ def plan_history(rng: random.Random, trunk_commits: int, version: str, *, fill_p
         fix = plan.by_role(role)
         plan.issues[role] = issue = plan.numbers.after(max(0, fix.index - 3))
         fix.extra.append(f"Fixes #{issue}")
-    _plan_branch(rng, plan, special_files)
+    plan_branch(rng, plan, special_files)
     return plan
 
 
@@ -250,45 +155,3 @@ def _special_files(roles: dict[str, int], contents: dict[str, str]) -> dict[str,
                                  "    if not data:\n        raise EOFError('truncated archive')\n    return data\n")
     return files
 
-
-def _index_at(plan: HistoryPlan, when: int) -> int:
-    """The trunk commit landing around ``when`` (for numbering things opened then)."""
-    post = len(plan.trunk) - 1 - plan.cut
-    return min(len(plan.trunk) - 1, plan.cut + max(0, (when - T_CUT) * post // (T_END - T_CUT)))
-
-
-def _plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str]) -> None:
-    """The release branch: release-only commits and one pick of every shape, in time order."""
-    first, second = RELEASE_MANAGERS
-
-    def pick(kind: str, roles: list[str], content: str = "v1", committer: Person = first,
-             with_pr: bool = True) -> BranchCommit:
-        indices = [plan.roles[r] for r in roles]
-        when = max(plan.trunk[i].time for i in indices) + rng.randint(2 * HOUR, 10 * HOUR)
-        changes = [(files[r], f"{r}:{content}") for r in roles if r in files]
-        number = plan.numbers.after(max(indices)) if with_pr else None
-        return BranchCommit(kind, when, committer, indices, number, changes)
-
-    def release_only(kind: str, when: int, changes: list[tuple[str, str]], committer: Person) -> BranchCommit:
-        return BranchCommit(kind, when, committer, [], plan.numbers.after(_index_at(plan, when)), changes)
-
-    branch = [
-        release_only("version_bump", T_CUT + 3 * HOUR, [("version.txt", "version:release")], first),
-        release_only("pin", T_CUT + DAY, [(".ci/docker/ci_commit_pins/triton.txt", "pin:release")], second),
-        release_only("branch_fix", T_CUT + (T_END - T_CUT) * 55 // 100, [(files["branch_fix"], "branch_fix:v1")], first),
-        pick("pr_plain", ["pick_pr_plain"], committer=second),
-        pick("pr_trailer", ["pick_pr_trailer"]),
-        pick("bulk", ["bulk_1", "bulk_2", "bulk_3"], committer=second),
-        pick("conflict", ["pick_conflict"], content="conflict"),
-        pick("noref", ["pick_noref"], committer=second),
-        pick("revert_pick", ["revert_pre_taken"], committer=second, with_pr=False),
-    ]
-    branch[-1].changes = [(files["pre_reverted_taken"], "pre_reverted_taken:v0")]
-    for k, role in enumerate(list(X_PICKS) + plan.fill_picks):
-        branch.append(pick("x_pick", [role], committer=PICKBOT if k % 2 else first))
-    branch.sort(key=lambda c: c.time)
-    plan.branch = branch
-    plan.rc_after = (len(branch) // 2 - 1, len(branch) - 3)
-    picked = next(c for c in branch if plan.roles["pick_reverted"] in c.picks)
-    if picked.time >= plan.by_role("revert_picked").time:
-        raise RuntimeError("sandbox plan: the reverted pick must land before its revert on main")

@@ -6,12 +6,13 @@ to ``truth["picks"]`` keyed by comment id (see ``world.py``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from cockpit.domain.picks import PickFlag as F, PickStatus as S
 from cockpit.sandbox.model import SbComment, SbIssue, SbPull, SbRepo
 from cockpit.sandbox.world_github import CoreFacts, open_release_pr
-from cockpit.sandbox.world_history import HistoryPlan
+from cockpit.sandbox.world_plan import HistoryPlan
 from cockpit.sandbox.world_names import CONTRIBUTORS, CORE, DAY, GITHUB, HOUR, PICKBOT, RELEASE_MANAGERS, T_CUT, T_END, VISION, fake_sha, iso
 
 TRUNK_LABEL = "Link to landed trunk PR (if applicable):"
@@ -88,9 +89,11 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
 
     def req(author: str, body: str, at: int, trunk: list, release: list, *, status: S, flags=(), category: str = "",
             hints=(), trunk_na: bool = False, parsed: bool = True, edited_after: int = 0) -> None:
+        fixes = re.findall(r"(?:^Issue fixed: | - )(https://\S+/issues/\d+|#\d+)$", body, re.M) if parsed else []
         requests.append(Request(author, body, at, {
-            "parsed": parsed, "trunk_prs": trunk, "release_prs": release, "category": category, "trunk_na": trunk_na,
-            "hints": list(hints), "status": str(status), "flags": [str(f) for f in flags]}, edited_after))
+            "parsed": parsed, "trunk_prs": trunk, "release_prs": release, "category": category.split(" - http")[0],
+            "trunk_na": trunk_na, "fixes": fixes, "hints": list(hints), "status": str(status),
+            "flags": [str(f) for f in flags]}, edited_after))
 
     a = S.ACCEPTED
     x1, x2, x3, x4 = (tp(f"pick_x{k}") for k in range(1, 5))
