@@ -99,7 +99,9 @@ class FakeRegistry:
         return self._actions[action_id]
 
     def dry_run(self, action_id: str, target: Any) -> str:
-        return f"{action_id} {target!r}"
+        number = getattr(target, "number", None)
+        label = f"#{number}" if number is not None else getattr(target, "repository", None) or repr(target)
+        return f"{action_id} {label}"
 
     def refusal(self, action_id: str, target: Any) -> str | None:
         action = self._actions.get(action_id)

@@ -10,14 +10,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from cockpit.services.pick_parser import bot_command
+
 CATEGORIES = ("regression", "critical", "fixnewfeature", "docs", "release")
-NEEDS_FIXES = ("regression", "critical", "fixnewfeature")
-
-
-def bot_command(pr: int, branch: str, category: str, fixes: str) -> str:
-    """The comment the bot understands, e.g. ``@pytorchbot cherry-pick --onto release/2.5 -c docs``."""
-    fixes_part = f" --fixes {fixes}" if fixes else ""
-    return f"@pytorchbot cherry-pick --onto {branch}{fixes_part} -c {category}"
 
 
 class BotCommandForm(ModalScreen[tuple[str, str] | None]):
@@ -48,24 +43,33 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
         category = category if isinstance(category, str) else ""
         return category, self.query_one("#bot-fixes", Input).value.strip()
 
+    def _problem(self) -> str | None:
+        """Why the command cannot be posted as filled in, or None."""
+        category, fixes = self._values()
+        if not category:
+            return "Choose a category."
+        try:
+            bot_command(branch=self.branch, category=category, fixes=fixes or None)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
     @on(Select.Changed)
     @on(Input.Changed)
     def _preview(self) -> None:
         category, fixes = self._values()
-        text = bot_command(self.pr, self.branch, category or "<category>", fixes)
+        problem = self._problem()
+        text = problem or f"on #{self.pr}: " + bot_command(branch=self.branch, category=category, fixes=fixes or None)
         self.query_one("#bot-preview", Static).update(Text(text))
 
     @on(Button.Pressed, "#bot-ok")
     @on(Input.Submitted)
     def _submit(self) -> None:
-        category, fixes = self._values()
-        if not category:
-            self.notify("Choose a category first.", severity="warning")
+        problem = self._problem()
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
             return
-        if category in NEEDS_FIXES and not fixes:
-            self.notify(f"A {category} pick must name the issue it fixes.", severity="warning")
-            return
-        self.dismiss((category, fixes))
+        self.dismiss(self._values())
 
     @on(Button.Pressed, "#bot-cancel")
     def action_cancel(self) -> None:
