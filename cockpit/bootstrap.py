@@ -123,7 +123,8 @@ class CockpitBackend:
         tracker = self.github.issue(self.repository, rel.tracker_issue)
         comments = self.github.issue_comments(self.repository, rel.tracker_issue)
         requests = parse_requests(comments, repository=self.repository)
-        pulls = {p.number: p for p in self.github.pulls(self.repository, base=rel.branch)}
+        release_pulls = {p.number: p for p in self.github.pulls(self.repository, base=rel.branch)}
+        pulls = dict(release_pulls)
         for number in sorted(needed_pull_numbers(requests, self.repository) - pulls.keys()):
             try:
                 pulls[number] = self.github.pull(self.repository, number)
@@ -142,7 +143,8 @@ class CockpitBackend:
             release_branch=rel.branch,
             repository=self.repository,
             reverted_trunk_prs=reverted,
-            branch_pr_numbers=pr_numbers_in_subjects(c.subject for c in branch_log),
+            # only numbers of PRs based on the release branch: a pick's subject also names its trunk PR
+            branch_pr_numbers=pr_numbers_in_subjects(c.subject for c in branch_log) & release_pulls.keys(),
             now=self.clock(),
             stale_days=self.config.stale_days,
         )

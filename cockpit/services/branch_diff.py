@@ -69,6 +69,11 @@ def _subject(item: MilestoneItem, trunk: TrunkIndex, branch: BranchIndex, reposi
     return _Subject(item, shas, prs, direct)
 
 
+def _earlier_keys(s: _Subject) -> list[int]:
+    """Numbers to look for before the cut: the PRs, and a closed issue's own number ("Fixes #N")."""
+    return s.prs + [s.item.number] if s.item.kind is ItemKind.ISSUE else s.prs
+
+
 def _open_verdict(item: MilestoneItem, skip: set[str]) -> ItemDiff | None:
     """Verdicts that need no history: skipped, open, closed without merge."""
     base = dict(number=item.number, title=item.title, html_url=item.html_url)
@@ -117,7 +122,7 @@ def analyze_branch(
     def evidence_for(sha: str) -> list[Evidence]:
         return evidence_for_sha(sha, t, b, patch_picks)
 
-    absent = sorted({n for s in subjects if not s.trunk_shas for n in s.prs})
+    absent = sorted({n for s in subjects if not s.trunk_shas for n in _earlier_keys(s)})
     earlier = before_cut(absent) if absent else {}
 
     for s in subjects:
@@ -175,7 +180,7 @@ def _judge(s: _Subject, evidence_for, earlier: dict[int, CommitRecord], pids: di
         if all(sha in t.reverted for sha in s.trunk_shas):
             return ItemDiff(verdict=Verdict.NEEDS_REVIEW, note="merged, then reverted on main: nothing to pick unless it relands", **base)
         return ItemDiff(verdict=Verdict.MISSING, note=f"on main after the cut ({s.trunk_shas[0][:12]}), not in the branch", **base)
-    before = [earlier[n] for n in s.prs if n in earlier]
+    before = list({earlier[n].sha: earlier[n] for n in _earlier_keys(s) if n in earlier}.values())
     if before:
         return ItemDiff(
             verdict=Verdict.LANDED_BEFORE_CUT,

@@ -64,14 +64,18 @@ def find_cut(repo: GitPort, *, main_sha: str, branch_sha: str, branch: str, remo
 
 
 def _before_cut_lookup(repo: GitPort, cut: str, repository: str):
-    """Answer "which of these PRs landed on main before the cut?" with ONE ``git log --grep -F``."""
+    """Answer "which of these PRs landed, or which of these issues were fixed, on main before the
+    cut?" with ONE ``git log --grep -F``. Issues and PRs share one number space, so one answer
+    keyed by number serves both; the grep is loose and each hit is re-checked exactly."""
 
     def lookup(numbers: list[int]) -> dict[int, CommitRecord]:
         wanted = set(numbers)
-        patterns = [f"/{repository}/pull/{n}" for n in numbers] + [f"(#{n})" for n in numbers]
+        patterns = [f"/{repository}/pull/{n}" for n in numbers] + [f"#{n}" for n in numbers]
+        patterns += [f"/{repository}/issues/{n}" for n in numbers]
         found: dict[int, CommitRecord] = {}
         for commit in repo.log(cut, grep=patterns, fixed_strings=True):
-            for n in refs.trunk_prs(commit, repository) & wanted:
+            hits = (refs.trunk_prs(commit, repository) | refs.fixed_issues(commit.message, repository)) & wanted
+            for n in hits:
                 found.setdefault(n, commit)  # newest first: the latest landing wins
         return found
 

@@ -40,6 +40,7 @@ def build_release(path) -> SimpleNamespace:
     s.pre100 = r.pr("Add tensor core", 100, {"core.py": "core\n"})
     s.pre101 = r.pr("Add old feature", 101, {"old.py": "old\n"})
     s.pre102 = r.pr("Add other old thing", 102, {"other.py": "other\n"})
+    s.pre103 = r.pr("Fix hang on spawn", 103, {"spawn.py": "spawn\n"}, body="Fixes #54")
     s.cut = r.head()
     r.branch(RELEASE)
     r.branch(f"orig/{RELEASE}")
@@ -94,7 +95,7 @@ def build_release(path) -> SimpleNamespace:
 ITEMS = (
     pull(12), pull(123), pull(1234), pull(12345), pull(200), pull(300), pull(401), pull(402), pull(500),
     pull(600), pull(700), pull(77), pull(800), pull(100), pull(960), pull(901, ItemState.OPEN), pull(902, ItemState.CLOSED_UNMERGED),
-    pull(60, labels=("release-feature-request",)), issue(50, ItemState.OPEN), issue(51), issue(52), issue(53),
+    pull(60, labels=("release-feature-request",)), issue(50, ItemState.OPEN), issue(51), issue(52), issue(53), issue(54),
 )
 
 
@@ -183,6 +184,13 @@ def test_a_pr_merged_before_the_cut_landed_before_cut(world):
     item = world.by_number[100]
     assert item.verdict is Verdict.LANDED_BEFORE_CUT
     assert item.commits == (world.pre100,)
+    assert kinds(item) == {EvidenceKind.BEFORE_CUT}
+
+
+def test_a_closed_issue_fixed_on_main_before_the_cut_landed_before_cut(world):
+    item = world.by_number[54]
+    assert item.verdict is Verdict.LANDED_BEFORE_CUT
+    assert item.commits == (world.pre103,)
     assert kinds(item) == {EvidenceKind.BEFORE_CUT}
 
 
