@@ -272,6 +272,10 @@ def test_ci_is_red_for_the_core_green_for_vision_and_amber_for_audio(world):
     assert {c.status for c in audio.check_runs if c.head_sha == audio.branches[BRANCH]} >= {"queued", "in_progress"}
     green = world.truth["ci_detail"]["acme/torchlet"]["last_green"]
     assert green in core.branch_history[BRANCH][1:]
+    required = {r.id for r in core.workflow_runs if r.head_sha == green and r.name in ("pull", "trunk", "lint")}
+    assert len(required) == 3
+    assert all(c.conclusion in ("success", "skipped") for c in core.check_runs
+               if c.run_id in required and "unstable" not in c.name)
     assert {r.name for r in core.workflow_runs if r.head_sha == world.truth["tags"]["v2.5.0-rc2"]} >= {"binary-builds"}
 
 
