@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from fake_backend import NOW, FakeBackend
 from textual.widgets import DataTable, Static, TabbedContent
@@ -121,9 +123,23 @@ async def test_the_pypi_step_needs_the_version_typed_back():
         assert app.backend.state.signoffs()["promote_pypi"].done
 
 
-async def test_a_failing_ci_load_shows_its_error_in_the_pane_and_the_app_keeps_running():
-    app = make_app(fail={"ci": GitHubError("500 from GET /repos/acme/torchlet/commits/release/2.5/check-runs")})
+async def test_a_slow_then_failing_ci_load_never_blocks_the_keys_and_ends_as_an_error_in_pane_3():
+    github_answers = threading.Event()
+
+    def on_load(name: str) -> None:
+        if name == "ci":
+            github_answers.wait(10)
+
+    app = make_app(fail={"ci": GitHubError("500 from GET /repos/acme/torchlet/commits/release/2.5/check-runs")},
+                   on_load=on_load)
     async with app.run_test(size=SIZE) as pilot:
+        try:
+            await pilot.press("3")
+            assert app.query_one("#pane-ci .pane-table", DataTable).loading
+            await pilot.press("1")
+            assert app.query_one(TabbedContent).active == "milestone"
+        finally:
+            github_answers.set()
         await settle(app, pilot)
         await pilot.press("3")
         error = app.query_one("#pane-ci .pane-error", Static)

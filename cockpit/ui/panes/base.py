@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widget import Widget
@@ -28,6 +29,15 @@ class Pane(Vertical):
     PANE: ClassVar[str] = ""
     GATES: ClassVar[tuple[str, ...]] = ()
     """Names of the gates this pane's report carries (reported UNKNOWN when the load fails)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.PANE:
+            # One worker group per pane: a newer load of this pane cancels the older one only.
+            cls._start_load = work(
+                thread=True, exclusive=True, exit_on_error=False, group=cls.PANE,
+                name=f"load {cls.PANE}", description=f"Loading the {cls.PANE} report",
+            )(Pane._fetch_in_thread)
 
     def __init__(self, backend: "Backend", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -58,15 +68,7 @@ class Pane(Vertical):
     def reload(self) -> None:
         """Fetch this pane's report again in its worker group; a newer load cancels an older one."""
         self.body.loading = True
-        self.run_worker(
-            self._fetch_in_thread,
-            name=f"load {self.PANE}",
-            group=self.PANE,
-            description=f"Loading the {self.PANE} report",
-            thread=True,
-            exclusive=True,
-            exit_on_error=False,
-        )
+        self._start_load()
 
     def fetch(self) -> Any:
         """Blocking: ask the backend for this pane's report (runs in a worker thread)."""
