@@ -108,7 +108,8 @@ class CockpitApp(App[None]):
     def action_help(self) -> None:
         pane = self.current_pane
         title = dict((n, t) for n, t, _c in PANES)[pane.PANE or "overview"]
-        self.push_screen(HelpScreen(title, list(type(pane).BINDINGS), list(self.BINDINGS)))
+        self.push_screen(HelpScreen(title, list(type(pane).BINDINGS), list(self.BINDINGS),
+                                    keymap=self.backend.config.keymap))
 
     def on_gates_reported(self, message: GatesReported) -> None:
         self.gates.update({g.name: g for g in message.gates})

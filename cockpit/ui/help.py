@@ -10,12 +10,17 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 
-def binding_rows(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
-    """(key, description, id) for each ``Binding`` (tuples in BINDINGS are skipped: they have no id)."""
+def binding_rows(bindings: list[BindingType], keymap: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
+    """(key, description, id) for each ``Binding``, with the user's keymap applied by binding id.
+
+    Tuples in BINDINGS are skipped: they have no id.
+    """
+    keymap = keymap or {}
     rows = []
     for b in bindings:
         if isinstance(b, Binding):
-            rows.append((b.key_display or b.key, b.tooltip or b.description, b.id or ""))
+            key = keymap.get(b.id or "") or b.key_display or b.key
+            rows.append((key, b.tooltip or b.description, b.id or ""))
     return rows
 
 
@@ -27,10 +32,12 @@ class HelpScreen(ModalScreen[None]):
         Binding("question_mark", "close", "Close", show=False, id="help.toggle", tooltip="Close the help"),
     ]
 
-    def __init__(self, pane_title: str, pane_bindings: list[BindingType], app_bindings: list[BindingType]) -> None:
+    def __init__(self, pane_title: str, pane_bindings: list[BindingType], app_bindings: list[BindingType],
+                 *, keymap: dict[str, str] | None = None) -> None:
         super().__init__()
         self.pane_title = pane_title
-        self.sections = ((pane_title, binding_rows(pane_bindings)), ("Everywhere", binding_rows(app_bindings)))
+        self.sections = ((pane_title, binding_rows(pane_bindings, keymap)),
+                         ("Everywhere", binding_rows(app_bindings, keymap)))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):
