@@ -65,3 +65,12 @@ def test_a_read_only_load_sends_only_gets(sandbox, picture):
         log = json.load(response)
     assert log, "the emulator saw no requests"
     assert {entry["method"] for entry in log} <= {"GET", "HEAD"}
+
+
+def test_the_last_green_commit_and_unstable_jobs_match(picture, sandbox_world):
+    detail = sandbox_world.truth["ci_detail"]["acme/torchlet"]
+    torchlet = next(v for v in picture.ci.branches if v.repository == "acme/torchlet")
+    assert torchlet.last_green_sha == detail["last_green"]
+    assert torchlet.commits_behind_green == detail["commits_behind_green"]
+    assert len(torchlet.unstable) == len(detail["unstable_failed"])
+    assert all("unstable" in job.name for job in torchlet.unstable)

@@ -257,3 +257,19 @@ def test_malformed_runs_do_not_crash_the_verdict():
     naive = CheckRun(1, "", "completed", "weird", workflow="", started_at=datetime(2026, 1, 1), completed_at=T0)
     v = ci_verdict(TARGET, [naive], ref="r")
     assert v.status is GateStatus.AMBER
+
+
+def test_an_unstable_shard_marker_survives_folding_and_is_set_aside():
+    from cockpit.domain.ci import CITarget, CheckRun
+    from cockpit.domain.gates import GateStatus
+    from cockpit.services.ci import ci_verdict, fold_shard
+
+    name = "linux-focal-rocm / test (default, 1, 2, linux.rocm.gpu.2, unstable)"
+    assert fold_shard(name) == "linux-focal-rocm / test (default, unstable)"
+    runs = [
+        CheckRun(1, name, "completed", "failure", workflow="trunk"),
+        CheckRun(2, "linux-jammy / test (default, 1, 1, linux.2xlarge)", "completed", "success", workflow="trunk"),
+    ]
+    verdict = ci_verdict(CITarget("acme/torchlet", "release/2.5", ("trunk",)), runs, ref="release/2.5")
+    assert verdict.status is GateStatus.GREEN
+    assert [j.name for j in verdict.unstable] == ["linux-focal-rocm / test (default, unstable)"]
