@@ -36,3 +36,15 @@ class Gate:
     status: GateStatus
     summary: str
     details: tuple[str, ...] = ()
+
+
+GATE_TITLES = {
+    "milestone_empty": "Milestone empty",
+    "picks_clear": "Cherry-picks clear",
+    "ci_green": "CI green",
+    "branch_diff_clean": "Branch diff clean",
+    "rc_artifacts": "RC artifacts valid",
+    "pypi_not_published": "Not yet on PyPI",
+    "checklist": "Checklist",
+}
+"""The one place a gate's name gets its title, so the overview, the panes and reports agree."""

@@ -21,7 +21,7 @@ from cockpit.domain.commits import (
     RCDelta,
     Verdict,
 )
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError
 from cockpit.services import refs
@@ -257,4 +257,4 @@ def branch_gate(report: BranchDiffReport) -> Gate:
     details = [f"#{i.number} {i.title}: {i.verdict.value}" for v in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW) for i in by[v]]
     details += [f"revert owed: {r.revert_subject} ({r.revert_sha[:12]})" for r in report.reverts_to_propagate]
     details += [f"only on the branch: {c.subject} ({c.sha[:12]})" for c in report.missing_in_main]
-    return Gate(name="branch_diff_clean", title="Branch diff", status=status, summary=summary, details=tuple(details))
+    return Gate(name="branch_diff_clean", title=GATE_TITLES["branch_diff_clean"], status=status, summary=summary, details=tuple(details))

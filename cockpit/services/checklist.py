@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
-from cockpit.domain.gates import Gate, GateStatus, worst
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus, worst
 from cockpit.domain.reports import ChecklistReport, StepView
 from cockpit.errors import ConfigError
 
 GATE_NAME = "checklist"
-GATE_TITLE = "Checklist"
+GATE_TITLE = GATE_TITLES[GATE_NAME]
 PLACEHOLDERS = ("version", "branch", "rc_tag", "remote")
 PACKAGED = "cockpit/templates/checklist.toml (packaged)"
 

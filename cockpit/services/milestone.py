@@ -6,13 +6,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
 from cockpit.errors import CockpitError
 
 GATE_NAME = "milestone_empty"
-GATE_TITLE = "Milestone empty"
+GATE_TITLE = GATE_TITLES[GATE_NAME]
 
 _KIND_WORD = {ItemKind.PULL: "PR", ItemKind.ISSUE: "issue"}
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

@@ -5,17 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from cockpit.domain.checklist import StepKind
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import ChecklistReport, GoNoGo
 
 BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
-_TITLES = {
-    "milestone_empty": "Milestone empty",
-    "picks_clear": "Cherry-picks clear",
-    "ci_green": "CI green",
-    "branch_diff_clean": "Branch diff clean",
-    "rc_artifacts": "RC artifacts",
-}
 
 
 def go_no_go(
@@ -32,7 +25,7 @@ def go_no_go(
     shown: list[Gate] = []
     reasons: list[str] = []
     for name in blocking:
-        title = _TITLES.get(name) or name.replace("_", " ").capitalize()
+        title = GATE_TITLES.get(name) or name.replace("_", " ").capitalize()
         gate = gates.get(name) or Gate(name, title, GateStatus.UNKNOWN, "not evaluated yet")
         shown.append(gate)
         if gate.status is not GateStatus.GREEN:

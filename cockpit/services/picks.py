@@ -11,13 +11,13 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
 from cockpit.domain.reports import PicksReport
 
 GATE_NAME = "picks_clear"
-GATE_TITLE = "No pending cherry-picks"
+GATE_TITLE = GATE_TITLES[GATE_NAME]
 
 # On a settled (accepted) pick only these still need someone; a rejected pick needs no one.
 _BLOCKING_WHEN_ACCEPTED = frozenset({PickFlag.TRUNK_REVERTED, PickFlag.TRUNK_NOT_MERGED, PickFlag.WRONG_BASE})

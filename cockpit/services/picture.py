@@ -8,22 +8,22 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import ReleasePicture
 from cockpit.errors import CockpitError
 
-# (pane, gate name, gate title): the order matters: the branch diff feeds the pick analysis.
+# (pane, gate name): the order matters: the branch diff feeds the pick analysis.
 PANES = (
-    ("milestone", "milestone_empty", "Milestone empty"),
-    ("branch_diff", "branch_diff_clean", "Branch diff clean"),
-    ("picks", "picks_clear", "No pending cherry-picks"),
-    ("ci", "ci_green", "CI green"),
-    ("storage", "rc_artifacts", "RC artifacts complete"),
+    ("milestone", "milestone_empty"),
+    ("branch_diff", "branch_diff_clean"),
+    ("picks", "picks_clear"),
+    ("ci", "ci_green"),
+    ("storage", "rc_artifacts"),
 )
 
 
-def _failed(name: str, title: str, error: str) -> Gate:
-    return Gate(name, title, GateStatus.UNKNOWN, f"could not load: {error}")
+def _failed(name: str, error: str) -> Gate:
+    return Gate(name, GATE_TITLES[name], GateStatus.UNKNOWN, f"could not load: {error}")
 
 
 def gather(backend: Any) -> ReleasePicture:
@@ -38,12 +38,12 @@ def gather(backend: Any) -> ReleasePicture:
     reports: dict[str, Any] = {}
     errors: dict[str, str] = {}
     gates: dict[str, Gate] = {}
-    for pane, gate_name, title in PANES:
+    for pane, gate_name in PANES:
         try:
             report = loaders[pane]()
         except CockpitError as exc:
             errors[pane] = str(exc)
-            gates[gate_name] = _failed(gate_name, title, str(exc))
+            gates[gate_name] = _failed(gate_name, str(exc))
             continue
         reports[pane] = report
         gates[report.gate.name] = report.gate

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cockpit.domain.artifacts import ArtifactProblem, ExpectedArtifact, IndexFile, StorageReport
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 
 RC_GATE = "rc_artifacts"
 PYPI_GATE = "pypi_not_published"
@@ -173,7 +173,7 @@ def validate_rc(
 
 def storage_gate(report: StorageReport) -> Gate:
     """The ``rc_artifacts`` gate: RED on missing / oversize / wrong version, AMBER on the rest."""
-    title = "RC artifacts"
+    title = GATE_TITLES[RC_GATE]
     if not report.expected:
         return Gate(RC_GATE, title, GateStatus.UNKNOWN,
                     "no wheels expected: set storage packages and platforms in the config")
@@ -201,7 +201,7 @@ def storage_gate(report: StorageReport) -> Gate:
 
 def pypi_gate(published: bool, version: str) -> Gate:
     """The ``pypi_not_published`` gate: GREEN while the irreversible PyPI upload is still ahead."""
-    title = "PyPI upload"
+    title = GATE_TITLES[PYPI_GATE]
     if published:
         return Gate(PYPI_GATE, title, GateStatus.AMBER,
                     f"{version} is already on PyPI: the upload step is done and locked",

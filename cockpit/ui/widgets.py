@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.errors import CockpitError
 
 STATUS_WORD = {
@@ -20,15 +20,6 @@ STATUS_WORD = {
     GateStatus.AMBER: "AMBER",
     GateStatus.RED: "RED",
     GateStatus.UNKNOWN: "UNKNOWN",
-}
-GATE_TITLES = {
-    "milestone_empty": "Milestone empty",
-    "picks_clear": "Cherry-picks clear",
-    "ci_green": "CI green",
-    "branch_diff_clean": "Branch diff clean",
-    "rc_artifacts": "RC artifacts valid",
-    "pypi_not_published": "Not yet on PyPI",
-    "checklist": "Checklist",
 }
 _THEME_VAR = {
     GateStatus.GREEN: "text-success",

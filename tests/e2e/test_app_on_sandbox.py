@@ -1,0 +1,70 @@
+"""The real app over the real adapters and the sandbox: every pane fills, a tick survives a restart."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+from textual.widgets import DataTable, TabbedContent
+
+from cockpit.bootstrap import build_backend
+from cockpit.domain.gates import GateStatus
+from cockpit.ui.app import CockpitApp
+
+pytestmark = pytest.mark.anyio
+SIZE = (160, 48)
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+async def settle(app, pilot) -> None:
+    for _ in range(600):
+        await pilot.pause(0.02)
+        if all(w.is_finished for w in app.workers):
+            await pilot.pause()
+            if all(w.is_finished for w in app.workers):
+                return
+    raise AssertionError("the panes did not finish loading")
+
+
+def rows(app, pane: str) -> list[str]:
+    table = app.query_one(f"#pane-{pane} .pane-table", DataTable)
+    return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+
+
+async def test_every_pane_shows_sandbox_data_and_a_tick_is_kept_in_the_state_file(sandbox):
+    backend = build_backend(sandbox.config)
+    app = CockpitApp(backend)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for key, pane in zip("12345", ("milestone", "picks", "ci", "branch", "checklist")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.query_one(TabbedContent).active == pane
+            assert rows(app, pane), f"pane {pane} is empty"
+            assert app.pane(pane).error is None, app.pane(pane).error
+        assert {"milestone_empty", "picks_clear", "ci_green", "branch_diff_clean"} <= app.gates.keys()
+        assert all(g.status is not GateStatus.UNKNOWN for g in app.gates.values())
+        assert any("acme/vision" in r for r in rows(app, "ci"))
+
+        table = app.query_one("#pane-checklist .pane-table", DataTable)
+        manual = next(i for i, r in enumerate(rows(app, "checklist")) if "Create and push the final RC tag" in r)
+        table.move_cursor(row=manual)
+        await pilot.press("space")
+        await settle(app, pilot)
+    backend.state.close()
+
+    saved = tomllib.loads(sandbox.config.resolved_state_path.read_text(encoding="utf-8"))
+    signoff = saved["signoffs"]["tag_final_rc"]
+    assert signoff["done"] is True and signoff["who"] and signoff["when"]
+    assert saved["audit"][-1]["action"] == "checklist.toggle"
+
+    again = build_backend(sandbox.config)
+    try:
+        assert again.state.signoffs()["tag_final_rc"].done
+    finally:
+        again.state.close()
