@@ -16,7 +16,13 @@ from urllib.parse import quote
 from cockpit.adapters import github_parse as parse
 from cockpit.adapters.github_transport import Transport
 from cockpit.domain.ci import CheckRun, WorkflowRun
-from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
+from cockpit.domain.github import (
+    IssueComment,
+    Milestone,
+    MilestoneItem,
+    PullRequest,
+    RateLimit,
+)
 from cockpit.errors import GitHubError
 
 T = TypeVar("T")

@@ -14,8 +14,8 @@ import urllib3
 from github.GithubException import (
     BadCredentialsException,
     GithubException,
-    RateLimitExceededException,
     RateLimitExceededExceedsMaxWait,
+    RateLimitExceededException,
 )
 
 from cockpit.errors import GitHubError, RateLimited

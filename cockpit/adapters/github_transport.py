@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 import json
-import math
 import logging
+import math
 import threading
 from dataclasses import dataclass
 from typing import Any

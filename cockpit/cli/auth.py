@@ -6,7 +6,12 @@ import argparse
 import getpass
 import sys
 
-from cockpit.adapters.credentials import forget_token, host_of, resolve_token, store_token
+from cockpit.adapters.credentials import (
+    forget_token,
+    host_of,
+    resolve_token,
+    store_token,
+)
 from cockpit.config import GitHubConfig, load_config
 
 

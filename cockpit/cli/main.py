@@ -33,25 +33,51 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cockpit", parents=[_common(top=True)],
                                      description="Release Cockpit: run a PyTorch-style release from one screen.")
     parser.add_argument("--version", action="version", version=f"cockpit {__version__}")
+    parser.set_defaults(handler="cockpit.cli.commands:run_app")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    demo = sub.add_parser("demo", parents=[common], help="open the cockpit on a fictional sandbox release (no network, no token)")
+    def command(name: str, handler: str, help: str) -> argparse.ArgumentParser:
+        """A subcommand whose ``handler`` ("module:function") is imported only when it runs."""
+        cmd = sub.add_parser(name, parents=[common], help=help, description=help)
+        cmd.set_defaults(handler=handler)
+        return cmd
+
+    demo = command("demo", "cockpit.cli.commands:run_demo",
+                   "open the cockpit on a fictional sandbox release (no network, no token)")
     demo.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
 
-    sandbox = sub.add_parser("sandbox", parents=[common], help="serve the sandbox release in the foreground and print its config path")
+    sandbox = command("sandbox", "cockpit.cli.commands:run_sandbox",
+                      "serve the sandbox release in the foreground and print its config path")
     sandbox.add_argument("--seed", type=int, default=7)
     sandbox.add_argument("--dir", type=Path, help="build the world here instead of the cache folder")
 
-    view = sub.add_parser("view", parents=[common], help="the read-only viewer")
+    view = command("view", "cockpit.cli.commands:run_view", "the read-only viewer")
     view.add_argument("--state", type=Path, help="follow this state file (another session's)")
 
-    sub.add_parser("locate", parents=[common], help="print every path the cockpit uses")
+    command("locate", "cockpit.cli.commands:run_locate", "print every path the cockpit uses")
 
-    report = sub.add_parser("report", parents=[common], help="the whole picture as Markdown or JSON")
+    report = command("report", "cockpit.cli.report:run_report", "the whole picture as Markdown or JSON")
     report.add_argument("--format", choices=["markdown", "json"], default="markdown")
-    sub.add_parser("check", parents=[common], help="exit 0 when go, 1 when no-go (each failing gate on a line)")
+    command("check", "cockpit.cli.report:run_check", "exit 0 when go, 1 when no-go (each failing gate on a line)")
 
-    auth = sub.add_parser("auth", parents=[common], help="store, show or forget the GitHub token (keyring)")
+    missing = command("missing-in-branch", "cockpit.cli.missing:run",
+                      "closed milestone PRs missing from the release branch, and the reverts it owes")
+    missing.add_argument("--repo-path", type=Path, help="the local clone (default: git.clone of the config)")
+    missing.add_argument("--remote", help="the remote holding the release branches (default: git.remote or origin)")
+    missing.add_argument("--branch", help="the release branch, e.g. release/2.5")
+    missing.add_argument("--main", help="the trunk branch (default: main)")
+    missing.add_argument("--cut", help="the cut baseline (default: orig/<branch>, else the merge-base)")
+    source = missing.add_mutually_exclusive_group()
+    source.add_argument("--milestone", help="milestone number or title, open or closed (read from GitHub)")
+    source.add_argument("--prs-file", type=Path, help="one PR number or URL a line; no GitHub needed")
+    missing.add_argument("--repo", help="the repository, OWNER/NAME")
+    missing.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+
+    picks = command("picks", "cockpit.cli.picks:run", "the tracker's cherry-pick requests, parsed, as JSON")
+    picks.add_argument("--from-json", type=Path, help="a JSON array of GitHub issue-comment objects")
+    picks.add_argument("--repo", help="the repository, OWNER/NAME (default: from the config)")
+
+    auth = command("auth", "cockpit.cli.auth:run_auth", "store, show or forget the GitHub token (keyring)")
     auth.add_argument("auth_command", choices=["login", "status", "logout"])
     return parser
 
@@ -70,34 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from cockpit.cli import commands
+    import importlib
 
-    handler = {
-        None: commands.run_app,
-        "view": commands.run_view,
-        "demo": commands.run_demo,
-        "sandbox": commands.run_sandbox,
-        "locate": commands.run_locate,
-        "auth": _auth,
-        "report": _report,
-        "check": _check,
-    }[args.command]
-    return handler(args)
-
-
-def _auth(args: argparse.Namespace) -> int:
-    from cockpit.cli.auth import run_auth
-
-    return run_auth(args)
-
-
-def _report(args: argparse.Namespace) -> int:
-    from cockpit.cli.report import run_report
-
-    return run_report(args)
-
-
-def _check(args: argparse.Namespace) -> int:
-    from cockpit.cli.report import run_check
-
-    return run_check(args)
+    module, _, function = args.handler.partition(":")
+    return getattr(importlib.import_module(module), function)(args)

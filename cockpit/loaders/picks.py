@@ -14,7 +14,11 @@ if TYPE_CHECKING:
 def load_picks(backend: "CockpitBackend") -> PicksReport:
     from cockpit.loaders.branch import find_cut
     from cockpit.services.pick_parser import parse_requests
-    from cockpit.services.picks import needed_pull_numbers, picks_report, pr_numbers_in_subjects
+    from cockpit.services.picks import (
+        needed_pull_numbers,
+        picks_report,
+        pr_numbers_in_subjects,
+    )
 
     rel, gh, repo = backend.config.release, backend.github, backend.repository
     if rel.tracker_issue is None:

@@ -25,7 +25,12 @@ def release_date(backend: "CockpitBackend") -> date:
 
 
 def load_storage(backend: "CockpitBackend") -> StorageGateReport:
-    from cockpit.services.storage import expected_artifacts, pypi_gate, storage_gate, validate_rc
+    from cockpit.services.storage import (
+        expected_artifacts,
+        pypi_gate,
+        storage_gate,
+        validate_rc,
+    )
     from cockpit.services.support_policy import default_python_tags
 
     st, version = backend.config.storage, backend.config.release.version

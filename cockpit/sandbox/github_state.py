@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 import time
 
-from cockpit.sandbox.model import SbCheckRun, SbComment, SbIssue, SbPull, SbRepo, SbWorkflowRun
+from cockpit.sandbox.model import (
+    SbCheckRun,
+    SbComment,
+    SbIssue,
+    SbPull,
+    SbRepo,
+    SbWorkflowRun,
+)
 
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 

@@ -57,10 +57,20 @@ from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
-from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
-from cockpit.sandbox.world_tracker import tracker_comments, tracker_issue, unrequested_merges, vision_pulls
-from cockpit.sandbox.world_wheels import PACKAGE, PLATFORMS, PYTHON_TAGS, wheels_and_pypi
+from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
+from cockpit.sandbox.world_tracker import (
+    tracker_comments,
+    tracker_issue,
+    unrequested_merges,
+    vision_pulls,
+)
+from cockpit.sandbox.world_wheels import (
+    PACKAGE,
+    PLATFORMS,
+    PYTHON_TAGS,
+    wheels_and_pypi,
+)
 
 WORLD_FORMAT = 2
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill

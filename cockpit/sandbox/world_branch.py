@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import random
 
-from cockpit.sandbox.world_names import DAY, HOUR, PICKBOT, RELEASE_MANAGERS, T_CUT, T_END, Person
+from cockpit.sandbox.world_names import (
+    DAY,
+    HOUR,
+    PICKBOT,
+    RELEASE_MANAGERS,
+    T_CUT,
+    T_END,
+    Person,
+)
 from cockpit.sandbox.world_plan import X_PICKS, BranchCommit, HistoryPlan
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Callable
 
 from cockpit.sandbox.gitgen import FastImport, clone_with_branches, init_bare
+from cockpit.sandbox.world_names import CORE, GITHUB, HOUR, MERGEBOT, RELEASE_MANAGERS
 from cockpit.sandbox.world_plan import BranchCommit, HistoryPlan, TrunkCommit
-from cockpit.sandbox.world_names import CORE, GITHUB, MERGEBOT, RELEASE_MANAGERS, HOUR
 
 ShaOf = Callable[[int], str]
 

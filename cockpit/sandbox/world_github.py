@@ -8,12 +8,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cockpit.domain.commits import EvidenceKind as E, Verdict
+from cockpit.domain.commits import EvidenceKind as E
+from cockpit.domain.commits import Verdict
 from cockpit.sandbox.model import SbIssue, SbMilestone, SbPull, SbRepo
-from cockpit.sandbox.world_plan import X_PICKS, HistoryPlan
 from cockpit.sandbox.world_names import (
-    CONTRIBUTORS, CORE, DAY, HOUR, ISSUE_LABELS, PICKBOT, PR_LABELS, RELEASE_MANAGERS, T_CUT, T_END, fake_sha, iso,
+    CONTRIBUTORS,
+    CORE,
+    DAY,
+    HOUR,
+    ISSUE_LABELS,
+    PICKBOT,
+    PR_LABELS,
+    RELEASE_MANAGERS,
+    T_CUT,
+    T_END,
+    fake_sha,
+    iso,
 )
+from cockpit.sandbox.world_plan import X_PICKS, HistoryPlan
 
 MILESTONE, CLOSED_MILESTONE, NEXT_MILESTONE = 12, 11, 13
 SKIP_LABEL = "release-feature-request"

@@ -12,10 +12,29 @@ import random
 
 from cockpit.sandbox.world_branch import plan_branch
 from cockpit.sandbox.world_names import (
-    CONTRIBUTORS, MERGEBOT, MODULES, OBJECTS, REVIEWERS, SENTENCES, STEMS, T_CUT, T_END, T_START, TARGETS,
-    paragraph_pool, title_for,
+    CONTRIBUTORS,
+    MERGEBOT,
+    MODULES,
+    OBJECTS,
+    REVIEWERS,
+    SENTENCES,
+    STEMS,
+    T_CUT,
+    T_END,
+    T_START,
+    TARGETS,
+    paragraph_pool,
+    title_for,
 )
-from cockpit.sandbox.world_plan import ISSUE_FIXES, POST_ROLES, PRE_ROLES, REVERTS, HistoryPlan, NumberLine, TrunkCommit
+from cockpit.sandbox.world_plan import (
+    ISSUE_FIXES,
+    POST_ROLES,
+    PRE_ROLES,
+    REVERTS,
+    HistoryPlan,
+    NumberLine,
+    TrunkCommit,
+)
 
 MIN_TRUNK_COMMITS = 200
 FILLER_FILES = tuple(f"torchlet/{m}/{s}.py" for m in MODULES for s in STEMS[:4])

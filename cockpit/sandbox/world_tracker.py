@@ -9,11 +9,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cockpit.domain.picks import PickFlag as F, PickStatus as S
+from cockpit.domain.picks import PickFlag as F
+from cockpit.domain.picks import PickStatus as S
 from cockpit.sandbox.model import SbComment, SbIssue, SbPull, SbRepo
 from cockpit.sandbox.world_github import CoreFacts, open_release_pr
+from cockpit.sandbox.world_names import (
+    CONTRIBUTORS,
+    CORE,
+    DAY,
+    GITHUB,
+    HOUR,
+    PICKBOT,
+    RELEASE_MANAGERS,
+    T_CUT,
+    T_END,
+    VISION,
+    fake_sha,
+    iso,
+)
 from cockpit.sandbox.world_plan import HistoryPlan
-from cockpit.sandbox.world_names import CONTRIBUTORS, CORE, DAY, GITHUB, HOUR, PICKBOT, RELEASE_MANAGERS, T_CUT, T_END, VISION, fake_sha, iso
 
 TRUNK_LABEL = "Link to landed trunk PR (if applicable):"
 MASTER_LABEL = "Link to landed master PR (if applicable):"

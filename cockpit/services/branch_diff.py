@@ -25,7 +25,14 @@ from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError
 from cockpit.services import refs
-from cockpit.services.branch_index import BranchIndex, TrunkIndex, evidence_for_sha, index_branch, index_trunk, unique
+from cockpit.services.branch_index import (
+    BranchIndex,
+    TrunkIndex,
+    evidence_for_sha,
+    index_branch,
+    index_trunk,
+    unique,
+)
 from cockpit.services.reverts import reverts_owed
 
 DEFAULT_RELEASE_ONLY = (r"^(Bump|Update) version", r"^\[release[^\]]*\] ", r"ci_commit_pins", r"^Pin ")

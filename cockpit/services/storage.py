@@ -11,7 +11,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cockpit.domain.artifacts import ArtifactProblem, ExpectedArtifact, IndexFile, StorageReport
+from cockpit.domain.artifacts import (
+    ArtifactProblem,
+    ExpectedArtifact,
+    IndexFile,
+    StorageReport,
+)
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 
 RC_GATE = "rc_artifacts"

@@ -15,8 +15,8 @@ import tempfile
 import threading
 import tomllib
 from collections.abc import Callable
-from functools import wraps
 from datetime import UTC, datetime
+from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 

@@ -12,8 +12,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from cockpit.domain.gates import Gate, GateStatus
-from cockpit.ui.widgets import GATE_TITLES, GateLine, GatesReported, error_text
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.ui.widgets import GateLine, GatesReported, error_text
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
 

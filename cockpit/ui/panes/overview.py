@@ -10,10 +10,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import GoNoGo, StorageGateReport
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.widgets import GATE_TITLES, STATUS_WORD, set_status_class
+from cockpit.ui.widgets import STATUS_WORD, set_status_class
 
 _PANE_KEYS = {"milestone_empty": "1", "picks_clear": "2", "ci_green": "3", "branch_diff_clean": "4", "checklist": "5"}
 GATE_ORDER = tuple((name, title, _PANE_KEYS.get(name, "")) for name, title in GATE_TITLES.items())

@@ -1,0 +1,45 @@
+"""Branch-diff actions: the cherry-pick command for a row, a local pick branch (never pushed)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cockpit.actions.registry import Action, Danger
+
+if TYPE_CHECKING:
+    from cockpit.bootstrap import CockpitBackend
+
+
+def register(backend: "CockpitBackend") -> None:
+    reg, rel = backend.actions, backend.config.release
+
+    def shas(target: Any) -> list[str]:
+        if hasattr(target, "revert_sha"):
+            return [target.revert_sha]
+        return list(target.commits)
+
+    def pick_command(target: Any) -> str:
+        return " && ".join(f"git cherry-pick -x {sha}" for sha in shas(target))
+
+    reg.register(Action(
+        "branch.copy_pick", "Copy cherry-pick command", Danger.SAFE, "branch",
+        run=pick_command, describe=pick_command,
+        applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
+    ))
+
+    def branch_name(target: Any) -> str:
+        number = getattr(target, "number", None) or getattr(target, "reverted_pr", None) or shas(target)[0][:10]
+        return f"cherry-pick-{number}-{rel.branch.replace('/', '-')}"
+
+    def pick_branch(target: Any) -> str:
+        name = branch_name(target)
+        backend.git.create_branch(name, rel.branch)
+        backend.git.cherry_pick(shas(target), branch=name)
+        return f"made local branch {name} from {rel.branch} with {len(shas(target))} pick(s); nothing pushed"
+
+    reg.register(Action(
+        "branch.pick_branch", "Make local pick branch", Danger.MUTATING, "branch",
+        run=pick_branch,
+        applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
+        describe=lambda t: f"git branch {branch_name(t)} {rel.branch} && {pick_command(t)} (on {branch_name(t)}; never pushed)",
+    ))
