@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
@@ -26,7 +27,15 @@ def load(args: argparse.Namespace) -> Config:
             f"no {CONFIG_NAME} in {Path.cwd()}: pass --config PATH, "
             "or try 'cockpit demo' for a sandbox release"
         )
-    return load_config(path)
+    return _opened(load_config(path))
+
+
+def _opened(config: Config) -> Config:
+    """The config is known: a ``--debug`` log goes beside its state file."""
+    from cockpit import logging_setup
+
+    logging_setup.use_state_dir(config.resolved_state_path)
+    return config
 
 
 def open_app(config: Config, *, read_only: bool) -> int:
@@ -50,7 +59,7 @@ def run_view(args: argparse.Namespace) -> int:
     if args.state:
         from dataclasses import replace
 
-        config = replace(config, state_path=args.state)
+        config = _opened(replace(config, state_path=args.state))
     return open_app(config, read_only=True)
 
 
@@ -64,7 +73,7 @@ def run_demo(args: argparse.Namespace) -> int:
                             github_url=servers.github_url, index_url=servers.index_url)
         if time.monotonic() - started > 1:
             _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
-        return open_app(load_config(path), read_only=args.read_only)
+        return open_app(_opened(load_config(path)), read_only=args.read_only)
 
 
 def run_sandbox(args: argparse.Namespace) -> int:
@@ -79,6 +88,7 @@ def run_sandbox(args: argparse.Namespace) -> int:
         _say(f"GitHub emulator: {servers.github_url} (request log: {servers.github_url}/_sandbox/log)")
         _say(f"wheel index + PyPI: {servers.index_url}")
         _say(f"try: cockpit --config {path}    (Ctrl-C stops the sandbox)")
+        signal.signal(signal.SIGTERM, _stop)  # `kill` stops it as cleanly as Ctrl-C
         try:
             while True:
                 time.sleep(3600)
@@ -87,7 +97,12 @@ def run_sandbox(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stop(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run_locate(args: argparse.Namespace) -> int:
+    from cockpit.logging_setup import debug_log_path
     from cockpit.sandbox.demo import cache_root
 
     path = config_path(args)
@@ -95,6 +110,7 @@ def run_locate(args: argparse.Namespace) -> int:
     if path.exists():
         config = load_config(path)
         print(f"state:  {config.resolved_state_path}")
+        print(f"debug:  {debug_log_path(config.resolved_state_path)}  (written with --debug)")
         print(f"clone:  {config.git.clone}")
     print(f"cache:  {cache_root()}")
     return 0

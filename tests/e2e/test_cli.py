@@ -67,7 +67,7 @@ def test_cockpit_sandbox_prints_its_config_and_logs_the_requests_made_against_it
         paths = [entry["path"] for entry in log]
         assert any("/milestones" in p for p in paths) and any("/check-runs" in p for p in paths)
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=10)
     assert proc.returncode == 0
     assert "Traceback" not in proc.stderr.read()
