@@ -1,0 +1,137 @@
+"""``cockpit missing-in-branch``: the branch diff for scripts and CI.
+
+Works from a config (``--config``, or ``./cockpit.toml``) with flags overriding it, or from flags
+alone. Exit status: 1 when a milestone PR is missing or a revert is owed, 0 when clean, 2 on bad
+input (one line naming the problem; see ``cockpit.cli.main``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from cockpit.config import CONFIG_NAME, Config, GitConfig
+from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
+from cockpit.errors import ConfigError
+
+_PR_URL = re.compile(r"https?://[^\s/]+/([\w.-]+/[\w.-]+)/pull/(\d+)/?(?:[#?].*)?")
+_REMOTE = re.compile(r"[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?/?$")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the command runs on, after the config and the flags are merged."""
+
+    clone: Path
+    remote: str
+    branch: str
+    main: str
+    cut: str
+    repository: str
+    skip_labels: tuple[str, ...]
+    release_only_patterns: tuple[str, ...]
+
+
+def _config(args: argparse.Namespace) -> Config | None:
+    from cockpit.config import load_config
+
+    if args.config is not None:
+        return load_config(args.config)
+    here = Path.cwd() / CONFIG_NAME
+    return load_config(here) if here.exists() else None
+
+
+def _repository_of(clone: Path, remote: str) -> str | None:
+    """``owner/name`` from the remote's URL (``git@github.com:o/n.git``, ``https://host/o/n``)."""
+    from cockpit.adapters.git import GitRepo
+
+    url = GitRepo(clone, read_only=True).remote_url(remote) or ""
+    match = _REMOTE.search(url) if ("github" in url or url.startswith(("https://", "git@"))) else None
+    return f"{match.group(1)}/{match.group(2)}" if match else None
+
+
+def settings(args: argparse.Namespace, config: Config | None) -> Settings:
+    """Merge flags over the config; raise ConfigError naming the flag that is needed."""
+    rel = config.release if config else None
+    git = config.git if config else GitConfig(clone=Path.cwd())
+    clone = (args.repo_path or git.clone).expanduser()
+    remote = args.remote or git.remote
+    branch = args.branch or (rel.branch if rel else "")
+    if not branch:
+        raise ConfigError("no release branch: pass --branch (e.g. release/2.5) or --config")
+    repository = args.repo or (rel.repository if rel else "") or _repository_of(clone, remote) or ""
+    if repository.count("/") != 1 or not all(repository.split("/")):
+        raise ConfigError(f"--repo {repository!r}: expected OWNER/NAME" if repository else
+                          f"cannot tell the repository from remote '{remote}': pass --repo OWNER/NAME")
+    return Settings(clone=clone, remote=remote, branch=branch, main=args.main or (rel.main if rel else "main"),
+                    cut=args.cut if args.cut is not None else git.cut, repository=repository,
+                    skip_labels=config.skip_labels if config else ("release-feature-request",),
+                    release_only_patterns=git.release_only_patterns)
+
+
+def read_prs_file(path: Path, repository: str) -> list[MilestoneItem]:
+    """One PR a line (``123``, ``#123`` or its URL); blank lines skipped. Each is taken as merged."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"--prs-file {path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    numbers: list[int] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        url = _PR_URL.fullmatch(line)
+        if url and url.group(1).lower() != repository.lower():
+            raise ConfigError(f"--prs-file {path}, line {lineno}: {line!r} is a PR of {url.group(1)}, not {repository}")
+        digits = url.group(2) if url else line.removeprefix("#")
+        if not (digits.isascii() and digits.isdigit()) or int(digits) == 0:
+            raise ConfigError(f"--prs-file {path}, line {lineno}: {line!r} is not a PR number or PR URL")
+        numbers.append(int(digits))
+    if not numbers:
+        raise ConfigError(f"--prs-file {path}: no PR numbers in it: expected one number or PR URL a line")
+    return [MilestoneItem(n, ItemKind.PULL, f"PR {n}", ItemState.MERGED, f"https://github.com/{repository}/pull/{n}")
+            for n in dict.fromkeys(numbers)]
+
+
+def _milestone_items(args: argparse.Namespace, config: Config | None, repository: str) -> list[MilestoneItem]:
+    from cockpit.adapters.credentials import resolve_token
+    from cockpit.adapters.github import GitHubClient
+    from cockpit.config import GitHubConfig
+
+    ref = args.milestone if args.milestone is not None else (config.release.milestone if config else None)
+    if ref is None:
+        raise ConfigError("no milestone: pass --milestone N|TITLE or --prs-file FILE (or a config with release.milestone)")
+    gh = config.github if config else GitHubConfig()
+    token = resolve_token(gh.api_url).token if gh.auth == "auto" else None
+    client = GitHubClient(gh.api_url, token, timeout=gh.timeout_s, retries=gh.retries,
+                          max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=True)
+    try:
+        milestone = client.milestone(repository, ref)
+        return client.milestone_items(repository, milestone.number)
+    finally:
+        client.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the branch diff as text, JSON or Markdown; exit 1 when something needs picking or reverting."""
+    from cockpit.adapters.git import GitRepo
+    from cockpit.services.branch_diff import branch_gate
+    from cockpit.services.branch_loader import load_branch_diff
+    from cockpit.services.branch_render import needs_action, to_json, to_markdown, to_text
+
+    config = _config(args)
+    s = settings(args, config)
+    repo = GitRepo(s.clone, read_only=True)  # a clone that is no clone fails here, before GitHub is asked
+    items = read_prs_file(args.prs_file, s.repository) if args.prs_file else _milestone_items(args, config, s.repository)
+    report = load_branch_diff(repo, main=s.main, branch=s.branch, items=items, repository=s.repository,
+                              cut_override=s.cut, remote=s.remote, skip_labels=s.skip_labels,
+                              release_only_patterns=s.release_only_patterns)
+    if args.format == "json":
+        print(json.dumps(to_json(report), indent=2))
+    else:
+        summary = branch_gate(report).summary
+        print(to_markdown(report, summary) if args.format == "markdown" else to_text(report, summary), end="")
+    return 1 if needs_action(report) else 0

@@ -1,0 +1,178 @@
+"""The branch diff in words: rows ordered by what needs action, short evidence, JSON/Markdown/text.
+
+Pane 4 and ``cockpit missing-in-branch`` both read the report through ``attention_rows``, so the
+screen and the script list the same rows in the same order with the same evidence words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cockpit.domain.commits import BranchDiffReport, CommitRecord, Evidence, EvidenceKind, ItemDiff, RevertOwed, Verdict
+
+# Sections in the order a release manager acts on them; a row's rank is its section's index.
+SECTIONS = (
+    "missing", "revert owed", "landed modified", "needs review", "only on branch", "not merged",
+    "open issue", "landed", "landed before cut", "skipped", "rc delta",
+)
+_LABEL = {
+    EvidenceKind.PR_NUMBER: "#{n}",
+    EvidenceKind.PR_URL: "pull/{n}",
+    EvidenceKind.CHERRY_PICK_TRAILER: "trailer",
+    EvidenceKind.BULK_PICK: "bulk #{n}",
+    EvidenceKind.PATCH_ID: "same patch",
+    EvidenceKind.BEFORE_CUT: "before cut",
+}
+_NUMBER = re.compile(r"#(\d+)|pull/(\d+)")
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One line of the branch diff, whatever section it comes from.
+
+    ``shas`` are the commits a pick would take, oldest first; ``target`` is what the registry's
+    branch actions act on (an ItemDiff or a RevertOwed; None for rows nothing is picked from).
+    """
+
+    section: str
+    ref: str
+    title: str
+    evidence: str
+    shas: tuple[str, ...] = ()
+    target: ItemDiff | RevertOwed | None = None
+    detail: tuple[str, ...] = ()
+
+    @property
+    def rank(self) -> int:
+        return SECTIONS.index(self.section)
+
+    @property
+    def pick_command(self) -> str:
+        return " && ".join(f"git cherry-pick -x {sha}" for sha in self.shas)
+
+
+def evidence_label(e: Evidence) -> str:
+    """``trailer``, ``#95354``, ``pull/95354``, ``bulk #95354``, ``same patch``, ``before cut``."""
+    template = _LABEL.get(e.kind, str(e.kind))
+    if "{n}" not in template:
+        return template
+    match = _NUMBER.search(e.detail)
+    return template.format(n=(match.group(1) or match.group(2))) if match else str(e.kind).replace("_", " ")
+
+
+def evidence_summary(evidence: Iterable[Evidence]) -> str:
+    """Evidence grouped by the commit carrying it: ``trailer 4ec8fb71, #95354; same patch 1a2b3c4d``."""
+    by_commit: dict[str, list[str]] = {}
+    for e in evidence:
+        labels = by_commit.setdefault(e.commit, [])
+        label = evidence_label(e)
+        if label not in labels:
+            labels.append(label)
+    return "; ".join(f"{labels[0]} {sha[:8]}" + "".join(f", {x}" for x in labels[1:]) for sha, labels in by_commit.items())
+
+
+def evidence_lines(evidence: Iterable[Evidence]) -> list[str]:
+    """One line per piece of evidence, with the full commit and its detail."""
+    return [f"{evidence_label(e):<12} {e.commit}  {e.detail}".rstrip() for e in evidence]
+
+
+def _item_row(item: ItemDiff) -> DiffRow:
+    section = item.verdict.value.replace("_", " ")
+    ev = evidence_summary(item.evidence)
+    detail = [f"Verdict: {section}", *([f"Why: {item.note}"] if item.note else []),
+              *([f"URL: {item.html_url}"] if item.html_url else []),
+              "Trunk commits:", *(f"  {sha}" for sha in item.commits or ("none found",)),
+              "Evidence:", *(f"  {line}" for line in evidence_lines(item.evidence) or ("none",))]
+    return DiffRow(section, f"#{item.number}", item.title, ev or item.note, tuple(reversed(item.commits)), item, tuple(detail))
+
+
+def _revert_row(r: RevertOwed) -> DiffRow:
+    pr = f" (#{r.reverted_pr})" if r.reverted_pr else ""
+    how = evidence_summary(r.how)
+    detail = ("Verdict: revert owed: main reverted a commit the release branch carries",
+              f"Revert on main: {r.revert_sha}", f"Reverted commit: {r.reverted_sha}{pr}",
+              "How the reverted commit got into the branch:", *(f"  {line}" for line in evidence_lines(r.how) or ("unknown",)))
+    return DiffRow("revert owed", r.revert_sha[:8], r.revert_subject, f"reverts {r.reverted_sha[:8]}{pr}; {how}",
+                   (r.revert_sha,), r, detail)
+
+
+def _branch_only_row(c: CommitRecord, patterns: tuple[str, ...]) -> DiffRow:
+    rule = ", ".join(patterns) or "none"
+    detail = ("Verdict: only on the release branch: no pick of a trunk commit, not housekeeping",
+              f"Commit: {c.sha}", *([f"Author: {c.author}"] if c.author else []),
+              f"Housekeeping subjects set aside (git.release_only_patterns): {rule}",
+              "Forward-port it to main, or add a pattern if it is release-only.")
+    return DiffRow("only on branch", c.sha[:8], c.subject, "no pick, no reference", (c.sha,), None, detail)
+
+
+def _delta_rows(report: BranchDiffReport) -> list[DiffRow]:
+    delta = report.rc_delta
+    if delta is None:
+        return []
+    span = f"{delta.base}..{delta.head}"
+    return [DiffRow("rc delta", c.sha[:8], c.subject, span, (c.sha,), None, (f"In {span}", f"Commit: {c.sha}"))
+            for c in delta.commits]
+
+
+def attention_rows(report: BranchDiffReport) -> list[DiffRow]:
+    """Every row of the report, what needs action first (stable within a section)."""
+    rows = [_item_row(i) for i in report.items]
+    rows += [_revert_row(r) for r in report.reverts_to_propagate]
+    rows += [_branch_only_row(c, report.release_only_patterns) for c in report.missing_in_main]
+    rows += _delta_rows(report)
+    return sorted(rows, key=lambda r: r.rank)
+
+
+def needs_action(report: BranchDiffReport) -> bool:
+    """Whether anything is missing or a revert is owed (``missing-in-branch`` exits 1)."""
+    return bool(report.reverts_to_propagate) or any(i.verdict is Verdict.MISSING for i in report.items)
+
+
+def _evidence_json(e: Evidence) -> dict[str, str]:
+    return {"kind": e.kind.value, "commit": e.commit, "detail": e.detail}
+
+
+def to_json(report: BranchDiffReport) -> dict[str, Any]:
+    """``{"items": [...], "reverts_to_propagate": [...], "missing_in_main": [...]}``."""
+    return {
+        "items": [{"number": i.number, "title": i.title, "verdict": i.verdict.value,
+                   "evidence": [_evidence_json(e) for e in i.evidence], "commits": list(i.commits)} for i in report.items],
+        "reverts_to_propagate": [{"revert_sha": r.revert_sha, "revert_subject": r.revert_subject,
+                                  "reverted_sha": r.reverted_sha, "reverted_pr": r.reverted_pr,
+                                  "how": [_evidence_json(e) for e in r.how]} for r in report.reverts_to_propagate],
+        "missing_in_main": [{"sha": c.sha, "subject": c.subject, "author": c.author} for c in report.missing_in_main],
+    }
+
+
+def _headline(report: BranchDiffReport, summary: str) -> str:
+    return f"{report.branch or 'the release branch'} against {report.main or 'main'} (cut {report.cut[:12]}): {summary}"
+
+
+def to_text(report: BranchDiffReport, summary: str) -> str:
+    """One line per row, most urgent first, under a headline with the gate's summary."""
+    lines = [_headline(report, summary)]
+    for row in attention_rows(report):
+        if row.section != "rc delta":
+            lines.append(f"{row.section:<17} {row.ref:<9} {row.title}  [{row.evidence}]")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(report: BranchDiffReport, summary: str) -> str:
+    """A section per kind of row, each a table, most urgent first."""
+    out = [f"## Branch diff: {_cell(_headline(report, summary))}", ""]
+    section = None
+    for row in attention_rows(report):
+        if row.section == "rc delta":
+            continue
+        if row.section != section:
+            section = row.section
+            out += ["", f"### {section.capitalize()}", "", "| Ref | Title | Evidence |", "| --- | --- | --- |"]
+        out.append(f"| {_cell(row.ref)} | {_cell(row.title)} | {_cell(row.evidence)} |")
+    return "\n".join(out).replace("\n\n\n", "\n\n") + "\n"
