@@ -25,15 +25,24 @@ def register(backend: "CockpitBackend") -> None:
         return backend.config.validation_comment.format(version=rel.version, number=item.number, branch=rel.branch)
 
     def validate(item: Any) -> str:
-        comment = gh.create_comment(repo, item.number, validation_text(item))
-        backend.state.ledger_put(_validation_key(backend, item), comment.id)
+        text = validation_text(item)
+        # Someone may have posted it from another session or by hand: never post it twice.
+        earlier = next((c for c in gh.issue_comments(repo, item.number) if c.body.strip() == text.strip()), None)
+        if earlier is not None:
+            backend.state.ledger_put(validation_key(backend.repository, item.number), earlier.id)
+            return f"#{item.number} already had its validation comment (by {earlier.author or 'someone'}); not posted again"
+        comment = gh.create_comment(repo, item.number, text)
+        backend.state.ledger_put(validation_key(backend.repository, item.number), comment.id)
         return f"validation comment posted on #{item.number}"
 
     def validate_applicable(item: Any) -> str | None:
         if item.state is ItemState.OPEN:
             return f"#{item.number} is still open: validate closed items only"
-        if backend.state.ledger_get(_validation_key(backend, item)) is not None:
-            return f"#{item.number} already has its validation comment (posted from this session)"
+        if item.state is ItemState.CLOSED_UNMERGED:
+            return f"#{item.number} was closed without merging: there is nothing to validate"
+        done = backend.state.ledger_get(validation_key(backend.repository, item.number))
+        if done is not None:
+            return f"#{item.number} already has its validation comment (comment {done}, recorded in the state file)"
         return None
 
     reg.register(Action(
@@ -43,5 +52,6 @@ def register(backend: "CockpitBackend") -> None:
     ))
 
 
-def _validation_key(backend: "CockpitBackend", item: Any) -> str:
-    return f"{backend.repository}#{item.number}:validation"
+def validation_key(repository: str, number: int) -> str:
+    """The state file's ledger key recording the validation comment of ``repository#number``."""
+    return f"{repository}#{number}:validation"

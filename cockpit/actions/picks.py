@@ -31,10 +31,13 @@ def register(backend: "CockpitBackend") -> None:
         "picks.bot_command", "Post cherry-pick command", Danger.MUTATING, "picks",
         run=lambda t: (gh.create_comment(repo, t[0], bot_text(t)), f"posted on #{t[0]}: {bot_text(t)}")[1],
         applicable=bot_applicable,
-        describe=lambda t: f"comment on #{t[0]}: {bot_text(t)}",
+        describe=lambda t: f"POST /repos/{repo}/issues/{t[0]}/comments: {bot_text(t)!r}",
+        label=lambda t: f"{repo}#{t[0]}",
     ))
     reg.register(Action(
         "picks.reply", "Reply on the tracker", Danger.MUTATING, "picks",
         run=lambda text: (gh.create_comment(repo, rel.tracker_issue, text), f"replied on #{rel.tracker_issue}")[1],
-        describe=lambda text: f"comment on #{rel.tracker_issue}: {text!r}",
+        applicable=lambda text: None if str(text).strip() else "the reply is empty: write something to post",
+        describe=lambda text: f"POST /repos/{repo}/issues/{rel.tracker_issue}/comments: {text!r}",
+        label=lambda text: f"{repo}#{rel.tracker_issue}",
     ))

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from cockpit.domain.github import PullRequest
+
 
 @dataclass(frozen=True, order=True)
 class PRRef:
@@ -69,6 +71,7 @@ class PickRow:
     age_days: float | None = None
     release_pr_age_days: float | None = None
     notes: tuple[str, ...] = field(default=())
+    pulls: tuple[PullRequest, ...] = ()  # the loaded PRs it names (release first, then trunk), for the detail view
 
     @property
     def pending(self) -> bool:

@@ -1,11 +1,21 @@
-"""Cherry-pick pane: the tracker's comments, the release PRs in one list call, the trunk PRs named."""
+"""Cherry-pick pane: the tracker's comments, the release PRs in one list call, the trunk PRs named.
+
+Trunk PRs that are in the milestone come from the milestone's item list (shared with the milestone
+pane; it carries merged state and body); only the others are read one by one.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cockpit.domain.github import ItemKind, ItemState, MilestoneItem, PullRequest, PullState
 from cockpit.domain.reports import PicksReport
 from cockpit.errors import CockpitError, ConfigError
+
+# A milestone list younger than this (read by the milestone pane) is reused as is.
+MILESTONE_REUSE_S = 60.0
+_PULL_STATE = {ItemState.OPEN: PullState.OPEN, ItemState.MERGED: PullState.MERGED,
+               ItemState.CLOSED_UNMERGED: PullState.CLOSED_UNMERGED}
 
 if TYPE_CHECKING:
     from cockpit.bootstrap import CockpitBackend
@@ -27,7 +37,10 @@ def load_picks(backend: "CockpitBackend") -> PicksReport:
     requests = parse_requests(gh.issue_comments(repo, rel.tracker_issue), repository=repo)
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
     pulls = dict(release_pulls)
-    for number in sorted(needed_pull_numbers(requests, repo) - pulls.keys()):
+    needed = needed_pull_numbers(requests, repo) - pulls.keys()
+    if needed and rel.milestone is not None:
+        pulls.update((n, pr) for n, pr in _milestone_pulls(backend).items() if n in needed)
+    for number in sorted(needed - pulls.keys()):
         try:
             pulls[number] = gh.pull(repo, number)
         except CockpitError:
@@ -49,3 +62,19 @@ def load_picks(backend: "CockpitBackend") -> PicksReport:
         now=backend.clock(),
         stale_days=backend.config.stale_days,
     )
+
+
+def _milestone_pulls(backend: "CockpitBackend") -> dict[int, PullRequest]:
+    """The milestone's pull requests as ``PullRequest``s (base unknown: only trunk PRs use them)."""
+    from cockpit.loaders.milestone import fetch_milestone
+
+    try:
+        _, items = fetch_milestone(backend, reuse_within=MILESTONE_REUSE_S)
+    except CockpitError:
+        return {}  # the milestone pane shows that error; here the PRs are read one by one instead
+    return {i.number: _as_pull(i) for i in items if i.kind is ItemKind.PULL and i.state in _PULL_STATE}
+
+
+def _as_pull(item: MilestoneItem) -> PullRequest:
+    return PullRequest(item.number, item.title, _PULL_STATE[item.state], "", "", item.html_url,
+                       author=item.author, body=item.body)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -33,7 +34,7 @@ def summarize_milestone(
     """Split ``items`` into counted and skipped (by label) and judge whether the milestone is empty.
 
     GREEN when no counted item is open; RED otherwise, with one detail line per open item such as
-    ``#91234 Fix foo (PR, open)``.
+    ``#91234 Fix foo (PR, open)``. Skipped items are named apart in the summary, never in the details.
     """
     skip = {label.casefold() for label in skip_labels}
     kept: list[MilestoneItem] = []
@@ -43,9 +44,11 @@ def summarize_milestone(
             skipped.append(item)
         else:
             kept.append(item)
-    return MilestoneReport(
-        milestone=milestone, items=tuple(kept), skipped=tuple(skipped), gate=milestone_gate(kept)
-    )
+    gate = milestone_gate(kept)
+    if skipped:
+        labels = sorted({lbl for i in skipped for lbl in i.labels if lbl.casefold() in skip}, key=str.casefold)
+        gate = replace(gate, summary=f"{gate.summary}; {_count(len(skipped), 'item')} skipped ({', '.join(labels)})")
+    return MilestoneReport(milestone=milestone, items=tuple(kept), skipped=tuple(skipped), gate=gate)
 
 
 def milestone_gate(items: Sequence[MilestoneItem]) -> Gate:
@@ -103,6 +106,29 @@ def filter_items(
     return tuple(out)
 
 
+def linked_prs(items: Sequence[MilestoneItem]) -> dict[int, tuple[int, ...]]:
+    """Per item, the numbers linked to it: what a PR's body mentions; for an issue, the PRs of
+    ``items`` whose body mentions it (``Fixes #N``)."""
+    mentioned_by: dict[int, list[int]] = {}
+    for item in items:
+        if item.kind is ItemKind.PULL:
+            for number in item.linked_prs:
+                mentioned_by.setdefault(number, []).append(item.number)
+    return {
+        i.number: i.linked_prs if i.kind is ItemKind.PULL else tuple(sorted(set(mentioned_by.get(i.number, ()))))
+        for i in items
+    }
+
+
+def labels_present(items: Sequence[MilestoneItem]) -> tuple[str, ...]:
+    """Every label of ``items`` once (case-insensitively), sorted: what the label filter cycles through."""
+    seen: dict[str, str] = {}
+    for item in items:
+        for label in item.labels:
+            seen.setdefault(label.casefold(), label)
+    return tuple(seen[k] for k in sorted(seen))
+
+
 def _when(value: datetime | None) -> datetime:
     if value is None:
         return _EPOCH
@@ -118,17 +144,30 @@ SORT_KEYS: dict[str, Callable[[MilestoneItem], Any]] = {
     "updated": lambda i: (_when(i.updated_at), i.number),
     "closed": lambda i: (_when(i.closed_at), i.number),
     "labels": lambda i: (",".join(sorted(lbl.casefold() for lbl in i.labels)), i.number),
+    "assignees": lambda i: (",".join(sorted(a.casefold() for a in i.assignees)), i.number),
+    "linked": lambda i: (i.linked_prs, i.number),
 }
 
 
-def sort_items(items: Sequence[MilestoneItem], key: str, reverse: bool = False) -> tuple[MilestoneItem, ...]:
-    """``items`` ordered by a column name from ``SORT_KEYS`` (stable; missing dates sort first)."""
+def sort_items(
+    items: Sequence[MilestoneItem],
+    key: str,
+    reverse: bool = False,
+    *,
+    links: dict[int, tuple[int, ...]] | None = None,
+) -> tuple[MilestoneItem, ...]:
+    """``items`` ordered by a column name from ``SORT_KEYS`` (stable; missing dates sort first).
+
+    ``links`` (from ``linked_prs``) lets the "linked" column sort issues by the PRs that name them.
+    """
     try:
         sort_key = SORT_KEYS[key]
     except KeyError:
         raise UnknownSortKey(
             f"cannot sort milestone items by {key!r}: expected one of {', '.join(SORT_KEYS)}"
         ) from None
+    if key == "linked" and links is not None:
+        sort_key = lambda i: (links.get(i.number, ()), i.number)  # noqa: E731
     return tuple(sorted(items, key=sort_key, reverse=reverse))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
@@ -183,12 +184,15 @@ def _row(
     if status is PickStatus.NO_RELEASE_PR:
         flags.append(PickFlag.NO_RELEASE_PR)
 
+    trunk = []
     if not req.trunk_na:
         for ref in req.trunk_prs:
             pr = _lookup(pulls, ref, repository)
             if pr is None:
                 notes.append(f"trunk PR {ref.label(repository)} not loaded")
-            elif pr.state is not PullState.MERGED:
+            else:
+                trunk.append(pr)
+            if pr is not None and pr.state is not PullState.MERGED:
                 flags.append(PickFlag.TRUNK_NOT_MERGED)
                 notes.append(f"trunk PR {ref.label(repository)} is {pr.state.value.replace('_', ' ')}")
             if _is_home(ref, repository) and ref.number in reverted:
@@ -202,7 +206,8 @@ def _row(
     if status in (PickStatus.UNDER_REVIEW, PickStatus.NO_RELEASE_PR) and pending_age is not None and pending_age > stale_days:
         flags.append(PickFlag.STALE)
     notes += _hint_notes(req, status)
-    return PickRow(req, status, tuple(dict.fromkeys(flags)), age, release_age, tuple(notes))
+    loaded = tuple(dict.fromkeys((*release, *trunk)))
+    return PickRow(req, status, tuple(dict.fromkeys(flags)), age, release_age, tuple(notes), loaded)
 
 
 def _status(req: PickRequest, release: list[PullRequest]) -> PickStatus:
@@ -230,9 +235,7 @@ def _mark_duplicate(row: PickRow, first: dict[int, PickRow], repository: str) ->
         first[ref.number] = prior if prior is not None and prior.status is not PickStatus.REJECTED else row
     if not earlier:
         return row
-    return PickRow(
-        row.request, row.status, (*row.flags, PickFlag.DUPLICATE), row.age_days, row.release_pr_age_days, (*row.notes, *earlier)
-    )
+    return replace(row, flags=(*row.flags, PickFlag.DUPLICATE), notes=(*row.notes, *earlier))
 
 
 def _hint_notes(req: PickRequest, status: PickStatus) -> list[str]:

@@ -1,4 +1,4 @@
-"""Pane 1: every issue and PR of the milestone, filterable; open, remove, post the validation comment."""
+"""Pane 1: every issue and PR of the milestone, filterable and sortable; open, remove, validate."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from cockpit.actions.milestone import validation_key
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
+from cockpit.services.milestone import filter_items, labels_present, linked_prs, sort_items
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
@@ -29,10 +31,24 @@ _STATE_WORD = {
     ItemState.CLOSED: "closed",
     ItemState.CLOSED_UNMERGED: "closed unmerged",
 }
+# (column key = sort key, header, widest text shown before "…")
+COLUMNS = (
+    ("number", "#", None), ("kind", "Kind", None), ("state", "State", None), ("title", "Title", 48),
+    ("labels", "Labels", 32), ("assignees", "Assignees", 20), ("linked", "Linked PRs", 20), ("updated", "Updated", None),
+)
+SORT_CYCLE = (None, *(key for key, _h, _w in COLUMNS))
+
+
+def clip(value: object, width: int | None) -> Text:
+    """Outside text as plain ``Text``, cut to ``width`` cells with an ellipsis."""
+    text = plain(value)
+    if width is not None:
+        text.truncate(width, overflow="ellipsis")
+    return text
 
 
 class MilestonePane(Pane):
-    """The milestone's items; the gate "no open items" on top."""
+    """The milestone's items; the gate "no open items" on top, skipped items named apart."""
 
     PANE = "milestone"
     GATES = ("milestone_empty",)
@@ -40,6 +56,10 @@ class MilestonePane(Pane):
         Binding("f", "cycle_open", "Open/all", id="milestone.filter_open", tooltip="Show open items only, or all items"),
         Binding("p", "only_kind('pull')", "PRs", id="milestone.filter_prs", tooltip="Show pull requests only (again: both)"),
         Binding("i", "only_kind('issue')", "Issues", id="milestone.filter_issues", tooltip="Show issues only (again: both)"),
+        Binding("l", "cycle_label", "Label", id="milestone.filter_label", tooltip="Show only items with the next label present (cycles; back to all)"),
+        Binding("s", "cycle_sort", "Sort", id="milestone.sort", tooltip="Sort by the next column (or click a header)"),
+        Binding("S", "reverse_sort", "Reverse", show=False, id="milestone.sort_reverse", tooltip="Reverse the sort order"),
+        Binding("k", "toggle_skipped", "Skipped", id="milestone.skipped", tooltip="Show the items skipped by label instead (again: back)"),
         Binding("enter", "detail", "Detail", show=False, id="milestone.detail", tooltip="Show the selected item in full"),
         Binding("o", "open", "Open", id="milestone.open", tooltip="Open the selected item in the browser"),
         Binding("d", "remove", "Remove", id="milestone.remove", tooltip="Remove the selected item from the milestone"),
@@ -50,48 +70,78 @@ class MilestonePane(Pane):
         super().__init__(backend, **kwargs)
         self.open_only = False
         self.kind: ItemKind | None = None
+        self.label: str | None = None
+        self.sort_key: str | None = None
+        self.sort_reverse = False
+        self.show_skipped = False
 
     def compose_body(self) -> ComposeResult:
         yield Static("", classes="pane-filter")
         yield from super().compose_body()
 
     def on_mount(self) -> None:
-        self.table.add_columns("#", "Kind", "State", "Title", "Labels", "Assignees", "Updated")
+        for key, header, _width in COLUMNS:
+            self.table.add_column(header, key=key)
 
     def fetch(self) -> MilestoneReport:
         return self.backend.load_milestone()
 
+    def _all_items(self) -> tuple[MilestoneItem, ...]:
+        return (*self.report.items, *self.report.skipped) if self.report is not None else ()
+
     def visible_items(self) -> list[MilestoneItem]:
-        """The items the filters let through, in the report's order."""
+        """The items the filters let through, sorted as chosen (the report's order by default)."""
         if self.report is None:
             return []
-        items = self.report.items
-        return [
-            i for i in items
-            if (not self.open_only or i.state.is_open) and (self.kind is None or i.kind is self.kind)
-        ]
+        items = self.report.skipped if self.show_skipped else self.report.items
+        items = filter_items(items, open_only=self.open_only, kind=self.kind, label=self.label)
+        if self.sort_key is not None:
+            items = sort_items(items, self.sort_key, self.sort_reverse, links=linked_prs(self._all_items()))
+        return list(items)
+
+    def _validated(self, item: MilestoneItem) -> bool:
+        ledger_get = getattr(self.backend.state, "ledger_get", None)
+        try:
+            return ledger_get is not None and ledger_get(validation_key(self.backend.config.release.repository, item.number)) is not None
+        except Exception:  # a state file that cannot answer must not break the table
+            return False
 
     def show(self, report: MilestoneReport) -> None:
         table = self.table
         table.clear()
         now = self.app.clock()
+        links = linked_prs(self._all_items())
+        widths = {key: width for key, _h, width in COLUMNS}
         for item in self.visible_items():
+            word = _STATE_WORD[item.state] + (" ✓ validated" if not item.state.is_open and self._validated(item) else "")
             table.add_row(
                 Text(f"#{item.number}"),
                 Text("PR" if item.kind is ItemKind.PULL else "issue"),
-                status_text(self, _STATE_STATUS[item.state], _STATE_WORD[item.state]),
-                plain(item.title),
-                plain(", ".join(item.labels)),
-                plain(", ".join(item.assignees)),
+                status_text(self, _STATE_STATUS[item.state], word),
+                clip(item.title, widths["title"]),
+                clip(", ".join(item.labels), widths["labels"]),
+                clip(", ".join(item.assignees), widths["assignees"]),
+                clip(" ".join(f"#{n}" for n in links.get(item.number, ())), widths["linked"]),
                 Text(age_text(item.updated_at, now)),
                 key=str(item.number),
             )
-        shown = "open only" if self.open_only else "open and closed"
+        self.query_one(".pane-filter", Static).update(self._filter_line(report, len(table.rows)))
+
+    def _filter_line(self, report: MilestoneReport, shown: int) -> Text:
         kind = {None: "issues and PRs", ItemKind.PULL: "PRs only", ItemKind.ISSUE: "issues only"}[self.kind]
-        skipped = f" · {len(report.skipped)} skipped (release-feature-request)" if report.skipped else ""
-        self.query_one(".pane-filter", Static).update(
-            Text(f"Milestone {report.milestone.title}: {len(table.rows)} of {len(report.items)} shown ({shown}, {kind}){skipped}")
-        )
+        parts = ["open only" if self.open_only else "open and closed", kind]
+        if self.label:
+            parts.append(f"label {self.label}")
+        if self.sort_key:
+            parts.append(f"sorted by {self.sort_key}" + (", reversed" if self.sort_reverse else ""))
+        if self.show_skipped:
+            head = f"Milestone {report.milestone.title}: skipped by label, not counted by the gate: {shown} of {len(report.skipped)}"
+            return Text(f"{head} ({', '.join(parts)}) · k: back to the counted items")
+        line = f"Milestone {report.milestone.title}: {shown} of {len(report.items)} shown ({', '.join(parts)})"
+        if report.skipped:
+            named = ", ".join(f"#{i.number}" for i in report.skipped[:4]) + (" …" if len(report.skipped) > 4 else "")
+            line += f" · {len(report.skipped)} skipped by label, apart: {named} (k)"
+        return Text(line)
 
     def _rerender(self) -> None:
         if self.report is not None:
@@ -106,17 +156,48 @@ class MilestonePane(Pane):
         self.kind = None if self.kind is wanted else wanted
         self._rerender()
 
+    def action_cycle_label(self) -> None:
+        labels = (None, *labels_present(self.report.skipped if self.show_skipped else self.report.items)) if self.report else (None,)
+        position = labels.index(self.label) if self.label in labels else 0
+        self.label = labels[(position + 1) % len(labels)]
+        self.notify(f"Label filter: {self.label or 'all labels'}", markup=False)
+        self._rerender()
+
+    def action_cycle_sort(self) -> None:
+        self.sort_key = SORT_CYCLE[(SORT_CYCLE.index(self.sort_key) + 1) % len(SORT_CYCLE)]
+        self.sort_reverse = False
+        self._rerender()
+
+    def action_reverse_sort(self) -> None:
+        self.sort_key = self.sort_key or "number"
+        self.sort_reverse = not self.sort_reverse
+        self._rerender()
+
+    def action_toggle_skipped(self) -> None:
+        self.show_skipped = not self.show_skipped
+        self.label = None
+        self._rerender()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        key = event.column_key.value
+        if key == self.sort_key:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_key, self.sort_reverse = key, False
+        self._rerender()
+
     def selected_item(self) -> MilestoneItem | None:
         key = self.selected_key()
-        if key is None or self.report is None:
+        item = next((i for i in self._all_items() if str(i.number) == key), None) if key is not None else None
+        if item is None:
             self.notify("No item selected.", severity="warning")
-            return None
-        return next((i for i in self.report.items if str(i.number) == key), None)
+        return item
 
     def _act(self, action_id: str, reload_after: bool) -> None:
         item = self.selected_item()
         if item is not None:
-            done = (lambda ok: ok and self.reload()) if reload_after else None
+            done = (lambda ok: ok and self.reload()) if reload_after else (lambda ok: self._rerender())
             perform(self, self.PANE, action_id, item, on_done=done)
 
     def action_open(self) -> None:
@@ -136,12 +217,14 @@ class MilestonePane(Pane):
         item = self.selected_item()
         if item is None:
             return
+        links = linked_prs(self._all_items()).get(item.number, ())
         lines = (
             f"{'Pull request' if item.kind is ItemKind.PULL else 'Issue'} · {_STATE_WORD[item.state]}"
             + (f" · by {item.author}" if item.author else ""),
             "Labels: " + (", ".join(item.labels) or "none"),
             "Assignees: " + (", ".join(item.assignees) or "none"),
-            *((f"Linked PRs: {' '.join(f'#{n}' for n in item.linked_prs)}",) if item.linked_prs else ()),
+            *((f"Linked PRs: {' '.join(f'#{n}' for n in links)}",) if links else ()),
+            *(("Validation comment: posted",) if not item.state.is_open and self._validated(item) else ()),
             item.html_url,
         )
         self.app.push_screen(DetailScreen(f"#{item.number} {item.title}", lines=lines, markdown=item.body or None))

@@ -10,24 +10,29 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from cockpit.services.pick_parser import bot_command
+from cockpit.services.pick_parser import BOT_CLASSES, bot_command
 
-CATEGORIES = ("regression", "critical", "fixnewfeature", "docs", "release")
+CATEGORIES = BOT_CLASSES
 
 
 class BotCommandForm(ModalScreen[tuple[str, str] | None]):
-    """Dismisses with ``(category, fixes_url)``, or None when cancelled."""
+    """Dismisses with ``(category, fixes_url)``, or None when cancelled.
+
+    ``category`` preselects one of the bot's five classes (from the request's free-text category).
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")]
 
-    def __init__(self, pr: int, branch: str, *, fixes: str = "") -> None:
+    def __init__(self, pr: int, branch: str, *, fixes: str = "", category: str = "") -> None:
         super().__init__()
         self.pr, self.branch, self.fixes = pr, branch, fixes
+        self.category = category if category in CATEGORIES else ""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text(f"Cherry-pick #{self.pr} onto {self.branch}", style="bold"))
-            yield Select([(c, c) for c in CATEGORIES], prompt="Category", id="bot-category", allow_blank=True)
+            yield Select([(c, c) for c in CATEGORIES], prompt="Category", id="bot-category", allow_blank=True,
+                         **({"value": self.category} if self.category else {}))
             yield Input(value=self.fixes, placeholder="Fixes: issue URL (needed for regression, critical, fixnewfeature)",
                         id="bot-fixes")
             yield Static("", id="bot-preview")

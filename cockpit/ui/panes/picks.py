@@ -1,4 +1,4 @@
-"""Pane 2: the tracker's cherry-pick requests joined with their PRs; detail, open, compose the bot command."""
+"""Pane 2: the tracker's cherry-pick requests joined with their PRs; detail, open, reply, bot command."""
 
 from __future__ import annotations
 
@@ -8,13 +8,16 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.gates import GateStatus
-from cockpit.domain.picks import PickRow, PickStatus
+from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
+from cockpit.services.pick_parser import suggest_class
 from cockpit.ui.acting import perform
+from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
+from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
-from cockpit.ui.widgets import days_text, plain, status_text
+from cockpit.ui.widgets import days_text, status_text
 
 _STATUS = {
     PickStatus.ACCEPTED: (GateStatus.GREEN, "accepted"),
@@ -23,6 +26,20 @@ _STATUS = {
     PickStatus.NO_RELEASE_PR: (GateStatus.RED, "no release PR"),
     PickStatus.UNPARSED: (GateStatus.RED, "unparsed"),
 }
+# Status and Flags come first so they stay visible in an 80-column terminal; wide text is cut.
+COLUMNS = (
+    ("release", "Release PR", 16), ("status", "Status", None), ("flags", "Flags", 36), ("trunk", "Trunk PRs", 18),
+    ("hints", "Hints", 16), ("asked", "Asked", None), ("pr_open", "PR open", None), ("category", "Category", 28),
+    ("author", "Author", 16),
+)
+_SAID_BY_STATUS = {PickFlag.NO_RELEASE_PR, PickFlag.UNPARSED}
+_WARNING_HINTS = {"do not merge", "reverted", "not merged"}
+_MAX_TEXT_LINES = 400
+
+
+def flag_words(row: PickRow) -> str:
+    """The row's flags in words, leaving out what the Status column already says."""
+    return ", ".join(f.value.replace("_", " ") for f in row.flags if f not in _SAID_BY_STATUS)
 
 
 class PicksPane(Pane):
@@ -31,8 +48,9 @@ class PicksPane(Pane):
     PANE = "picks"
     GATES = ("picks_clear",)
     BINDINGS = [
-        Binding("enter", "detail", "Detail", id="picks.detail", tooltip="Show the request comment and its flags"),
+        Binding("enter", "detail", "Detail", id="picks.detail", tooltip="Show the request comment and its PRs"),
         Binding("o", "open", "Open", id="picks.open", tooltip="Open the request comment in the browser"),
+        Binding("m", "reply", "Reply", id="picks.reply", tooltip="Reply on the tracker issue (to the selected request's author)"),
         Binding("c", "compose", "Bot command", id="picks.bot_command", tooltip="Compose and post the bot's cherry-pick command for the trunk PR"),
     ]
 
@@ -41,40 +59,61 @@ class PicksPane(Pane):
         yield from super().compose_body()
 
     def on_mount(self) -> None:
-        self.table.add_columns("Author", "Trunk PRs", "Release PRs", "Category", "Status", "Flags", "Age")
+        for key, header, _width in COLUMNS:
+            self.table.add_column(header, key=key)
 
     def fetch(self) -> PicksReport:
         return self.backend.load_picks()
 
     def show(self, report: PicksReport) -> None:
         home = self.backend.config.release.repository
+        stale_days = getattr(self.backend.config, "stale_days", 7.0)
+        width = {key: w for key, _h, w in COLUMNS}
         table = self.table
         table.clear()
         for row in report.rows:
             request = row.request
             status, word = _STATUS.get(row.status, (GateStatus.UNKNOWN, str(row.status)))
             trunk = "NA" if request.trunk_na else " ".join(p.label(home) for p in request.trunk_prs)
-            flags = ", ".join(f.value.replace("_", " ") for f in row.flags)
+            flags = flag_words(row)
+            stale = PickFlag.STALE in row.flags
             table.add_row(
-                plain(request.author),
-                plain(trunk),
-                plain(" ".join(p.label(home) for p in request.release_prs) or "—"),
-                plain(request.category),
+                clip(" ".join(p.label(home) for p in request.release_prs) or "—", width["release"]),
                 status_text(self, status, word),
-                status_text(self, GateStatus.RED, flags) if flags else Text(""),
-                Text(days_text(row.age_days)),
+                _styled(self, clip(flags, width["flags"]), GateStatus.RED) if flags else Text(""),
+                clip(trunk, width["trunk"]),
+                self._hints(row, width["hints"]),
+                self._age(row.age_days, stale, stale_days),
+                self._age(row.release_pr_age_days, stale, stale_days),
+                clip(request.category, width["category"]),
+                clip(request.author, width["author"]),
                 key=str(request.comment_id),
             )
         unrequested = ", ".join(f"#{p.number} {p.title}" for p in report.unrequested)
+        stale_count = sum(1 for r in report.rows if PickFlag.STALE in r.flags)
         self.query_one(".pane-filter", Static).update(
-            Text(f"{report.tracker_title} (#{report.tracker_issue}): {len(report.rows)} requests"
+            Text(f"{report.tracker_title} (#{report.tracker_issue}): {len(report.rows)} comments"
+                 + (f" · {stale_count} waiting over {stale_days:g} days" if stale_count else "")
                  + (f" · merged without a request: {unrequested}" if unrequested else ""))
         )
 
-    def selected_row(self) -> PickRow | None:
+    def _hints(self, row: PickRow, width: int | None) -> Text:
+        words = ", ".join(row.request.hints)
+        if any(h in _WARNING_HINTS for h in row.request.hints):
+            return _styled(self, clip(words, width), GateStatus.AMBER)
+        return clip(words, width)
+
+    def _age(self, days: float | None, stale: bool, stale_days: float) -> Text:
+        """Days waiting; a stale pending pick's ages in the warning colour (threshold ``stale_days``)."""
+        text = Text(days_text(days))
+        if stale and days is not None and days > stale_days:
+            return _styled(self, text, GateStatus.AMBER)
+        return text
+
+    def selected_row(self, *, quiet: bool = False) -> PickRow | None:
         key = self.selected_key()
         row = next((r for r in self.report.rows if str(r.request.comment_id) == key), None) if self.report else None
-        if row is None:
+        if row is None and not quiet:
             self.notify("No request selected.", severity="warning")
         return row
 
@@ -87,28 +126,58 @@ class PicksPane(Pane):
         if row is None:
             return
         request = row.request
-        lines = (
-            f"Status: {row.status.value.replace('_', ' ')}",
+        head = (
+            f"Status: {row.status.value.replace('_', ' ')}"
+            + (f" · asked {days_text(row.age_days)} ago" if row.age_days is not None else "")
+            + (f" · release PR open {days_text(row.release_pr_age_days)}" if row.release_pr_age_days is not None else ""),
             "Flags: " + (", ".join(f.value.replace("_", " ") for f in row.flags) or "none"),
             *(f"Note: {n}" for n in row.notes),
+            *(f"Hint in the comment: {h}" for h in request.hints),
             *(f"Fixes: {f}" for f in request.fixes),
-            f"Comment: {request.html_url}",
+            f"Comment: {request.html_url}" + (" (edited)" if _edited(request) else ""),
         )
-        self.app.push_screen(DetailScreen(f"Request by {request.author}", lines=lines, markdown=request.body))
+        title = f"Request by {request.author or 'unknown'}"
+        if row.status is PickStatus.UNPARSED:
+            # Unread text is shown as it was written: Markdown could hide what made it unreadable.
+            text = request.body.splitlines()[:_MAX_TEXT_LINES] or ["(empty comment)"]
+            self.app.push_screen(DetailScreen(title, lines=(*head, "", *text)))
+            return
+        self.app.push_screen(DetailScreen(title, lines=head, markdown=detail_markdown(row, self.backend.config.release.repository)))
 
     def action_open(self) -> None:
         row = self.selected_row()
         if row is not None:
             perform(self, self.PANE, "picks.open", row)
 
+    def action_reply(self) -> None:
+        row = self.selected_row(quiet=True)
+        author = row.request.author if row is not None else ""
+        tracker = self.report.tracker_issue if self.report else self.backend.config.release.tracker_issue
+
+        def written(text: str | None) -> None:
+            if text is not None:
+                perform(self, self.PANE, "picks.reply", text)
+
+        prompt = f"Reply on the tracker #{tracker}" + (f" (to {author})" if author else "")
+        self.app.push_screen(TextInputScreen(prompt, value=f"@{author} " if author else ""), written)
+
     def action_compose(self) -> None:
         row = self.selected_row()
         if row is None:
             return
-        if not row.request.trunk_prs:
+        home = self.backend.config.release.repository
+        trunk = [p for p in row.request.trunk_prs if not p.repository or p.repository.casefold() == home.casefold()]
+        if not row.request.trunk_prs or row.request.trunk_na:
             self.notify("This request names no trunk PR: the bot can only pick a merged trunk PR.", severity="warning")
             return
-        pr = row.request.trunk_prs[0].number
+        if not trunk:
+            other = row.request.trunk_prs[0].label(home)
+            self.notify(f"The trunk PR is {other}: post the bot command in that repository.", severity="warning", markup=False)
+            return
+        if PickFlag.TRUNK_NOT_MERGED in row.flags:
+            self.notify(f"Trunk PR #{trunk[0].number} is not merged: the bot refuses unmerged PRs.", severity="warning")
+            return
+        pr = trunk[0].number
 
         def composed(answer: tuple[str, str] | None) -> None:
             if answer is not None:
@@ -116,4 +185,27 @@ class PicksPane(Pane):
                 perform(self, self.PANE, "picks.bot_command", (pr, category, fixes or None))
 
         fixes = row.request.fixes[0] if row.request.fixes else ""
-        self.app.push_screen(BotCommandForm(pr, self.backend.config.release.branch, fixes=fixes), composed)
+        form = BotCommandForm(pr, self.backend.config.release.branch, fixes=fixes,
+                              category=suggest_class(row.request.category) or "")
+        self.app.push_screen(form, composed)
+
+
+def detail_markdown(row: PickRow, home: str) -> str:
+    """The request comment, then the body of each PR it names that was loaded, as one Markdown text."""
+    parts = [row.request.body.strip() or "_(empty comment)_"]
+    release = {(p.repository or home, p.number) for p in row.request.release_prs}
+    for pr in row.pulls:
+        role = "Release PR" if (pr.repository or home, pr.number) in release else "Trunk PR"
+        where = f", onto {pr.base_ref}" if pr.base_ref else ""
+        parts.append(f"---\n\n### {role} #{pr.number}: {pr.title}\n\n*{pr.state.value.replace('_', ' ')}{where}*"
+                     f"\n\n{pr.body.strip() or '_(no description)_'}")
+    return "\n\n".join(parts) + "\n"
+
+
+def _edited(request) -> bool:
+    return bool(request.created_at and request.updated_at and request.updated_at > request.created_at)
+
+
+def _styled(pane: Pane, text: Text, status: GateStatus) -> Text:
+    text.stylize(status_text(pane, status, " ").style)
+    return text
