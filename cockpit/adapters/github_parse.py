@@ -74,7 +74,8 @@ def _time(value: Any) -> datetime | None:
 def _names(items: Any, key: str) -> tuple[str, ...]:
     if not isinstance(items, list):
         return ()
-    return tuple(i[key] for i in items if isinstance(i, dict) and isinstance(i.get(key), str))
+    # once each: a list naming a label twice (the sandbox world does) must not show it twice
+    return tuple(dict.fromkeys(i[key] for i in items if isinstance(i, dict) and isinstance(i.get(key), str)))
 
 
 def list_of(data: Any, what: str, wrap: str | None = None) -> list[Any]:
