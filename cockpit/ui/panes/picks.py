@@ -149,7 +149,19 @@ class PicksPane(Pane):
         if row is not None:
             perform(self, self.PANE, "picks.open", row)
 
+    def _refused(self, action_id: str, sample: object) -> bool:
+        """Say why an action cannot run before asking for its input (read-only session)."""
+        try:
+            reason = self.backend.actions.refusal(action_id, sample)
+        except Exception:  # the registry answers again, with its reason, when the action is run
+            return False
+        if reason:
+            self.notify(reason, title="Not done", severity="warning", markup=False)
+        return bool(reason)
+
     def action_reply(self) -> None:
+        if self._refused("picks.reply", "(your reply)"):
+            return
         row = self.selected_row(quiet=True)
         author = row.request.author if row is not None else ""
         tracker = self.report.tracker_issue if self.report else self.backend.config.release.tracker_issue
@@ -178,6 +190,8 @@ class PicksPane(Pane):
             self.notify(f"Trunk PR #{trunk[0].number} is not merged: the bot refuses unmerged PRs.", severity="warning")
             return
         pr = trunk[0].number
+        if self._refused("picks.bot_command", (pr, "release", None)):
+            return
 
         def composed(answer: tuple[str, str] | None) -> None:
             if answer is not None:
