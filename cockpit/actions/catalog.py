@@ -9,7 +9,7 @@ from __future__ import annotations
 import webbrowser
 from typing import TYPE_CHECKING, Any
 
-from cockpit.actions import branch, checklist, ci, milestone, picks
+from cockpit.actions import branch, checklist, ci, milestone, picks, rc_tag
 from cockpit.actions.registry import Action, Danger
 from cockpit.errors import ActionRefused
 
@@ -35,5 +35,5 @@ def register_actions(backend: "CockpitBackend") -> None:
         reg.register(Action(f"{pane}.open", "Open in browser", Danger.SAFE, pane,
                             run=lambda t: _open(url_of(t)), describe=lambda t: f"open {url_of(t)}"))
 
-    for module in (milestone, picks, ci, branch, checklist):
+    for module in (milestone, picks, ci, branch, checklist, rc_tag):
         module.register(backend)

@@ -1,13 +1,57 @@
-"""Checklist actions: tick or untick a manual step, keep a note on it (in the state file)."""
+"""Checklist actions: tick or untick a manual step, keep a note on it (in the state file), and run a
+step's dry run and command (output streamed to the caller, the result in the audit log)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, Danger
+from cockpit.domain.checklist import ChecklistStep
+from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
     from cockpit.bootstrap import CockpitBackend
+
+
+@dataclass(frozen=True)
+class StepRun:
+    """The target of the command actions: a step, and where its output lines go (any thread)."""
+
+    step: ChecklistStep
+    on_line: Callable[[str], None] = field(default=lambda line: None, compare=False)
+
+
+def locked_reason(backend: "CockpitBackend", step_id: str) -> str | None:
+    """Why the step is done for good (the version is already on PyPI), or None.
+
+    Read from the last storage load (``pypi_gate`` remembered by the storage loader).
+    """
+    from cockpit.services.checklist import locked_reason as why
+
+    step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
+    if step is None or not step.gate:
+        return None
+    return why(step, backend.cached("pypi_gate") if step.gate == "pypi_not_published" else None) or None
+
+
+def placeholder_values(backend: "CockpitBackend") -> dict[str, str]:
+    """``{version}``, ``{branch}``, ``{remote}`` from the config; ``{rc_tag}`` the next RC tag."""
+    from cockpit.actions.rc_tag import next_rc_tag
+
+    rel = backend.config.release
+    return {"version": rel.version, "branch": rel.branch, "remote": backend.config.git.remote,
+            "rc_tag": next_rc_tag(rel.version, backend.git.tags())}
+
+
+def _runner(backend: "CockpitBackend"):
+    runner = getattr(backend, "step_runner", None)
+    if runner is None:
+        from cockpit.adapters.shell import StepCommandRunner
+
+        runner = backend.step_runner = StepCommandRunner(backend.config.git.clone, read_only=backend.read_only)
+    return runner
 
 
 def register(backend: "CockpitBackend") -> None:
@@ -24,6 +68,7 @@ def register(backend: "CockpitBackend") -> None:
     reg.register(Action(
         "checklist.toggle", "Tick or untick a step", Danger.MUTATING, "checklist",
         run=toggle, describe=lambda step_id: f"record in {backend.state.path}: {step_id} by {backend.who}",
+        applicable=lambda step_id: locked_reason(backend, step_id),
     ))
 
     def note(target: tuple[str, str]) -> str:
@@ -33,4 +78,46 @@ def register(backend: "CockpitBackend") -> None:
     reg.register(Action(
         "checklist.note", "Add a note to a step", Danger.MUTATING, "checklist",
         run=note, describe=lambda t: f"record note on {t[0]} in {backend.state.path}",
+    ))
+
+    def programs(target: StepRun, key: str):
+        from cockpit.services.step_commands import step_programs
+
+        text = getattr(target.step, key)
+        if not text:
+            raise ActionRefused(f"step '{target.step.id}' has no {key.replace('_', ' ')}")
+        return step_programs(text, placeholder_values(backend), where=f"step '{target.step.id}', key '{key}'")
+
+    def describe(key: str) -> Callable[[StepRun], str]:
+        def text(target: StepRun) -> str:
+            from cockpit.services.step_commands import shown
+
+            return f"in {backend.config.git.clone}: {shown(programs(target, key))}"
+        return text
+
+    def run(key: str) -> Callable[[StepRun], str]:
+        return lambda target: _runner(backend).run(programs(target, key), target.on_line)
+
+    def applicable(key: str, irreversible: bool) -> Callable[[StepRun], str | None]:
+        def why(target: StepRun) -> str | None:
+            if not getattr(target.step, key):
+                return f"'{target.step.title}' has no {key.replace('_', ' ')} to run"
+            if key == "command" and target.step.irreversible != irreversible:
+                kind = "cannot be undone" if target.step.irreversible else "can be undone"
+                return f"'{target.step.title}' {kind}: run it with checklist.run_{'irreversible' if target.step.irreversible else 'command'}"
+            return locked_reason(backend, target.step.id)
+        return why
+
+    label = lambda target: target.step.id  # noqa: E731
+    reg.register(Action(
+        "checklist.dry_run", "Dry-run the step's command", Danger.MUTATING, "checklist",
+        run=run("dry_run"), describe=describe("dry_run"), applicable=applicable("dry_run", False), label=label,
+    ))
+    reg.register(Action(
+        "checklist.run_command", "Run the step's command", Danger.MUTATING, "checklist",
+        run=run("command"), describe=describe("command"), applicable=applicable("command", False), label=label,
+    ))
+    reg.register(Action(
+        "checklist.run_irreversible", "Run the step's command (cannot be undone)", Danger.IRREVERSIBLE, "checklist",
+        run=run("command"), describe=describe("command"), applicable=applicable("command", True), label=label,
     ))

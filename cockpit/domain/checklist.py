@@ -24,6 +24,7 @@ class ChecklistStep:
     irreversible: bool = False
     required: bool = True
     after_go: bool = False  # done after the go decision (the promotion itself): go/no-go does not wait for it
+    action: str | None = None  # a built-in action `x` runs instead of the command ("rc_tag")
 
 
 @dataclass(frozen=True)

@@ -58,10 +58,13 @@ class StepView:
     step: ChecklistStep
     signoff: Signoff | None = None
     gate: Gate | None = None
-    related_gate: Gate | None = None  # shown beside a manual step (is it already on PyPI?); never decides done
+    related_gate: Gate | None = None  # shown beside a manual step (is it already on PyPI?)
+    locked: str = ""  # why the step is done for good and can be neither unticked nor re-run
 
     @property
     def done(self) -> bool:
+        if self.locked:
+            return True
         if self.gate is not None:
             return self.gate.status is GateStatus.GREEN
         return bool(self.signoff and self.signoff.done)

@@ -49,4 +49,6 @@ def load_storage(backend: "CockpitBackend") -> StorageGateReport:
             versions.extend(backend.pypi.versions(package))
     published = version in versions
     report = replace(report, published_on_pypi=published, pypi_versions=tuple(versions))
-    return StorageGateReport(report=report, gate=storage_gate(report), pypi_gate=pypi_gate(published, version))
+    result = StorageGateReport(report=report, gate=storage_gate(report), pypi_gate=pypi_gate(published, version))
+    backend.remember(pypi_gate=result.pypi_gate)  # the checklist actions lock the PyPI step on it
+    return result

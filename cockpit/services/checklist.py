@@ -19,12 +19,16 @@ GATE_NAME = "checklist"
 GATE_TITLE = GATE_TITLES[GATE_NAME]
 PLACEHOLDERS = ("version", "branch", "rc_tag", "remote")
 PACKAGED = "cockpit/templates/checklist.toml (packaged)"
+BUILTIN_ACTIONS = ("rc_tag",)
+"""Built-in actions a step may name with ``action``: ``rc_tag`` tags and pushes the next RC."""
+LOCKING_GATES = {"pypi_not_published": "already on PyPI"}
+"""Related gates that, once not green, mean the manual step was done for good (it cannot be redone)."""
 
 _PLACEHOLDER = re.compile(r"(?<!\$)\{(\w*)\}")  # ${VAR} is the shell's, not ours
 _STEP_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 _TOP_KEYS = {"schema", "section"}
 _SECTION_KEYS = {"title", "required", "after_go", "step"}
-_STEP_KEYS = {"id", "title", "help", "kind", "gate", "command", "dry_run", "irreversible", "required", "after_go"}
+_STEP_KEYS = {"id", "title", "help", "kind", "gate", "command", "dry_run", "irreversible", "required", "after_go", "action"}
 
 
 def load_template(path: Path | None = None) -> tuple[ChecklistStep, ...]:
@@ -108,6 +112,9 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
         if unknown:
             allowed = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
             raise ConfigError(f"{source}: {where}, key '{key}': unknown placeholder {{{unknown[0]}}}; use {allowed}")
+    action = _get(source, where, raw, "action", str, "a built-in action name", None)
+    if action is not None and action not in BUILTIN_ACTIONS:
+        raise ConfigError(f"{source}: {where}, key 'action': expected one of {', '.join(BUILTIN_ACTIONS)}, got {action!r}")
     return ChecklistStep(
         id=step_id,
         section=section,
@@ -120,6 +127,7 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
         irreversible=_get(source, where, raw, "irreversible", bool, "true or false", False),
         required=_get(source, where, raw, "required", bool, "true or false", required),
         after_go=_get(source, where, raw, "after_go", bool, "true or false", after_go),
+        action=action,
     )
 
 
@@ -152,7 +160,9 @@ def checklist_report(
     """Each step with its live state, and the ``checklist`` gate over them.
 
     Automatic steps read their gate (UNKNOWN until it is evaluated); manual steps read their
-    sign-off and show their related gate, if any, beside it.
+    sign-off and show their related gate, if any, beside it. A manual step whose related gate is a
+    locking one (``pypi_not_published``) and is no longer green was done for good: it is shown done
+    and locked, whatever the sign-off says.
     """
     views = []
     for step in steps:
@@ -163,8 +173,17 @@ def checklist_report(
             )
             views.append(StepView(step, signoff, gate))
         else:
-            views.append(StepView(step, signoff, related_gate=gates.get(step.gate) if step.gate else None))
+            related = gates.get(step.gate) if step.gate else None
+            views.append(StepView(step, signoff, related_gate=related, locked=locked_reason(step, related)))
     return ChecklistReport(tuple(views), checklist_gate(views))
+
+
+def locked_reason(step: ChecklistStep, related: Gate | None) -> str:
+    """Why a manual step is done for good (its locking gate is no longer green), or ""."""
+    why = LOCKING_GATES.get(step.gate or "")
+    if not why or related is None or related.status in (GateStatus.GREEN, GateStatus.UNKNOWN):
+        return ""
+    return f"done and locked: {why} ({related.summary})"
 
 
 def checklist_gate(views: Sequence[StepView]) -> Gate:

@@ -221,3 +221,87 @@ def test_a_custom_blocking_list_is_honoured(steps):
     gates = all_green() | {"rc_artifacts": gate("rc_artifacts", GateStatus.RED, "missing")}
     report = checklist_report(steps, signed(*manual_before_go(steps)), gates)
     assert go_no_go(gates, report, blocking=("milestone_empty", "ci_green")).go
+
+
+def test_once_the_version_is_on_pypi_the_upload_step_is_done_and_locked(steps):
+    published = gate("pypi_not_published", GateStatus.AMBER, "2.5.0 is already on PyPI: the upload step is done")
+    report = checklist_report(steps, {}, all_green() | {"pypi_not_published": published})
+    pypi = next(v for v in report.steps if v.step.id == "promote_pypi")
+    assert pypi.done and pypi.locked.startswith("done and locked: already on PyPI")
+    not_yet = checklist_report(steps, {}, all_green())
+    assert not next(v for v in not_yet.steps if v.step.id == "promote_pypi").locked
+    unknown = checklist_report(steps, {}, all_green() | {"pypi_not_published": gate("pypi_not_published", GateStatus.UNKNOWN)})
+    assert not next(v for v in unknown.steps if v.step.id == "promote_pypi").done, "a failed PyPI read locks nothing"
+
+
+def test_the_rc_tag_step_names_its_built_in_action_and_other_names_are_refused(steps, tmp_path):
+    assert steps_by_id(steps)["tag_final_rc"].action == "rc_tag"
+    with pytest.raises(ConfigError, match=r"key 'action': expected one of rc_tag, got 'deploy'"):
+        load_template(write(tmp_path, GOOD_STEP + 'action = "deploy"\n'))
+
+
+VALUES = {"version": "2.5.0", "branch": "release/2.5", "rc_tag": "v2.5.0-rc3", "remote": "origin"}
+
+
+def test_a_step_command_becomes_argument_lists_filled_from_the_config(steps):
+    from cockpit.services.step_commands import shown, step_programs
+
+    programs = step_programs(steps_by_id(steps)["tag_final_rc"].command, VALUES)
+    assert programs == (
+        ("git", "tag", "-a", "v2.5.0-rc3", "origin/release/2.5", "-m", "v2.5.0-rc3"),
+        ("git", "push", "origin", "v2.5.0-rc3"),
+    )
+    assert shown(programs) == "git tag -a v2.5.0-rc3 origin/release/2.5 -m v2.5.0-rc3 && git push origin v2.5.0-rc3"
+
+
+def test_a_placeholder_value_stays_one_argument_whatever_it_holds():
+    from cockpit.services.step_commands import step_programs
+
+    assert step_programs("echo {branch}", {"branch": "x; rm -rf / && y"}) == (("echo", "x; rm -rf / && y"),)
+
+
+@pytest.mark.parametrize("text", ["git log | head", "echo a; echo b", "echo $HOME", "echo `id`", "cat < x",
+                                  "echo > out", "echo $(id)", "&& git push", "git tag &&", "echo 'open"])
+def test_shell_syntax_in_a_step_command_is_refused_with_the_step_named(text):
+    from cockpit.services.step_commands import step_programs
+
+    with pytest.raises(ConfigError, match="step 'x'"):
+        step_programs(text, VALUES, where="step 'x'")
+
+
+def test_the_next_rc_is_one_more_than_the_highest_rc_of_this_version():
+    from cockpit.actions.rc_tag import next_rc_tag
+
+    assert next_rc_tag("2.5.0", ["v2.5.0-rc1", "v2.5.0-rc10", "v2.5.0-rc2", "v2.4.1-rc12", "v2.5.0"]) == "v2.5.0-rc11"
+    assert next_rc_tag("2.5.0", ["v2.4.1-rc3"]) == "v2.5.0-rc1"
+    assert next_rc_tag("2.5.0", ["v2.5.0-rc2-hotfix", "v2.5.0.rc9"]) == "v2.5.0-rc1"
+
+
+def test_a_step_command_streams_its_lines_and_stops_at_the_first_failure(tmp_path):
+    import sys
+
+    from cockpit.adapters.shell import CommandFailed, StepCommandRunner
+
+    lines: list[str] = []
+    runner = StepCommandRunner(tmp_path, read_only=False)
+    script = "import os; print('one'); print(os.getcwd())"
+    result = runner.run([(sys.executable, "-c", script)], lines.append)
+    assert lines[1:3] == ["one", str(tmp_path)] and lines[0].startswith("$ ") and lines[-1] == "(exit status 0)"
+    assert result.endswith(f"last line: {tmp_path}")
+    lines.clear()
+    with pytest.raises(CommandFailed, match=r"exited with status 3: bad"):
+        runner.run([(sys.executable, "-c", "import sys; print('bad'); sys.exit(3)"), (sys.executable, "-c", "print('never')")],
+                   lines.append)
+    assert "never" not in lines
+    with pytest.raises(CommandFailed, match="no such program"):
+        runner.run([("surely-not-a-program-xyz",)], lines.append)
+
+
+def test_a_read_only_session_runs_no_step_command(tmp_path):
+    from cockpit.adapters.shell import StepCommandRunner
+    from cockpit.errors import ReadOnlyError
+
+    lines: list[str] = []
+    with pytest.raises(ReadOnlyError):
+        StepCommandRunner(tmp_path, read_only=True).run([("touch", "x")], lines.append)
+    assert lines == [] and not (tmp_path / "x").exists()

@@ -1,42 +1,35 @@
-"""Pane 5: the promotion checklist; tick manual steps, add notes; automatic steps follow their gate."""
+"""Pane 5: the promotion checklist; tick manual steps, add notes, run a step's command (dry run
+first, output streamed into the log below the table); automatic steps follow their gate."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Log
 
 from cockpit.domain.checklist import StepKind
-from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.gates import Gate
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
+from cockpit.ui.step_text import step_commands, step_evidence, step_mark, step_state
 from cockpit.ui.widgets import STATUS_WORD, VerdictReady, plain, status_text
 
-
-def step_mark(view: StepView) -> tuple[str, GateStatus]:
-    """✔ done, ✘ red gate, ⚠ irreversible and not done, ○ open; with the colour to draw it in."""
-    if view.done:
-        return "✔", GateStatus.GREEN
-    if view.gate is not None and view.gate.status is GateStatus.RED:
-        return "✘", GateStatus.RED
-    if view.step.irreversible:
-        return "⚠", GateStatus.AMBER
-    return "○", GateStatus.UNKNOWN
+__all__ = ["ChecklistPane", "StepLog", "step_mark", "step_state"]
 
 
-def step_state(view: StepView) -> str:
-    """Who signed and when for manual steps; the gate for automatic ones."""
-    if view.step.kind is StepKind.AUTOMATIC:
-        gate = view.gate
-        return f"gate {view.step.gate}: {STATUS_WORD[gate.status]} · {gate.summary}" if gate else f"gate {view.step.gate}: not known yet"
-    if view.signoff and view.signoff.done:
-        return f"signed by {view.signoff.who} at {view.signoff.when}"
-    return "open" + (" (required)" if view.step.required else " (optional)")
+class StepLog(Log):
+    """The output of the step commands run in this session, lines arriving as the program prints them."""
+
+    DEFAULT_CSS = """
+    StepLog { height: 12; border-top: solid $foreground-muted; display: none; }
+    StepLog.-used { display: block; }
+    """
 
 
 class ChecklistPane(Pane):
@@ -47,12 +40,21 @@ class ChecklistPane(Pane):
     BINDINGS = [
         Binding("space", "toggle", "Tick", id="checklist.toggle", tooltip="Tick or untick the selected manual step"),
         Binding("n", "note", "Note", id="checklist.note", tooltip="Add a note to the selected step"),
+        Binding("x", "run_step", "Run", id="checklist.run",
+                tooltip="Run the step's command: the dry run first, then the command, output in the log"),
+        Binding("w", "walkthrough", "Walkthrough", id="checklist.walkthrough",
+                tooltip="Release day: one step at a time, full screen"),
         Binding("enter", "detail", "Detail", id="checklist.detail", tooltip="Show what the step means and its command"),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
         super().__init__(backend, **kwargs)
         self.gates: dict[str, Gate] = {}
+        self.walkthrough: Any = None  # the open WalkthroughScreen, refreshed on each reload
+
+    def compose_body(self) -> ComposeResult:
+        yield from super().compose_body()
+        yield StepLog(id="step-log", max_lines=5000)
 
     def on_mount(self) -> None:
         self.table.add_columns(" ", "Step", "Kind", "State", "Note")
@@ -83,6 +85,8 @@ class ChecklistPane(Pane):
             table.add_row(status_text(self, status, mark), plain(view.step.title), Text(view.step.kind.value),
                           plain(step_state(view)), plain(note), key=view.step.id)
         self.post_message(VerdictReady(verdict))
+        if self.walkthrough is not None:
+            self.walkthrough.show_report(checklist)
 
     def selected_step(self) -> StepView | None:
         key = self.selected_key()
@@ -93,7 +97,13 @@ class ChecklistPane(Pane):
 
     def action_toggle(self) -> None:
         view = self.selected_step()
-        if view is None:
+        if view is not None:
+            self.toggle(view)
+
+    def toggle(self, view: StepView) -> None:
+        """Tick or untick a manual step (the version typed back before ticking an irreversible one)."""
+        if view.locked:
+            self.notify(f"'{view.step.title}' is {view.locked}.", title="Not done", severity="warning", markup=False)
             return
         if view.step.kind is StepKind.AUTOMATIC:
             gate = view.gate
@@ -104,6 +114,59 @@ class ChecklistPane(Pane):
         irreversible = view.step.irreversible and not view.done
         perform(self, self.PANE, "checklist.toggle", view.step.id, confirm=irreversible,
                 danger="irreversible" if irreversible else None, on_done=lambda ok: ok and self.reload())
+
+    def action_run_step(self) -> None:
+        view = self.selected_step()
+        if view is not None:
+            self.run_step(view)
+
+    def run_step(self, view: StepView, *, log: StepLog | None = None) -> None:
+        """The built-in action, or the dry run then (once it succeeded) the command; output in ``log``
+        (the pane's own by default)."""
+        from cockpit.actions.checklist import StepRun
+
+        step = view.step
+        if view.locked:
+            self.notify(f"'{step.title}' is {view.locked}.", title="Not run", severity="warning", markup=False)
+            return
+        log = log or self.query_one("#step-log", StepLog)
+        target = StepRun(step, on_line=self._line_writer(log))
+
+        def after(what: str) -> Any:
+            def done(ok: bool) -> None:
+                log.write_line(f"== {what} {'finished' if ok else 'did not finish'}: {step.title}")
+                self.reload()
+            return done
+
+        def start(action_id: str, what: str, **kw: Any) -> None:
+            log.add_class("-used")
+            log.write_line(f"== {what}: {step.title}")
+            perform(self, self.PANE, action_id, target, **kw)
+
+        if step.action == "rc_tag":
+            start("checklist.rc_tag", "RC tag", on_done=after("RC tag"))
+            return
+        if not step.command:
+            self.notify(f"'{step.title}' has no command to run; do it by hand and tick it with space.", markup=False)
+            return
+        run_id = "checklist.run_irreversible" if step.irreversible else "checklist.run_command"
+
+        def then_run(ok: bool) -> None:
+            after("dry run")(ok)
+            if ok:
+                start(run_id, "command", on_done=after("command"))
+
+        if step.dry_run:
+            start("checklist.dry_run", "dry run", on_done=then_run)
+        else:
+            start(run_id, "command", on_done=after("command"))
+
+    def _line_writer(self, log: StepLog) -> Any:
+        app = self.app
+
+        def write(line: str) -> None:
+            app.call_from_thread(log.write_line, line)
+        return write
 
     def action_note(self) -> None:
         view = self.selected_step()
@@ -125,8 +188,17 @@ class ChecklistPane(Pane):
     def action_detail(self) -> None:
         view = self.selected_step()
         if view is not None:
-            lines = (view.step.help or "No help text.", f"State: {step_state(view)}",
-                     *((f"Command: {view.step.command}",) if view.step.command else ()),
-                     *((f"Dry run: {view.step.dry_run}",) if view.step.dry_run else ()),
-                     *(("This step cannot be undone.",) if view.step.irreversible else ()))
+            lines = (view.step.help or "No help text.", *step_evidence(view), *step_commands(view))
             self.app.push_screen(DetailScreen(view.step.title, lines=lines))
+
+    def action_walkthrough(self) -> None:
+        from cockpit.ui.walkthrough import WalkthroughScreen
+
+        if self.report is None:
+            self.notify("The checklist is still loading.", severity="warning")
+            return
+        key = self.selected_key()
+        steps = self.report[0].steps
+        start = next((i for i, v in enumerate(steps) if v.step.id == key), 0)
+        self.walkthrough = WalkthroughScreen(self, start)
+        self.app.push_screen(self.walkthrough, lambda _: setattr(self, "walkthrough", None))

@@ -48,7 +48,8 @@ class GateRow(Horizontal):
         yield Static(Text(self.title), classes="gate-title")
         yield Static("…", classes="gate-status -unknown")
         yield Static(Text("loading…"), classes="gate-summary")
-        yield Static(Text(f"[{self.pane_key}]" if self.pane_key else ""), classes="gate-key")
+        # The leading space keeps the hint off a summary that fills its column ("1 unrequested merge[2]").
+        yield Static(Text(f" [{self.pane_key}]" if self.pane_key else ""), classes="gate-key")
 
     def show_gate(self, gate: Gate) -> None:
         status = self.query_one(".gate-status", Static)

@@ -1,0 +1,66 @@
+"""The built-in RC tagging step: tag the release branch head as the next ``vX.Y.Z-rcN`` and push it.
+
+N is one more than the highest RC tag of this version the clone knows. The tag goes on the
+remote-tracking head of the release branch (``origin/release/2.5``) when the clone has it, else on
+the local branch, and is pushed to the configured remote. The step is signed off when the push
+succeeds, with the tag and the commit in its note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from cockpit.actions.checklist import StepRun
+from cockpit.actions.registry import Action, Danger
+from cockpit.errors import GitError
+
+if TYPE_CHECKING:
+    from cockpit.bootstrap import CockpitBackend
+
+
+def next_rc_tag(version: str, tags: Iterable[str]) -> str:
+    """``v2.5.0-rc3`` when ``v2.5.0-rc1`` and ``v2.5.0-rc2`` exist; ``v2.5.0-rc1`` when none does."""
+    pattern = re.compile(rf"^v{re.escape(version)}-rc(\d+)$")
+    numbers = [int(m.group(1)) for m in map(pattern.match, tags) if m]
+    return f"v{version}-rc{max(numbers, default=0) + 1}"
+
+
+def register(backend: "CockpitBackend") -> None:
+    rel, remote = backend.config.release, backend.config.git.remote
+
+    def plan() -> tuple[str, str, str]:
+        """(tag, ref, sha) the action would make and tag."""
+        tag = next_rc_tag(rel.version, backend.git.tags())
+        for ref in (f"{remote}/{rel.branch}", rel.branch):
+            sha = backend.git.rev_parse(ref)
+            if sha:
+                return tag, ref, sha
+        raise GitError(f"neither {remote}/{rel.branch} nor {rel.branch} exists in {backend.config.git.clone}; "
+                       f"fetch the release branch first")
+
+    def describe(_target: StepRun | str) -> str:
+        tag, ref, sha = plan()
+        return (f"in {backend.config.git.clone}: git tag -a {tag} {ref} -m '{rel.repository} {tag}'  "
+                f"(commit {sha[:12]})  &&  git push {remote} refs/tags/{tag}")
+
+    def run(target: StepRun | str) -> str:
+        on_line = target.on_line if isinstance(target, StepRun) else (lambda line: None)
+        step_id = target.step.id if isinstance(target, StepRun) else str(target)
+        tag, ref, sha = plan()
+        on_line(f"$ git tag -a {tag} {ref}  (commit {sha})")
+        backend.git.tag(tag, ref, f"{rel.repository} {tag}")
+        on_line(f"$ git push {remote} refs/tags/{tag}")
+        backend.git.push(remote, f"refs/tags/{tag}")
+        on_line(f"pushed {tag} to {remote}")
+        note = f"{tag} at {sha[:12]}, pushed to {remote}"
+        backend.state.set_signoff(step_id, done=True, who=backend.who, note=note,
+                                  when=backend.clock().isoformat(timespec="seconds"))
+        return f"tagged {sha[:12]} as {tag} and pushed it to {remote}"
+
+    backend.actions.register(Action(
+        "checklist.rc_tag", "Tag and push the next release candidate", Danger.MUTATING, "checklist",
+        run=run, describe=describe,
+        label=lambda target: target.step.id if isinstance(target, StepRun) else str(target),
+    ))

@@ -1,0 +1,91 @@
+"""What a checklist step says about itself: its mark, its state, its evidence, what to do next.
+
+Shared by the checklist pane, its detail view and the walkthrough, so the three agree.
+"""
+
+from __future__ import annotations
+
+from cockpit.domain.checklist import StepKind
+from cockpit.domain.gates import GateStatus
+from cockpit.domain.reports import StepView
+from cockpit.ui.widgets import STATUS_WORD
+
+GATE_PANES = {
+    "milestone_empty": ("1", "Milestone"),
+    "picks_clear": ("2", "Cherry-picks"),
+    "ci_green": ("3", "CI"),
+    "branch_diff_clean": ("4", "Branch diff"),
+    "rc_artifacts": ("0", "Overview (RC artifacts)"),
+    "pypi_not_published": ("0", "Overview"),
+}
+"""Where the release manager goes to fix what a gate reports: (key, pane)."""
+
+
+def step_mark(view: StepView) -> tuple[str, GateStatus]:
+    """✔ done, ✘ red gate, ⚠ irreversible and not done, ○ open; with the colour to draw it in."""
+    if view.done:
+        return ("🔒" if view.locked else "✔"), GateStatus.GREEN
+    if view.gate is not None and view.gate.status is GateStatus.RED:
+        return "✘", GateStatus.RED
+    if view.step.irreversible:
+        return "⚠", GateStatus.AMBER
+    return "○", GateStatus.UNKNOWN
+
+
+def step_state(view: StepView) -> str:
+    """Who signed and when for manual steps; the gate for automatic ones; why a locked step is done."""
+    if view.locked:
+        return view.locked
+    if view.step.kind is StepKind.AUTOMATIC:
+        gate = view.gate
+        return f"gate {view.step.gate}: {STATUS_WORD[gate.status]} · {gate.summary}" if gate else f"gate {view.step.gate}: not known yet"
+    if view.signoff and view.signoff.done:
+        return f"signed by {view.signoff.who} at {view.signoff.when}"
+    return "open" + (" (required)" if view.step.required else " (optional)")
+
+
+def step_evidence(view: StepView) -> list[str]:
+    """The live evidence: the gate and its details for automatic steps, the sign-off for manual ones."""
+    lines = [step_state(view)]
+    if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
+        lines += [f"  · {detail}" for detail in view.gate.details]
+    elif view.signoff is not None and view.signoff.done and view.signoff.note:
+        lines.append(f"note: {view.signoff.note}")
+    if view.related_gate is not None and not view.locked:
+        gate = view.related_gate
+        lines.append(f"{gate.title}: {STATUS_WORD[gate.status]} · {gate.summary}")
+    if view.signoff is not None and not view.signoff.done and view.signoff.note:
+        lines.append(f"note: {view.signoff.note}")
+    return lines
+
+
+def step_commands(view: StepView) -> list[str]:
+    """The step's command lines as the template writes them (the exact ones show before running)."""
+    step = view.step
+    lines = []
+    if step.action == "rc_tag":
+        lines.append("Built in: tag the release branch head as the next RC and push it (x)")
+    if step.command:
+        lines.append(f"Command: {step.command}")
+    if step.dry_run:
+        lines.append(f"Dry run: {step.dry_run}")
+    if step.irreversible:
+        lines.append("This step cannot be undone: running it asks for the version typed back.")
+    return lines
+
+
+def next_to_do(view: StepView) -> str:
+    """One sentence: what the release manager does about this step now."""
+    step = view.step
+    if view.locked:
+        return "Nothing: this step is done for good and cannot be unticked or run again."
+    if step.kind is StepKind.AUTOMATIC:
+        if view.done:
+            return "Nothing: the gate is green. Press ] for the next step."
+        key, pane = GATE_PANES.get(step.gate or "", ("", ""))
+        where = f" in the {pane} pane (press esc, then {key})" if key else ""
+        return f"Fix what the gate reports{where}; this step turns done by itself when the gate is green."
+    if view.done:
+        return "Done. Press space to reopen it, or ] for the next step."
+    run = " Press x to run it (dry run first)." if (step.command or step.action) else ""
+    return f"Do it, then press space to sign it off.{run}"

@@ -1,0 +1,137 @@
+"""Walkthrough mode for release day: one checklist step at a time, full screen.
+
+Each step shows its help text, its live evidence (the gate and its details, or the sign-off) and
+what to do next, under a progress bar over the whole checklist. ``]``/``[`` and the arrow keys
+move; ``space`` ticks the shown manual step and ``x`` runs its command, through the checklist
+pane, so confirmations and refusals are the pane's; ``esc`` leaves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static
+
+from cockpit.domain.reports import ChecklistReport, StepView
+from cockpit.ui.step_text import next_to_do, step_commands, step_evidence, step_mark
+from cockpit.ui.widgets import set_status_class
+
+from cockpit.ui.panes.checklist import StepLog
+
+if TYPE_CHECKING:
+    from cockpit.ui.panes.checklist import ChecklistPane
+
+
+class WalkthroughScreen(Screen[None]):
+    """The checklist of ``pane``, one step at a time, starting at index ``start``."""
+
+    DEFAULT_CSS = """
+    WalkthroughScreen { padding: 1 2; }
+    WalkthroughScreen #walk-progress-row { height: 1; }
+    WalkthroughScreen #walk-progress-label { width: auto; margin-right: 2; }
+    WalkthroughScreen #walk-position { color: $text-muted; margin-top: 1; }
+    WalkthroughScreen #walk-title { text-style: bold; margin-bottom: 1; }
+    WalkthroughScreen #walk-title.-green { color: $text-success; }
+    WalkthroughScreen #walk-title.-red { color: $text-error; }
+    WalkthroughScreen #walk-title.-amber { color: $text-warning; }
+    WalkthroughScreen .walk-heading { text-style: bold; margin-top: 1; }
+    WalkthroughScreen #walk-next { text-style: bold; border: round $accent; padding: 0 1; margin-top: 1; }
+    """
+
+    BINDINGS = [
+        Binding("right_square_bracket", "move(1)", "Next", key_display="]", id="walk.next", tooltip="The next step"),
+        Binding("left_square_bracket", "move(-1)", "Previous", key_display="[", id="walk.previous",
+                tooltip="The previous step"),
+        Binding("right,down", "move(1)", "Next", show=False, id="walk.next_arrow", tooltip="The next step"),
+        Binding("left,up", "move(-1)", "Previous", show=False, id="walk.previous_arrow", tooltip="The previous step"),
+        Binding("space", "toggle", "Tick", id="walk.toggle", tooltip="Tick or untick the shown manual step"),
+        Binding("x", "run_step", "Run", id="walk.run", tooltip="Run the shown step's command (dry run first)"),
+        Binding("escape", "leave", "Leave", id="walk.leave", tooltip="Back to the checklist pane"),
+    ]
+
+    def __init__(self, pane: "ChecklistPane", start: int = 0) -> None:
+        super().__init__()
+        self.pane = pane
+        self.steps: tuple[StepView, ...] = pane.report[0].steps if pane.report else ()
+        self.index = max(0, min(start, len(self.steps) - 1))
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="walk-progress-row"):
+            yield Static("", id="walk-progress-label")
+            yield ProgressBar(total=max(1, len(self.steps)), show_eta=False, id="walk-progress")
+        with VerticalScroll(id="walk-body"):
+            yield Static("", id="walk-position")
+            yield Static("", id="walk-title")
+            yield Static("What it means", classes="walk-heading")
+            yield Static("", id="walk-help")
+            yield Static("Evidence", classes="walk-heading")
+            yield Static("", id="walk-evidence")
+            yield Static("", id="walk-commands")
+            yield Static("", id="walk-next")
+        yield StepLog(id="walk-log", max_lines=5000)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._render_step()
+
+    @property
+    def current(self) -> StepView | None:
+        return self.steps[self.index] if self.steps else None
+
+    def show_report(self, report: ChecklistReport) -> None:
+        """The checklist was evaluated again (a tick, a pane finished loading): stay on the same step."""
+        shown = self.current.step.id if self.current else None
+        self.steps = report.steps
+        self.index = next((i for i, v in enumerate(self.steps) if v.step.id == shown), min(self.index, len(self.steps) - 1))
+        if self.is_mounted:
+            self._render_step()
+
+    def _render_step(self) -> None:
+        done = sum(v.done for v in self.steps)
+        bar = self.query_one("#walk-progress", ProgressBar)
+        bar.update(total=max(1, len(self.steps)), progress=done)
+        self.query_one("#walk-progress-label", Static).update(Text(f"{done} of {len(self.steps)} steps done"))
+        view = self.current
+        if view is None:
+            self.query_one("#walk-title", Static).update(Text("The checklist has no steps."))
+            return
+        step = view.step
+        flags = [step.kind.value, "required" if step.required else "optional"]
+        if step.irreversible:
+            flags.append("cannot be undone")
+        if step.after_go:
+            flags.append("after the go decision")
+        self.query_one("#walk-position", Static).update(
+            Text(f"Step {self.index + 1} of {len(self.steps)} · {step.section} · {', '.join(flags)}"))
+        mark, status = step_mark(view)
+        title = self.query_one("#walk-title", Static)
+        title.update(Text(f"{mark} {step.title}"))
+        set_status_class(title, status)
+        self.query_one("#walk-help", Static).update(Text(step.help or "No help text."))
+        self.query_one("#walk-evidence", Static).update(Text("\n".join(step_evidence(view))))
+        commands = self.query_one("#walk-commands", Static)
+        commands.update(Text("\n".join(step_commands(view))))
+        commands.display = bool(step_commands(view))
+        self.query_one("#walk-next", Static).update(Text("Next: " + next_to_do(view)))
+
+    def action_move(self, delta: int) -> None:
+        if not self.steps:
+            return
+        self.index = max(0, min(self.index + delta, len(self.steps) - 1))
+        self._render_step()
+
+    def action_toggle(self) -> None:
+        if self.current is not None:
+            self.pane.toggle(self.current)
+
+    def action_run_step(self) -> None:
+        if self.current is not None:
+            self.pane.run_step(self.current, log=self.query_one(StepLog))
+
+    def action_leave(self) -> None:
+        self.dismiss(None)
