@@ -1,4 +1,9 @@
-"""Render the release picture as Markdown (to paste into the tracker) or JSON (for scripts)."""
+"""Render the release picture as Markdown (to paste into the tracker) or JSON (for scripts).
+
+The Markdown is GitHub-flavoured and safe to paste: text from outside never breaks a table or a
+list (pipes, newlines, HTML are escaped) and logins are shown in code spans, so pasting the report
+into an issue pings nobody.
+"""
 
 from __future__ import annotations
 
@@ -35,8 +40,20 @@ def render_json(picture: ReleasePicture) -> str:
 
 
 def _cell(text: Any) -> str:
-    """Table-safe text: no pipes or newlines from outside break the Markdown table."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").strip()
+    """Table-safe text: no pipes, newlines or HTML from outside break the Markdown table."""
+    text = str(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(text.split())
+
+
+def _login(name: Any) -> str:
+    """A GitHub login as a code span: shown, but not a mention that would notify the person."""
+    name = "".join(str(name).split()).replace("`", "").replace("|", "")
+    return f"`@{name.lstrip('@')}`" if name else "`(unknown)`"
+
+
+def _code(text: Any) -> str:
+    """A file name or sha as a code span (backquotes and pipes dropped: neither occurs in them)."""
+    return "`" + " ".join(str(text).replace("`", "").replace("|", "").split()) + "`"
 
 
 def render_markdown(picture: ReleasePicture) -> str:
@@ -46,8 +63,8 @@ def render_markdown(picture: ReleasePicture) -> str:
     lines += ["| gate | status | summary |", "|---|---|---|"]
     for gate in picture.gates.values():
         lines.append(f"| {_cell(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
-    if v.unsigned:
-        lines += ["", "Required steps not signed: " + ", ".join(f"`{s}`" for s in v.unsigned)]
+    if v.reasons:
+        lines += ["", "**Why not go:**", *(f"- {_cell(reason)}" for reason in v.reasons)]
     for pane, error in picture.errors.items():
         lines += ["", f"**{pane}** could not be loaded: {_cell(error)}"]
     lines += _milestone(picture) + _branch(picture) + _picks(picture) + _ci(picture) + _storage(picture)
@@ -87,7 +104,7 @@ def _picks(p: ReleasePicture) -> list[str]:
         if row.pending or row.flags:
             prs = ", ".join(r.label(p.repository) for r in row.request.trunk_prs) or "-"
             flags = ", ".join(f.value for f in row.flags)
-            rows.append(f"- {_cell(row.request.author)}: trunk {prs} · {row.status.value}" + (f" · {flags}" if flags else ""))
+            rows.append(f"- {_login(row.request.author)}: trunk {prs} · {row.status.value}" + (f" · {flags}" if flags else ""))
     rows += [f"- merged without a request: #{pr.number} {_cell(pr.title)}" for pr in p.picks.unrequested]
     return _section("Cherry-picks needing attention", rows)
 
@@ -103,15 +120,31 @@ def _ci(p: ReleasePicture) -> list[str]:
 def _storage(p: ReleasePicture) -> list[str]:
     if not p.storage:
         return []
-    rows = [f"- {x.kind}: `{_cell(x.filename)}` {_cell(x.detail)}" for x in p.storage.report.problems]
-    return _section("Release candidate artifacts", rows)
+    report = p.storage.report
+    rows = [f"- {_cell(x.kind)}: {_code(x.filename)} {_cell(x.detail)}" for x in report.problems]
+    if report.published_on_pypi:
+        rows.append(f"- {_cell(p.version)} is already on PyPI: the upload step is done and locked")
+    return _section(f"Release candidate artifacts ({len(report.expected)} expected)", rows)
 
 
 def _checklist(p: ReleasePicture) -> list[str]:
-    rows = []
+    required = [v for v in p.checklist.steps if v.step.required]
+    rows = [f"{sum(v.done for v in required)} of {len(required)} required steps done."]
+    section = None
     for view in p.checklist.steps:
+        if view.step.section != section:
+            section = view.step.section
+            rows += ["", f"**{_cell(section)}**", ""]
         mark = "x" if view.done else " "
-        who = f" — {view.signoff.who}, {view.signoff.when}" if view.signoff and view.signoff.done else ""
+        if view.locked:
+            who = f" — {_cell(view.locked)}"
+        elif view.signoff and view.signoff.done and view.signoff.who:
+            who = f" — signed by {_cell(view.signoff.who)}, {_cell(view.signoff.when)}"
+        elif view.gate is not None:
+            who = f" — {view.gate.status.value}: {_cell(view.gate.summary)}"
+        else:
+            who = ""
         note = f" ({_cell(view.signoff.note)})" if view.signoff and view.signoff.note else ""
-        rows.append(f"- [{mark}] {_cell(view.step.title)}{who}{note}")
+        optional = "" if view.step.required else " _(optional)_"
+        rows.append(f"- [{mark}] {_cell(view.step.title)}{optional}{who}{note}")
     return _section("Checklist", rows)
