@@ -92,7 +92,7 @@ def register(backend: "CockpitBackend") -> None:
         def text(target: StepRun) -> str:
             from cockpit.services.step_commands import shown
 
-            return f"in {backend.config.git.clone}: {shown(programs(target, key))}"
+            return f"run in {backend.config.git.clone}: {shown(programs(target, key))}"
         return text
 
     def run(key: str) -> Callable[[StepRun], str]:

@@ -42,7 +42,7 @@ def register(backend: "CockpitBackend") -> None:
 
     def describe(_target: StepRun | str) -> str:
         tag, ref, sha = plan()
-        return (f"in {backend.config.git.clone}: git tag -a {tag} {ref} -m '{rel.repository} {tag}'  "
+        return (f"run in {backend.config.git.clone}: git tag -a {tag} {ref} -m '{rel.repository} {tag}'  "
                 f"(commit {sha[:12]})  &&  git push {remote} refs/tags/{tag}")
 
     def run(target: StepRun | str) -> str:

@@ -88,7 +88,7 @@ def test_the_template_tag_step_runs_its_dry_run_then_its_command_as_programs_in_
         lines: list[str] = []
         target = StepRun(step(backend, "tag_final_rc"), on_line=lines.append)
         assert backend.actions.dry_run("checklist.dry_run", target) == (
-            f"in {clone}: git rev-parse --verify origin/release/2.5 && git ls-remote --tags origin refs/tags/v2.5.0-rc3")
+            f"run in {clone}: git rev-parse --verify origin/release/2.5 && git ls-remote --tags origin refs/tags/v2.5.0-rc3")
         dry = backend.actions.run("checklist.dry_run", target, confirmed=True)
         assert dry.ok, dry.message
         assert head in lines and "v2.5.0-rc3" not in remote_tags(clone)

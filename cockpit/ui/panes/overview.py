@@ -93,11 +93,15 @@ class OverviewPane(Pane):
         text = Text()
         where = f" in {report.report.index_url}" if report.report.index_url else ""
         text.append(f"RC artifacts{where}\n", style="bold")
+        # The file on one line and what is wrong under it: wheel names alone nearly fill 80 columns.
         for problem in report.report.problems:
-            text.append(f"  {problem.kind:<13} ", style="bold")
-            text.append(f"{problem.filename}  {problem.detail}\n")
+            text.append(f"  {problem.kind.replace('_', ' '):<13} ", style="bold")
+            text.append(f"{problem.filename}\n")
+            text.append(f"  {'':<13} {problem.detail}\n")
         if not report.report.problems:
-            text.append("  no problems found\n")
+            text.append(f"  all {len(report.report.expected)} expected wheels staged, no problems found\n")
+        if report.report.published_on_pypi:
+            text.append("  already on PyPI: the upload step is done and locked\n", style="bold")
         self.body.update(text)
 
     def show_gates(self, gates: dict[str, Gate]) -> None:
