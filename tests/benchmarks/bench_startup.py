@@ -1,0 +1,163 @@
+"""Startup benchmark: time to the first painted screen of the cockpit against an empty Textual app.
+
+    .venv/bin/python tests/benchmarks/bench_startup.py [--runs 5] [--dir DIR]
+
+In ONE run: builds (or reuses) the sandbox world, untimed, starts its emulators, then alternately
+starts two kinds of fresh Python processes, ``--runs`` times each, so that imports count:
+
+(a) ``empty``: ``textual.app.App()`` with nothing in it;
+(b) ``cockpit``: what ``cockpit --config <sandbox config>`` does: import the CLI, read the config,
+    ``build_backend`` (state file, git, GitHub, storage adapters; read-only so runs never contend
+    for the state lock) and ``CockpitApp``, over the real adapters and the sandbox's emulators.
+
+What is measured, per run: wall time from just before the process is spawned to the moment it
+reports its first painted screen. Both apps run headless at 120x40 (``App.run(headless=True)``);
+when the app is ready (compose and ``on_mount`` done, so the cockpit's pane loads have been
+started in their workers), ``call_after_refresh`` schedules a callback that Textual runs once the
+screen has been laid out and its compositor has rendered the first frame (headless drivers drop
+the final escape-sequence write, the same tiny cost for both). The child prints the time and exits
+at once. Interpreter start-up is in both numbers and printed alone for reference.
+
+Prints the median and best of each, the phases inside the child, the CPU time each process had
+used at first paint (steadier than wall time when the machine is busy), and the ratio cockpit/empty
+of the medians (target: within 1.5x). Not collected by pytest (the file is not named ``test_*``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET = 1.5
+SIZE = (120, 40)
+
+
+def child(kind: str, config: str | None) -> None:
+    """Start one app headless and print {"phase": seconds since this function began} at first paint."""
+    start = time.perf_counter()
+    phases: dict[str, float] = {}
+
+    def mark(name: str) -> None:
+        phases[name] = round(time.perf_counter() - start, 4)
+
+    if kind == "empty":
+        from textual.app import App
+
+        mark("imports")
+        app = App()
+    else:
+        from cockpit.cli.main import build_parser  # the entry point's own imports
+
+        from cockpit.cli.commands import load
+
+        args = build_parser().parse_args(["--config", config])
+        mark("cli imports")
+        loaded = load(args)
+        mark("config read")
+        from cockpit.bootstrap import build_backend
+        from cockpit.ui.app import CockpitApp
+
+        mark("app imports")
+        backend = build_backend(loaded, read_only=True)
+        mark("backend built")
+        app = CockpitApp(backend)
+
+    def painted() -> None:
+        mark("first paint")
+        phases["cpu"] = round(time.process_time(), 4)  # all threads, interpreter start included
+        print(json.dumps(phases), flush=True)
+        os._exit(0)  # the cockpit's loads are still running in threads: do not wait for them
+
+    async def on_ready(_pilot) -> None:
+        mark("ready (mounted)")
+        app.call_after_refresh(painted)
+
+    app.run(headless=True, size=SIZE, auto_pilot=on_ready)
+    print(json.dumps({"error": "the app exited before painting"}), flush=True)
+    os._exit(1)
+
+
+def one_run(argv: list[str], timeout: float = 60.0) -> tuple[float, dict[str, float]]:
+    """Wall seconds from spawn to the child's first-paint line, and the child's own phases."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        elapsed = time.perf_counter() - started
+        proc.wait(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if not line.strip():
+        raise SystemExit(f"the child failed: {proc.stderr.read()[-2000:]}")
+    phases = json.loads(line)
+    if "error" in phases:
+        raise SystemExit(f"the child failed: {phases['error']}: {proc.stderr.read()[-2000:]}")
+    return elapsed, phases
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--dir", type=Path, help="build the world here (default: the cockpit's cache folder)")
+    parser.add_argument("--child", choices=["empty", "cockpit"], help=argparse.SUPPRESS)
+    parser.add_argument("--config", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.config)
+        return 0
+
+    import socketserver
+
+    from cockpit.sandbox.demo import DEFAULT_SEED, SandboxServers, prepare_world, write_config
+
+    # A child exits at first paint with its loads' requests in flight: the emulators would print
+    # a "connection reset" traceback for each of them.
+    socketserver.BaseServer.handle_error = lambda *_args: None
+
+    print("preparing the sandbox world (untimed)...", file=sys.stderr, flush=True)
+    world = prepare_world(DEFAULT_SEED, directory=args.dir, progress=lambda m: print(m, file=sys.stderr))
+    me = [sys.executable, str(Path(__file__).resolve())]
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp, SandboxServers(world) as servers:
+        config = write_config(world, Path(tmp), github_url=servers.github_url, index_url=servers.index_url)
+        runs: dict[str, list[float]] = {"python": [], "empty": [], "cockpit": []}
+        cpu: dict[str, list[float]] = {"empty": [], "cockpit": []}
+        phases: dict[str, list[dict[str, float]]] = {"empty": [], "cockpit": []}
+        one_run(me + ["--child", "cockpit", "--config", str(config)])  # warm the OS file cache, untimed
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+            runs["python"].append(time.perf_counter() - started)
+            for kind in ("empty", "cockpit"):
+                elapsed, inside = one_run(me + ["--child", kind, "--config", str(config)])
+                runs[kind].append(elapsed)
+                cpu[kind].append(inside.pop("cpu"))
+                phases[kind].append(inside)
+
+    median = {kind: statistics.median(times) for kind, times in runs.items()}
+    print(f"first painted screen at {SIZE[0]}x{SIZE[1]}, headless, {args.runs} fresh processes each")
+    for kind in runs:
+        print(f"  {kind:8} median {median[kind] * 1000:7.0f} ms   best {min(runs[kind]) * 1000:7.0f} ms")
+    for kind, samples in phases.items():
+        names = list(samples[0])
+        inside = ", ".join(f"{n} {statistics.median(s[n] for s in samples) * 1000:.0f}" for n in names)
+        print(f"  inside {kind} (ms since its first line): {inside}")
+    cpu_median = {kind: statistics.median(times) for kind, times in cpu.items()}
+    print("  CPU seconds of the process at first paint (steadier than wall time on a busy machine): "
+          + ", ".join(f"{kind} {t * 1000:.0f} ms" for kind, t in cpu_median.items()))
+    ratio = median["cockpit"] / median["empty"]
+    verdict = "within" if ratio <= TARGET else "ABOVE"
+    print(f"ratio cockpit / empty app: {ratio:.2f}x wall ({verdict} the {TARGET}x target), "
+          f"{cpu_median['cockpit'] / cpu_median['empty']:.2f}x CPU")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
