@@ -51,6 +51,11 @@ class GitHubClient:
         """Requests actually sent (retries and 304s included; refused mutations excluded)."""
         return self._t.meter.sent
 
+    def thread_request_counts(self) -> tuple[int, int]:
+        """(sent, answered 304) by the calling thread so far: one load's cost while other loads run."""
+        mine = self._t.meter.mine
+        return getattr(mine, "sent", 0), getattr(mine, "not_modified", 0)
+
     @property
     def rate_limit(self) -> RateLimit | None:
         """The budget the last response reported, or None before the first answer."""

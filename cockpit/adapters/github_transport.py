@@ -57,10 +57,15 @@ class _Meter:
         self.lock = threading.Lock()
         self.sent = 0
         self.rate_limit: RateLimit | None = None
+        self.mine = threading.local()  # per thread: what one pane's load cost while others run
 
-    def count(self) -> None:
+    def count(self, not_modified: bool = False) -> None:
+        if not_modified:  # an answered request already counted when sent
+            self.mine.not_modified = getattr(self.mine, "not_modified", 0) + 1
+            return
         with self.lock:
             self.sent += 1
+        self.mine.sent = getattr(self.mine, "sent", 0) + 1
 
     def observe(self, headers: Any) -> None:
         try:
@@ -197,6 +202,7 @@ class Transport:
         except Exception as exc:  # every library error becomes ours, with no token in it
             raise translate(exc, what, self) from None
         if status == 304 and cached:
+            self.meter.count(not_modified=True)
             return cached.data, cached.link
         try:
             data = json.loads(text) if text.strip() else None

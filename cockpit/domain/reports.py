@@ -35,7 +35,9 @@ class CIReport:
     branches: tuple[RepoCIVerdict, ...]
     rc_builds: tuple[RepoCIVerdict, ...]
     gate: Gate
-    requests: int = 0
+    requests: int = 0  # GitHub requests this load sent (304s included)
+    not_modified: int = 0  # of those, answered 304: unchanged since the previous load
+    notes: tuple[str, ...] = ()  # what was configured but could not be judged, in words
 
 
 @dataclass(frozen=True)

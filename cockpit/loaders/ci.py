@@ -1,10 +1,19 @@
-"""CI pane: check runs of each release branch head, a few commits back for the last green one,
-and the newest RC tag's binary builds."""
+"""CI pane: check runs of each release branch head, the commits behind it back to the last green
+one, and the newest RC tag's binary builds.
+
+What a load costs on GitHub: per ref read, the check-run pages (100 a page) plus one workflow-runs
+request (the join that names each job's workflow). A green head costs nothing more; otherwise one
+commits request and the refs walked back, stopping at the first green commit (at most
+``LAST_GREEN_WALK``). The count is taken in this thread, so other panes loading at the same time do
+not inflate it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
+from cockpit.domain.ci import CheckRun, CITarget
 from cockpit.domain.reports import CIReport
 
 if TYPE_CHECKING:
@@ -14,18 +23,46 @@ LAST_GREEN_WALK = 5  # commits behind the head searched for the last green one
 
 
 def load_ci(backend: "CockpitBackend") -> CIReport:
-    from cockpit.loaders.branch import rc_tags
-    from cockpit.services.ci import ci_report
+    from cockpit.services.ci import branch_verdict, ci_report
 
     gh = backend.github
-    before = gh.request_count
-    branches, rc_builds = [], []
-    tags = rc_tags(backend)
+    sent_before, unchanged_before = _counts(gh)
+    branches, rc_builds, notes = [], [], []
     for target in backend.config.ci:
         runs = gh.check_runs(target.repository, target.branch)
-        history = [(sha, gh.check_runs(target.repository, sha))
-                   for sha in gh.branch_commits(target.repository, target.branch, LAST_GREEN_WALK + 1)[1:]]
-        branches.append((target, target.branch, runs, history))
-        if target.repository == backend.repository and target.binary_workflow and tags:
-            rc_builds.append((target, tags[-1], gh.check_runs(target.repository, tags[-1])))
-    return ci_report(branches, rc_builds, requests=gh.request_count - before)
+        head = next((r.head_sha for r in runs if r.head_sha), "")
+        branches.append(branch_verdict(target, target.branch, runs, _history(gh, target, head)))
+    for target in (t for t in backend.config.ci if t.binary_workflow):
+        if target.repository != backend.repository:
+            notes.append(f"{target.repository}: binary builds ({target.binary_workflow}) not judged: "
+                         f"RC tags are read from the {backend.repository} clone only")
+            continue
+        tag = _newest_rc_tag(backend)
+        if tag is None:
+            version = backend.config.release.version
+            notes.append(f"{target.repository}: no RC tag v{version}-rcN in the clone yet: binary builds not judged")
+            continue
+        rc_builds.append((target, tag, gh.check_runs(target.repository, tag)))
+    sent, unchanged = _counts(gh)
+    return ci_report(branches, rc_builds, requests=sent - sent_before, not_modified=unchanged - unchanged_before,
+                     notes=notes)
+
+
+def _history(gh: Any, target: CITarget, head: str) -> Iterator[tuple[str, Sequence[CheckRun]]]:
+    """The commits before ``head``, newest first, each with its check runs, fetched only when asked."""
+    shas = gh.branch_commits(target.repository, target.branch, LAST_GREEN_WALK + 1)
+    earlier = [s for s in shas if s != head] if head in shas else shas[1:]
+    for sha in earlier[:LAST_GREEN_WALK]:
+        yield sha, gh.check_runs(target.repository, sha)
+
+
+def _newest_rc_tag(backend: "CockpitBackend") -> str | None:
+    from cockpit.loaders.branch import rc_tags
+
+    tags = rc_tags(backend)
+    return tags[-1] if tags else None
+
+
+def _counts(gh: Any) -> tuple[int, int]:
+    counts = getattr(gh, "thread_request_counts", None)
+    return counts() if counts is not None else (gh.request_count, 0)

@@ -13,6 +13,7 @@ count against the rate limit, and ``X-RateLimit-*`` headers. Errors carry GitHub
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 import threading
@@ -46,7 +47,9 @@ class GitHubEmulator(SandboxServer, RouteHandlers):
         self.world = world
         self.token = token
         self.lock = threading.RLock()
-        self.repos = {name.lower(): RepoState(repo) for name, repo in world.repos.items()}
+        # Each emulator mutates its own copy: a re-run or a comment in one test must not leak into
+        # the next emulator built from the same world.
+        self.repos = {name.lower(): RepoState(copy.deepcopy(repo)) for name, repo in world.repos.items()}
         ids = [c.id for r in world.repos.values() for c in r.comments]
         self.next_comment_id = max(ids, default=1_000_000) + 1
         self.rate_limit_total = rate_limit

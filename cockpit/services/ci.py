@@ -10,7 +10,7 @@ advisory only: PyTorch ignores them for green-ness, and so does the verdict.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -100,8 +100,12 @@ def ci_verdict(target: CITarget, runs: Sequence[CheckRun], *, ref: str, head_sha
     )
 
 
-def last_green(target: CITarget, history: Sequence[tuple[str, Sequence[CheckRun]]]) -> tuple[str | None, int | None]:
-    """The newest green commit of ``history`` (newest first) and how many commits it is behind head."""
+def last_green(target: CITarget, history: Iterable[tuple[str, Sequence[CheckRun]]]) -> tuple[str | None, int | None]:
+    """The newest green commit of ``history`` (newest first) and how many commits it is behind head.
+
+    ``history`` may be lazy: it is read only up to the first green commit, so a loader that fetches
+    each commit's check runs on demand pays only for the commits actually walked.
+    """
     for behind, (sha, runs) in enumerate(history):
         if ci_verdict(target, runs, ref=sha, head_sha=sha).status is GateStatus.GREEN:
             return sha, behind
@@ -121,7 +125,7 @@ def ci_gate(branch_verdicts: Sequence[RepoCIVerdict], rc_verdicts: Sequence[Repo
     return Gate(GATE_NAME, GATE_TITLE, status, f"{status.value}: {', '.join(at_fault)}", details)
 
 
-BranchRuns = tuple[CITarget, str, Sequence[CheckRun], Sequence[tuple[str, Sequence[CheckRun]]]]
+BranchRuns = tuple[CITarget, str, Sequence[CheckRun], Iterable[tuple[str, Sequence[CheckRun]]]]
 RCRuns = tuple[CITarget, str, Sequence[CheckRun]]
 
 
@@ -130,29 +134,36 @@ def ci_report(
     rc_builds: Sequence[RepoCIVerdict | RCRuns] = (),
     *,
     requests: int = 0,
+    not_modified: int = 0,
+    notes: Sequence[str] = (),
 ) -> CIReport:
     """The CI pane's report: a verdict per branch head and RC tag, and their gate.
 
     Each entry is a ready ``RepoCIVerdict`` or the raw material: for a branch
     ``(target, ref, head_runs, history)`` with ``history`` the earlier commits newest first as
     ``(sha, runs)`` (for the last green commit); for an RC ``(target, tag, runs)``, judged on the
-    target's binary-build workflow (``rc_target``).
+    target's binary-build workflow (``rc_target``). ``requests`` / ``not_modified``: what the load
+    cost on GitHub; ``notes``: configured targets that could not be judged, in words.
     """
     branch_verdicts = tuple(b if isinstance(b, RepoCIVerdict) else branch_verdict(*b) for b in branches)
     rc_verdicts = tuple(
         r if isinstance(r, RepoCIVerdict) else ci_verdict(rc_target(r[0]), r[2], ref=r[1]) for r in rc_builds
     )
-    return CIReport(branch_verdicts, rc_verdicts, ci_gate(branch_verdicts, rc_verdicts), requests)
+    gate = ci_gate(branch_verdicts, rc_verdicts)
+    return CIReport(branch_verdicts, rc_verdicts, gate, requests, not_modified, tuple(notes))
 
 
 def branch_verdict(
     target: CITarget,
     ref: str,
     runs: Sequence[CheckRun],
-    history: Sequence[tuple[str, Sequence[CheckRun]]] = (),
+    history: Iterable[tuple[str, Sequence[CheckRun]]] = (),
     head_sha: str = "",
 ) -> RepoCIVerdict:
-    """``ci_verdict`` of a branch head plus where its last green commit is (0 behind: head is green)."""
+    """``ci_verdict`` of a branch head plus where its last green commit is (0 behind: head is green).
+
+    ``history`` (the commits before the head, newest first) is not read at all when the head is green.
+    """
     verdict = ci_verdict(target, runs, ref=ref, head_sha=head_sha)
     if verdict.status is GateStatus.GREEN:
         return replace(verdict, last_green_sha=verdict.head_sha or None, commits_behind_green=0)

@@ -1,31 +1,68 @@
-"""Pane 3: CI health of each repository's release branch and RC tag; detail and re-run failed jobs."""
+"""Pane 3: CI health of each repository's release branch and RC tag.
+
+One row per repository and ref: the verdict, the reason in words, failed / pending / unstable
+counts and the last green commit with how far behind the head it is. Columns narrow (ellipsis) on a
+small terminal; ``enter`` shows everything. A status line says how fresh the data is (updated live),
+what the last load cost on GitHub, and the auto-refresh interval (``[github] refresh_interval``).
+"""
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.binding import Binding
-from textual.widgets import DataTable
+from datetime import datetime
+from typing import Any
 
-from cockpit.domain.ci import JobVerdict, RepoCIVerdict
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from cockpit.domain.ci import RepoCIVerdict
 from cockpit.domain.reports import CIReport
 from cockpit.ui.acting import perform
-from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
+from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
 from cockpit.ui.widgets import plain, status_text
 
+WIDE = 120  # from this many columns on, the long column forms
+# (label, width) per column, narrow and wide; the reason takes what is left.
+_NARROW = (("Repository", 13), ("Ref", 11), ("CI", 5), ("F/P/U", 5), ("Last green", 10))
+_WIDE = (("Repository", 20), ("Ref", 14), ("Verdict", 7), ("Fail/Pend/Unst", 14), ("Last green", 20))
+_MIN_REASON = 10
 
-def _last_green(verdict: RepoCIVerdict) -> str:
+
+def ago_text(seconds: float) -> str:
+    """``12 s``, ``4 min``, ``2 h``: how long ago the data was fresh."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min"
+    return f"{seconds // 3600} h"
+
+
+def every_text(seconds: float) -> str:
+    """``90 s``, ``2 min``: the auto-refresh interval, exact."""
+    s = max(0, round(seconds))
+    return f"{s // 60} min" if s >= 60 and s % 60 == 0 else f"{s} s"
+
+
+def last_green_text(verdict: RepoCIVerdict, *, wide: bool, rc: bool = False) -> str:
+    """Where the last green commit is: ``head``, ``2112d0cb, 2 behind`` (``2112d0c -2`` narrow), ``none``."""
+    if rc:
+        return "n/a: RC tag" if wide else "n/a (RC)"
+    if verdict.commits_behind_green == 0:
+        return "head"
     if not verdict.last_green_sha:
-        return "none found"
+        return "none recent" if wide else "none"
     behind = verdict.commits_behind_green
-    if behind == 0:
-        return f"{verdict.last_green_sha[:10]} (head)"
-    return f"{verdict.last_green_sha[:10]}" + (f" ({behind} behind)" if behind is not None else "")
+    if wide:
+        return f"{verdict.last_green_sha[:8]}, {behind} behind"
+    return f"{verdict.last_green_sha[:7]} -{behind}"
 
 
-def _job_line(job: JobVerdict) -> str:
-    outcome = job.conclusion or job.status
-    return f"  {job.workflow} / {job.name}: {outcome}" + (f"\n      {job.html_url}" if job.html_url else "")
+def _fit(text: Text, width: int) -> Text:
+    text.truncate(width, overflow="ellipsis")
+    return text
 
 
 class CIPane(Pane):
@@ -33,35 +70,114 @@ class CIPane(Pane):
 
     PANE = "ci"
     GATES = ("ci_green",)
+    TICK_S = 1.0  # how often "fresh N s ago" is redrawn
     BINDINGS = [
-        Binding("enter", "detail", "Detail", id="ci.detail", tooltip="Show the failed and pending jobs"),
-        Binding("x", "rerun", "Re-run failed", id="ci.rerun", tooltip="Re-run the failed jobs of the selected ref"),
+        Binding("enter", "detail", "Detail", id="ci.detail", tooltip="Show the failed and pending jobs with links"),
+        Binding("o", "open", "Open run", id="ci.open", tooltip="Open the run of the first failed (or pending) job"),
+        Binding("x", "rerun", "Re-run failed", id="ci.rerun", tooltip="Re-run the failed jobs of the selected repository"),
     ]
 
+    def __init__(self, backend: Any, **kwargs: Any) -> None:
+        super().__init__(backend, **kwargs)
+        self.fresh_at: datetime | None = None
+        self.loading_now = False
+        self._layout: tuple[tuple[str, int], ...] = ()
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("", classes="pane-filter ci-status")
+        yield from super().compose_body()
+
+    @property
+    def refresh_s(self) -> float:
+        return float(self.backend.config.github.refresh_s)
+
     def on_mount(self) -> None:
-        self.table.add_columns("Repository", "Ref", "Verdict", "Reason", "Failed", "Pending", "Unstable", "Last green")
+        self.set_interval(self.TICK_S, self.show_status)
+        self.set_interval(self.refresh_s, self.auto_refresh)
+        self.show_status()
 
     def fetch(self) -> CIReport:
         return self.backend.load_ci()
 
+    def reload(self) -> None:
+        self.loading_now = True
+        super().reload()
+        self.show_status()
+
+    def auto_refresh(self) -> None:
+        """The interval's reload: quiet (the table stays), skipped while a load is running."""
+        if self.loading_now:
+            return
+        self.loading_now = True
+        self._start_load()
+        self.show_status()
+
+    def _loaded(self, report: Any) -> None:
+        self.loading_now = False
+        self.fresh_at = self.app.clock()
+        super()._loaded(report)
+        self.show_status()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.loading_now = False
+        super()._failed(exc)
+        self.show_status()
+
+    def status_line(self) -> str:
+        """"fresh 12 s ago · 20 GitHub requests (20 unchanged, 304) · auto-refresh every 2 min"."""
+        parts = []
+        if self.fresh_at is None:
+            parts.append("not loaded yet")
+        else:
+            parts.append(f"fresh {ago_text((self.app.clock() - self.fresh_at).total_seconds())} ago")
+        if self.loading_now:
+            parts.append("refreshing…")
+        report = self.report
+        if report is not None:
+            unchanged = getattr(report, "not_modified", 0)
+            cost = f"last load: {report.requests} GitHub requests"
+            parts.append(cost + (f" ({unchanged} unchanged, 304)" if unchanged else ""))
+        parts.append(f"auto-refresh every {every_text(self.refresh_s)}")
+        return " · ".join(parts)
+
+    def show_status(self) -> None:
+        if not self.is_mounted:
+            return
+        lines = [self.status_line()]
+        lines += getattr(self.report, "notes", ()) if self.report is not None else ()
+        self.query_one(".ci-status", Static).update(Text("\n".join(lines)))
+
     def verdicts(self) -> tuple[RepoCIVerdict, ...]:
         return (self.report.branches + self.report.rc_builds) if self.report else ()
 
+    def _columns(self) -> tuple[tuple[str, int], ...]:
+        width = self.table.size.width or self.size.width or self.app.size.width
+        fixed = _WIDE if width >= WIDE else _NARROW
+        used = sum(w + 2 for _label, w in fixed) + 2  # cell padding, and room for a scroll bar
+        return (*fixed, ("Reason", max(_MIN_REASON, width - used)))
+
     def show(self, report: CIReport) -> None:
         table = self.table
+        layout = self._columns()
+        if layout != self._layout:
+            table.clear(columns=True)
+            for label, width in layout:
+                table.add_column(label, width=width)
+            self._layout = layout
         table.clear()
-        for index, verdict in enumerate(self.verdicts()):
-            table.add_row(
-                plain(verdict.repository),
-                plain(verdict.ref),
-                status_text(self, verdict.status),
-                plain(verdict.reason),
-                Text(str(len(verdict.failed))),
-                Text(str(len(verdict.pending))),
-                Text(str(len(verdict.unstable))),
-                Text(_last_green(verdict)),
-                key=str(index),
-            )
+        widths = [w for _label, w in layout]
+        wide = widths[0] == _WIDE[0][1]
+        rc_from = len(report.branches)
+        for index, v in enumerate(self.verdicts()):
+            counts = f"{len(v.failed)}/{len(v.pending)}/{len(v.unstable)}"
+            cells = (plain(v.repository), plain(v.ref), status_text(self, v.status), Text(counts),
+                     Text(last_green_text(v, wide=wide, rc=index >= rc_from)), plain(v.reason))
+            table.add_row(*(_fit(c, w) for c, w in zip(cells, widths)), key=str(index))
+        self.show_status()
+
+    def on_resize(self) -> None:
+        if self.report is not None and self._columns() != self._layout:
+            self._keeping_cursor(lambda: self.show(self.report))
 
     def selected_verdict(self) -> RepoCIVerdict | None:
         key = self.selected_key()
@@ -75,23 +191,37 @@ class CIPane(Pane):
         event.stop()
         self.action_detail()
 
+    def detail_header(self, verdict: RepoCIVerdict) -> tuple[str, ...]:
+        """The lines above the job list: verdict and reason in full, head, last green, counts."""
+        rc = self.report is not None and any(verdict is r for r in self.report.rc_builds)
+        lines = [f"Verdict: {verdict.status.value}: {verdict.reason}",
+                 f"Head: {verdict.head_sha or 'unknown'} · {verdict.job_count} jobs counted (shards folded)"]
+        if rc:
+            lines.append("RC tag: judged on its binary-build workflow only")
+        elif verdict.commits_behind_green == 0:
+            lines.append("Last green: the head")
+        elif verdict.last_green_sha:
+            lines.append(f"Last green: {verdict.last_green_sha}, {verdict.commits_behind_green} commits behind the head")
+        else:
+            lines.append("Last green: none among the recent commits walked back")
+        if verdict.missing_workflows:
+            lines.append("Required workflows not started: " + ", ".join(verdict.missing_workflows))
+        return tuple(lines)
+
     def action_detail(self) -> None:
+        verdict = self.selected_verdict()
+        if verdict is not None:
+            self.app.push_screen(CIDetailScreen(verdict, self.detail_header(verdict), on_rerun=self._after_rerun))
+
+    def action_open(self) -> None:
         verdict = self.selected_verdict()
         if verdict is None:
             return
-        lines = [
-            f"Verdict: {verdict.status.value} · {verdict.reason}",
-            f"Head: {verdict.head_sha or 'unknown'} · {verdict.job_count} jobs",
-        ]
-        if verdict.missing_workflows:
-            lines.append("Required workflows not started: " + ", ".join(verdict.missing_workflows))
-        advisory = getattr(verdict, "advisory_failed", ())  # non-required workflows: listed, not counted
-        sections = (("Failed", verdict.failed), ("Pending", verdict.pending),
-                    ("Failed in workflows that are not required", advisory), ("Unstable (set aside)", verdict.unstable))
-        for title, jobs in sections:
-            lines.append(f"{title}: {len(jobs)}")
-            lines.extend(_job_line(j) for j in jobs)
-        self.app.push_screen(DetailScreen(f"{verdict.repository} @ {verdict.ref}", lines=tuple(lines)))
+        job = next(iter(verdict.failed or verdict.pending or verdict.advisory_failed), None)
+        if job is None or not run_url(job):
+            self.notify(f"{verdict.repository} @ {verdict.ref}: no failed or pending run to open.", markup=False)
+            return
+        perform(self, self.PANE, "ci.open", RunLink(run_url(job), job.run_id))
 
     def action_rerun(self) -> None:
         verdict = self.selected_verdict()
@@ -100,4 +230,8 @@ class CIPane(Pane):
         if not verdict.failed:
             self.notify(f"{verdict.repository} @ {verdict.ref}: no failed jobs to re-run.", markup=False)
             return
-        perform(self, self.PANE, "ci.rerun", verdict, on_done=lambda ok: ok and self.reload())
+        perform(self, self.PANE, "ci.rerun", verdict, on_done=self._after_rerun)
+
+    def _after_rerun(self, ok: bool) -> None:
+        if ok:
+            self.reload()
