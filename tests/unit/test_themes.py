@@ -45,6 +45,27 @@ def test_the_shipped_themes_load_without_a_problem_each_with_every_semantic_colo
     assert all(t.variables["cockpit-pass"] != t.variables["cockpit-fail"] for t in by_name.values())
 
 
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours."""
+    from textual.color import Color
+
+    def luminance(text: str) -> float:
+        c = Color.parse(text)
+        channels = [v / 255 for v in (c.r, c.g, c.b)]
+        r, g, b = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted([luminance(a), luminance(b)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_status_colour_of_a_shipped_theme_is_readable_on_its_background():
+    for theme in load_themes([packaged_theme_dir()])[0]:
+        for variable in (*SEMANTIC_VARIABLES, "foreground"):
+            colour = theme.foreground if variable == "foreground" else theme.variables[variable]
+            assert contrast(colour, theme.background) >= 4.5, (theme.name, variable)  # WCAG AA
+
+
 def test_a_theme_without_semantic_colours_takes_them_from_its_palette(tmp_path):
     write(tmp_path, "plain.toml", 'primary = "#112233"\nsuccess = "#00AA00"\nerror = "#AA0000"\n'
                                   'warning = "#AAAA00"\naccent = "#AA00AA"\nforeground = "#EEEEEE"\n'
