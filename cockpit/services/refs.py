@@ -63,6 +63,19 @@ def pr_urls(text: str, repository: str) -> set[int]:
     return {int(n) for n in _url_pattern(repository, "pull").findall(text)}
 
 
+def _own_pull_number(url: str, repository: str) -> int | None:
+    """N when ``url`` is exactly ``http(s)://<host>/<repository>/pull/N`` (string checks: hot path)."""
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    if not sep or scheme.lower() not in ("http", "https") or not host or not slash or any(ch.isspace() for ch in host):
+        return None
+    prefix = f"{repository}/pull/"
+    if len(path) <= len(prefix) or path[: len(prefix)].lower() != prefix.lower():
+        return None
+    digits = path[len(prefix):]
+    return int(digits) if digits.isascii() and digits.isdigit() else None
+
+
 def resolved_pr(body: str, repository: str) -> int | None:
     """The PR of the merge bot's ``Pull Request resolved: <url>`` line, if it names ``repository``."""
     at = body.find("Pull Request resolved:")
@@ -71,9 +84,9 @@ def resolved_pr(body: str, repository: str) -> int | None:
         line_end = body.find("\n", at)
         words = body[at + len("Pull Request resolved:") : line_end if line_end >= 0 else len(body)].split()
         if not body[line_start:at].strip() and words:
-            match = _url_pattern(repository, "pull").fullmatch(words[0].rstrip(".,;)"))
-            if match:
-                return int(match.group(1))
+            number = _own_pull_number(words[0].rstrip(".,;)"), repository)
+            if number is not None:
+                return number
         at = body.find("Pull Request resolved:", at + 1)
     return None
 

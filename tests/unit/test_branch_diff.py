@@ -6,6 +6,7 @@ adapter and loader, the way the cockpit reads a clone.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections import Counter
 from types import SimpleNamespace
@@ -371,9 +372,9 @@ class FakePort:
     def rev_parse(self, ref):
         return self.refs.get(ref)
 
-    def log(self, rev_range, *, grep=None, fixed_strings=False):
+    def log(self, rev_range, *, grep=None, fixed_strings=False, extended=False):
         if grep:
-            return [x for x in self.before if any(g in x.message for g in grep)]
+            return [x for x in self.before if any(re.search(g, x.message, re.M) for g in grep)]
         return self.trunk if rev_range.endswith("m" * 40) else self.branch
 
     def patch_ids(self, shas):

@@ -110,3 +110,37 @@ def test_a_bulk_pick_needs_at_least_two_bullets():
 
 def test_html_entities_and_anchors_are_not_references():
     assert refs.mentioned_prs("&#123; and page/#45 and ##7") == set()
+
+
+urlish = st.text(alphabet="htps:/.gihubcomacmeorlTP-_0123456789 ", max_size=60)
+
+
+@given(tail=urlish, n=numbers, host=st.sampled_from(["github.com", "ghe.corp.example", "GitHub.com"]))
+def test_the_resolved_line_reads_exactly_what_the_url_pattern_reads(tail, n, host):
+    for url in (f"https://{host}/{REPO}/pull/{n}", f"http://{host}/{REPO.upper()}/pull/{n}", tail,
+                f"https://{host}/{REPO}/pull/{n}{tail}", f"https://{host}/{REPO}-x/pull/{n}", f"https://{tail}/{REPO}/pull/{n}"):
+        match = refs._url_pattern(REPO, "pull").fullmatch(url)
+        assert refs._own_pull_number(url, REPO) == (int(match.group(1)) if match else None), url
+
+
+@given(n=numbers, other=numbers)
+def test_the_before_cut_grep_finds_whole_numbers_of_this_repository_only(n, other):
+    import re
+
+    from cockpit.services.branch_loader import before_cut_pattern
+
+    pattern = re.compile(before_cut_pattern([n], REPO), re.M)
+    assert pattern.search(f"Fix (#{n})") and pattern.search(f"Pull Request resolved: https://github.com/{REPO}/pull/{n}")
+    assert not pattern.search(f"Fix (#{n}0)") and not pattern.search(f"https://github.com/other/lib/pull/{n}")
+    assert not pattern.search(f"https://github.com/acmeXtorchlet/pull/{n}")
+    if other != n:
+        assert not pattern.search(f"see #{other}")
+
+
+@given(n=numbers, head=st.integers(min_value=1, max_value=999))
+def test_a_number_is_never_read_from_the_tail_of_a_longer_one(n, head):
+    longer = int(f"{head}{n}")
+    commit = CommitRecord("a" * 40, f"Fix it (#{longer})", f"Pull Request resolved: https://github.com/{REPO}/pull/{longer}")
+    assert refs.trunk_prs(commit, REPO) == {longer}
+    assert n not in refs.mentioned_prs(f"see #{longer} and {REPO}#{longer}", REPO)
+    assert n not in refs.branch_refs(commit, REPO).prs and n not in refs.all_prs(commit, REPO)
