@@ -14,9 +14,10 @@ def register(backend: "CockpitBackend") -> None:
     reg, rel = backend.actions, backend.config.release
 
     def shas(target: Any) -> list[str]:
+        """What to pick, oldest first (an item's trunk commits are listed newest first, as git logs them)."""
         if hasattr(target, "revert_sha"):
             return [target.revert_sha]
-        return list(target.commits)
+        return list(reversed(target.commits))
 
     def pick_command(target: Any) -> str:
         return " && ".join(f"git cherry-pick -x {sha}" for sha in shas(target))
@@ -33,8 +34,13 @@ def register(backend: "CockpitBackend") -> None:
 
     def pick_branch(target: Any) -> str:
         name = branch_name(target)
-        backend.git.create_branch(name, rel.branch)
-        backend.git.cherry_pick(shas(target), branch=name)
+        start = rel.branch if backend.git.rev_parse(rel.branch) else f"{backend.config.git.remote}/{rel.branch}"
+        backend.git.create_branch(name, start)
+        try:
+            backend.git.cherry_pick(shas(target), branch=name)
+        except Exception:
+            backend.git.delete_branch(name)  # a pick that did not apply leaves no half-made branch behind
+            raise
         return f"made local branch {name} from {rel.branch} with {len(shas(target))} pick(s); nothing pushed"
 
     reg.register(Action(

@@ -227,6 +227,11 @@ class GitRepo:
         self._writable(f"creating branch {name}")
         self._run(f"creating branch {name} at {start}", ["branch", "--no-track", _checked(name, "branch"), _checked(start, "start point")])
 
+    def delete_branch(self, name: str) -> None:
+        """Delete local branch ``name`` (one the cockpit made; never a remote branch)."""
+        self._writable(f"deleting branch {name}")
+        self._run(f"deleting branch {name}", ["branch", "-D", _checked(name, "branch")])
+
     def cherry_pick(self, shas: Sequence[str], *, branch: str) -> str:
         """``git cherry-pick -x`` ``shas`` onto ``branch``; return the branch's new head.
 

@@ -1,101 +1,104 @@
-"""Pane 4: milestone PRs against the release branch, reverts owed, fixes missing in main, the RC delta."""
+"""Pane 4: milestone PRs against the release branch, reverts owed, fixes missing in main, the RC delta.
+
+Rows come from ``services.branch_render.attention_rows``: what needs action first (missing, reverts
+owed, landed modified, needs review, only on the branch), the verdict in the first column so it
+stays on screen at 80 columns, and the evidence in words ("trailer 4ec8fb71, #95354").
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
-from cockpit.domain.commits import Evidence, Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import BranchReport
+from cockpit.services.branch_render import DiffRow, attention_rows
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.widgets import plain, status_text
+from cockpit.ui.widgets import status_text
 
-_VERDICT_STATUS = {
-    Verdict.LANDED: GateStatus.GREEN,
-    Verdict.LANDED_BEFORE_CUT: GateStatus.GREEN,
-    Verdict.LANDED_MODIFIED: GateStatus.AMBER,
-    Verdict.NEEDS_REVIEW: GateStatus.AMBER,
-    Verdict.MISSING: GateStatus.RED,
+_STATUS = {
+    "missing": GateStatus.RED, "revert owed": GateStatus.RED,
+    "landed modified": GateStatus.AMBER, "needs review": GateStatus.AMBER, "only on branch": GateStatus.AMBER,
+    "landed": GateStatus.GREEN, "landed before cut": GateStatus.GREEN,
 }
+_WORD = {"landed before cut": "before cut"}  # fits the 15-column verdict
+VERDICT_W, REF_W = 15, 8
 
 
-@dataclass(frozen=True)
-class DiffRow:
-    """One line of the pane, whatever section it comes from."""
-
-    kind: str
-    ref: str
-    title: str
-    verdict: str
-    status: GateStatus
-    evidence: tuple[str, ...] = ()
-    shas: tuple[str, ...] = ()  # the commits a pick would take, in order
-    target: Any = None  # what the registry's branch actions act on: an ItemDiff or a RevertOwed
-
-    @property
-    def pick_command(self) -> str:
-        return " && ".join(f"git cherry-pick -x {sha}" for sha in self.shas)
+def _fit(text: str, width: int) -> Text:
+    """Outside text, never markup, cut with an ellipsis to ``width`` cells."""
+    flat = " ".join(text.split())
+    return Text(flat if len(flat) <= width else flat[: max(width - 1, 0)] + "…", no_wrap=True)
 
 
-def _evidence(items: tuple[Evidence, ...]) -> tuple[str, ...]:
-    return tuple(f"{e.kind.value} in {e.commit[:10]}" + (f" ({e.detail})" if e.detail else "") for e in items)
-
-
-def diff_rows(report: BranchReport) -> list[DiffRow]:
-    """The report flattened into the pane's rows: items, reverts owed, missing in main, RC delta."""
-    diff, rows = report.diff, []
-    for item in diff.items:
-        rows.append(DiffRow("item", f"#{item.number}", item.title, item.verdict.value.replace("_", " "),
-                            _VERDICT_STATUS.get(item.verdict, GateStatus.UNKNOWN),
-                            _evidence(item.evidence) + ((item.note,) if item.note else ()),
-                            tuple(item.commits), item))
-    for revert in diff.reverts_to_propagate:
-        pr = f" (#{revert.reverted_pr})" if revert.reverted_pr else ""
-        rows.append(DiffRow("revert owed", revert.revert_sha[:10], revert.revert_subject, "revert owed",
-                            GateStatus.RED, (f"reverts {revert.reverted_sha[:10]}{pr}",) + _evidence(revert.how),
-                            (revert.revert_sha,), revert))
-    for commit in diff.missing_in_main:
-        rows.append(DiffRow("missing in main", commit.sha[:10], commit.subject, "only on branch",
-                            GateStatus.AMBER, (), (commit.sha,)))
-    if diff.rc_delta is not None:
-        delta = diff.rc_delta
-        for commit in delta.commits:
-            rows.append(DiffRow(f"{delta.base}..{delta.head}", commit.sha[:10], commit.subject, "in RC delta",
-                                GateStatus.UNKNOWN, (), (commit.sha,)))
-    return rows
+def column_widths(total: int) -> tuple[int, int]:
+    """(title, evidence) widths for a table ``total`` cells wide; the verdict and ref are fixed."""
+    spare = max(total - VERDICT_W - REF_W - 4 * 2 - 3, 20)  # cell padding of 4 columns, scrollbar
+    evidence = max(spare * 9 // 20, 10)
+    return spare - evidence, evidence
 
 
 class BranchDiffPane(Pane):
-    """Sections in one table; the "Kind" column says which."""
+    """Every row of the branch diff, most urgent first; ``enter`` shows all of a row's evidence."""
 
     PANE = "branch"
     GATES = ("branch_diff_clean",)
     BINDINGS = [
-        Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show the evidence for the selected row"),
+        Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"),
         Binding("y", "copy", "Copy pick", id="branch.copy_pick", tooltip="Copy 'git cherry-pick -x <sha>' for the selected row"),
-        Binding("b", "pick_branch", "Pick branch", id="branch.pick_branch", tooltip="Make a local branch with the pick applied"),
+        Binding("b", "pick_branch", "Pick branch", id="branch.pick_branch",
+                tooltip="Make a local branch from the release branch with the pick applied (never pushed)"),
         Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
     ]
 
-    def on_mount(self) -> None:
-        self.table.add_columns("Kind", "Ref", "Title", "Verdict", "Evidence")
+    def __init__(self, backend: Any, **kwargs: Any) -> None:
+        super().__init__(backend, **kwargs)
+        self.rows: list[DiffRow] = []
+        self._width = 0
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("", classes="pane-filter branch-summary")
+        yield from super().compose_body()
 
     def fetch(self) -> BranchReport:
         return self.backend.load_branch_diff()
 
     def show(self, report: BranchReport) -> None:
-        self.rows = diff_rows(report)
+        self.rows = attention_rows(report.diff)
+        self.query_one(".branch-summary", Static).update(self._summary(report))
+        self._width = self.app.size.width
+        title_w, evidence_w = column_widths(self._width)
         table = self.table
-        table.clear()
+        table.clear(columns=True)
+        table.add_column("Verdict", width=VERDICT_W)
+        table.add_column("Ref", width=REF_W)
+        table.add_column("Title", width=title_w)
+        table.add_column("Evidence", width=evidence_w)
         for index, row in enumerate(self.rows):
-            table.add_row(plain(row.kind), plain(row.ref), plain(row.title), status_text(self, row.status, row.verdict),
-                          plain("; ".join(row.evidence)), key=str(index))
+            word = _WORD.get(row.section, row.section)
+            table.add_row(status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word), _fit(row.ref, REF_W),
+                          _fit(row.title, title_w), _fit(row.evidence, evidence_w), key=str(index))
+
+    def _summary(self, report: BranchReport) -> Text:
+        diff = report.diff
+        parts = [f"{diff.branch} vs {diff.main}, cut {diff.cut[:10]}", f"{len(diff.items)} milestone items"]
+        if diff.rc_delta is not None:
+            d = diff.rc_delta
+            prs = ", ".join(f"#{n}" for n in d.prs[:6]) + (" …" if len(d.prs) > 6 else "")
+            parts.append(f"{d.base}..{d.head}: {len(d.commits)} commits" + (f" ({prs})" if prs else ""))
+        else:
+            parts.append("RC delta: fewer than two RC tags")
+        return Text(" · ".join(parts))
+
+    def on_resize(self) -> None:
+        if self.report is not None and self.app.size.width != self._width:
+            self._keeping_cursor(lambda: self.show(self.report))
 
     def selected_row(self) -> DiffRow | None:
         key = self.selected_key()
@@ -111,8 +114,7 @@ class BranchDiffPane(Pane):
     def action_detail(self) -> None:
         row = self.selected_row()
         if row is not None:
-            lines = (f"Kind: {row.kind}", f"Verdict: {row.verdict}", f"Pick: {row.pick_command or 'nothing to pick'}",
-                     "Evidence:", *(f"  {e}" for e in row.evidence or ("none",)))
+            lines = (*row.detail, f"Pick: {row.pick_command or 'nothing to pick'}")
             self.app.push_screen(DetailScreen(f"{row.ref} {row.title}", lines=lines))
 
     def _pickable(self) -> DiffRow | None:
