@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, ProgressBar, Static
 
 from cockpit.domain.reports import ChecklistReport, StepView
@@ -27,11 +27,14 @@ if TYPE_CHECKING:
     from cockpit.ui.panes.checklist import ChecklistPane
 
 
-class WalkthroughScreen(Screen[None]):
-    """The checklist of ``pane``, one step at a time, starting at index ``start``."""
+class WalkthroughScreen(ModalScreen[None]):
+    """The checklist of ``pane``, one step at a time, starting at index ``start``.
+
+    Modal, so it covers the whole app and every dialog-aware caller treats it like one (esc leaves).
+    """
 
     DEFAULT_CSS = """
-    WalkthroughScreen { padding: 1 2; }
+    WalkthroughScreen { padding: 1 2; background: $background; }
     WalkthroughScreen #walk-progress-row { height: 1; }
     WalkthroughScreen #walk-progress-label { width: auto; margin-right: 2; }
     WalkthroughScreen #walk-position { color: $text-muted; margin-top: 1; }
@@ -40,7 +43,7 @@ class WalkthroughScreen(Screen[None]):
     WalkthroughScreen #walk-title.-red { color: $text-error; }
     WalkthroughScreen #walk-title.-amber { color: $text-warning; }
     WalkthroughScreen .walk-heading { text-style: bold; margin-top: 1; }
-    WalkthroughScreen #walk-next { text-style: bold; border: round $accent; padding: 0 1; margin-top: 1; }
+    WalkthroughScreen #walk-next { text-style: bold; border: round $accent; padding: 0 1; }
     """
 
     BINDINGS = [
@@ -67,12 +70,12 @@ class WalkthroughScreen(Screen[None]):
         with VerticalScroll(id="walk-body"):
             yield Static("", id="walk-position")
             yield Static("", id="walk-title")
+            yield Static("", id="walk-next")  # before the evidence, which can be long
             yield Static("What it means", classes="walk-heading")
             yield Static("", id="walk-help")
             yield Static("Evidence", classes="walk-heading")
             yield Static("", id="walk-evidence")
             yield Static("", id="walk-commands")
-            yield Static("", id="walk-next")
         yield StepLog(id="walk-log", max_lines=5000)
         yield Footer()
 
