@@ -26,6 +26,10 @@ _LABEL = {
     EvidenceKind.PATCH_ID: "same patch",
     EvidenceKind.BEFORE_CUT: "before cut",
 }
+_WHY = {
+    Verdict.LANDED_MODIFIED: "picked by reference, but no pick has the trunk commit's patch (edited while resolving conflicts?)",
+    Verdict.LANDED: "the release branch carries the change (evidence below)",
+}
 _NUMBER = re.compile(r"#(\d+)|pull/(\d+)")
 
 
@@ -82,10 +86,13 @@ def evidence_lines(evidence: Iterable[Evidence]) -> list[str]:
 def _item_row(item: ItemDiff) -> DiffRow:
     section = item.verdict.value.replace("_", " ")
     ev = evidence_summary(item.evidence)
-    detail = [f"Verdict: {section}", *([f"Why: {item.note}"] if item.note else []),
+    note = item.note or _WHY.get(item.verdict, "")
+    detail = [f"Verdict: {section}", *([f"Why: {note}"] if note else []),
               *([f"URL: {item.html_url}"] if item.html_url else []),
               "Trunk commits:", *(f"  {sha}" for sha in item.commits or ("none found",)),
               "Evidence:", *(f"  {line}" for line in evidence_lines(item.evidence) or ("none",))]
+    if item.verdict is Verdict.MISSING and item.commits:
+        ev = f"not picked {item.commits[0][:8]}"
     return DiffRow(section, f"#{item.number}", item.title, ev or item.note, tuple(reversed(item.commits)), item, tuple(detail))
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from cockpit.adapters.git import GitRepo
 from cockpit.domain.commits import BranchDiffReport, CommitRecord, EvidenceKind, ItemDiff, RevertOwed, Verdict
-from cockpit.domain.gates import GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError, GitError
 from cockpit.services.branch_diff import analyze_branch, branch_gate
@@ -399,3 +399,20 @@ def test_the_loader_asks_git_the_same_few_questions_whatever_the_history_size(si
     verdicts = [i.verdict for i in report.items]
     assert verdicts == [Verdict.LANDED, Verdict.LANDED, Verdict.MISSING, Verdict.LANDED_BEFORE_CUT, Verdict.NEEDS_REVIEW]
     assert [r.reverted_pr for r in report.reverts_to_propagate] == [5000000]
+
+
+@pytest.mark.parametrize("report, red_for", [
+    (BranchDiffReport(items=(ItemDiff(7, "Fix", Verdict.MISSING, commits=("a" * 40,)),)), "1 missing"),
+    (BranchDiffReport(reverts_to_propagate=(RevertOwed("r" * 40, 'Revert "x (#5)"', "t" * 40, 5),)), "1 revert owed"),
+])
+def test_the_overview_holds_no_go_while_a_pr_is_missing_or_a_revert_is_owed(report, red_for):
+    from cockpit.domain.reports import ChecklistReport
+    from cockpit.services.overview import go_no_go
+
+    gate = branch_gate(report)
+    assert gate.status is GateStatus.RED and gate.summary == red_for
+    others = {name: Gate(name, name, GateStatus.GREEN, "ok")
+              for name in ("milestone_empty", "picks_clear", "ci_green", "rc_artifacts")}
+    verdict = go_no_go({**others, "branch_diff_clean": gate}, ChecklistReport((), gate))
+    assert not verdict.go and any(red_for in reason for reason in verdict.reasons)
+    assert go_no_go({**others, "branch_diff_clean": branch_gate(BranchDiffReport())}, ChecklistReport((), gate)).go

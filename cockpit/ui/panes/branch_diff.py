@@ -39,8 +39,8 @@ def _fit(text: str, width: int) -> Text:
 
 def column_widths(total: int) -> tuple[int, int]:
     """(title, evidence) widths for a table ``total`` cells wide; the verdict and ref are fixed."""
-    spare = max(total - VERDICT_W - REF_W - 4 * 2 - 3, 20)  # cell padding of 4 columns, scrollbar
-    evidence = max(spare * 9 // 20, 10)
+    spare = max(total - VERDICT_W - REF_W - 4 * 2 - 2, 20)  # cell padding of 4 columns, scrollbar
+    evidence = max((spare + 1) // 2, 10)
     return spare - evidence, evidence
 
 
@@ -90,7 +90,7 @@ class BranchDiffPane(Pane):
         parts = [f"{diff.branch} vs {diff.main}, cut {diff.cut[:10]}", f"{len(diff.items)} milestone items"]
         if diff.rc_delta is not None:
             d = diff.rc_delta
-            prs = ", ".join(f"#{n}" for n in d.prs[:6]) + (" …" if len(d.prs) > 6 else "")
+            prs = ", ".join(f"#{n}" for n in d.prs[:3]) + (f" +{len(d.prs) - 3}" if len(d.prs) > 3 else "")
             parts.append(f"{d.base}..{d.head}: {len(d.commits)} commits" + (f" ({prs})" if prs else ""))
         else:
             parts.append("RC delta: fewer than two RC tags")
