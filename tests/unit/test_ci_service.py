@@ -273,3 +273,90 @@ def test_an_unstable_shard_marker_survives_folding_and_is_set_aside():
     verdict = ci_verdict(CITarget("acme/torchlet", "release/2.5", ("trunk",)), runs, ref="release/2.5")
     assert verdict.status is GateStatus.GREEN
     assert [j.name for j in verdict.unstable] == ["linux-focal-rocm / test (default, unstable)"]
+
+
+def test_a_green_head_never_walks_back_through_the_history():
+    def history():
+        raise AssertionError("the history of a green head was read")
+        yield  # pragma: no cover
+
+    v = branch_verdict(TARGET, "release/2.5", green_runs(), history())
+    assert (v.status, v.commits_behind_green) == (GateStatus.GREEN, 0)
+
+
+def test_the_walk_back_stops_at_the_first_green_commit():
+    read = []
+
+    def history():
+        for sha, runs in [("c" * 40, [job("x", conclusion="failure", sha="c" * 40)]),
+                          ("b" * 40, green_runs("b" * 40)), ("a" * 40, green_runs())]:
+            read.append(sha)
+            yield sha, runs
+
+    v = branch_verdict(TARGET, "release/2.5", [job("x", conclusion="failure", sha="d" * 40)], history())
+    assert (v.last_green_sha, v.commits_behind_green) == ("b" * 40, 2)
+    assert read == ["c" * 40, "b" * 40]
+
+
+def test_the_report_carries_what_the_load_cost_and_what_could_not_be_judged():
+    report = ci_report([(TARGET, "release/2.5", green_runs(), [])], requests=20, not_modified=20,
+                       notes=["acme/vision: binary builds not judged"])
+    assert (report.requests, report.not_modified, report.notes) == (20, 20, ("acme/vision: binary builds not judged",))
+
+
+class _GitHub:
+    """Check runs per ref, and a record of what was asked (the loader's only view of GitHub)."""
+
+    def __init__(self, runs_by_ref):
+        self.runs_by_ref, self.asked = runs_by_ref, []
+
+    def thread_request_counts(self):
+        return len(self.asked), 0
+
+    def check_runs(self, repo, ref):
+        self.asked.append(("check_runs", repo, ref))
+        return self.runs_by_ref.get(ref, [])
+
+    def branch_commits(self, repo, branch, limit):
+        self.asked.append(("branch_commits", repo, branch))
+        return ["d" * 40, "c" * 40, "a" * 40][:limit]
+
+
+def _backend(targets, runs_by_ref, tags=()):
+    from types import SimpleNamespace
+
+    from cockpit.domain.release import Release
+
+    config = SimpleNamespace(ci=tuple(targets), release=Release("2.5.0", "acme/torchlet", "release/2.5"))
+    git = SimpleNamespace(tags=lambda: {t: "a" * 40 for t in tags})
+    return SimpleNamespace(config=config, repository="acme/torchlet", github=_GitHub(runs_by_ref), git=git)
+
+
+def test_every_configured_ci_field_is_honoured_by_the_loader():
+    from cockpit.loaders.ci import load_ci
+
+    core = CITarget("acme/torchlet", "release/2.5", ("pull", "trunk", "lint"), "binary-builds",
+                    unstable_jobs=("trunk / linux-jammy / test (slow)",))
+    vision = CITarget("acme/vision", "release/0.20", ("pull",), "wheels")
+    head = [*green_runs("d" * 40), job("linux-jammy / test (slow, 1, 1, linux.2xlarge)", conclusion="failure", sha="d" * 40)]
+    rc = [job("manywheel-py3_12-cpu / build", "binary-builds", sha="a" * 40)]
+    backend = _backend([core, vision], {"release/2.5": head, "release/0.20": [job("b", "pull")],
+                                        "v2.5.0-rc2": rc}, tags=("v2.5.0-rc1", "v2.5.0-rc2"))
+    report = load_ci(backend)
+    torchlet, vis = report.branches
+    assert torchlet.status is GateStatus.GREEN and len(torchlet.unstable) == 1  # unstable_jobs set it aside
+    assert (vis.repository, vis.ref, vis.status) == ("acme/vision", "release/0.20", GateStatus.GREEN)  # branch, required
+    assert [(v.ref, v.status) for v in report.rc_builds] == [("v2.5.0-rc2", GateStatus.GREEN)]  # newest RC, binaries
+    assert report.notes == ("acme/vision: binary builds (wheels) not judged: RC tags are read from the acme/torchlet clone only",)
+    assert report.requests == 3 and not any(a[0] == "branch_commits" for a in backend.github.asked)
+
+
+def test_without_an_rc_tag_the_binary_builds_are_named_as_not_judged():
+    from cockpit.loaders.ci import load_ci
+
+    core = CITarget("acme/torchlet", "release/2.5", binary_workflow="binary-builds")
+    report = load_ci(_backend([core], {"release/2.5": [job("x", conclusion="failure", sha="d" * 40)],
+                                       "c" * 40: green_runs("c" * 40)}))
+    assert report.rc_builds == ()
+    assert report.notes == ("acme/torchlet: no RC tag v2.5.0-rcN in the clone yet: binary builds not judged",)
+    assert (report.branches[0].last_green_sha, report.branches[0].commits_behind_green) == ("c" * 40, 1)
