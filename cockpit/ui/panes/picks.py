@@ -28,7 +28,7 @@ _STATUS = {
 }
 # Status and Flags come first so they stay visible in an 80-column terminal; wide text is cut.
 COLUMNS = (
-    ("release", "Release PR", 16), ("status", "Status", None), ("flags", "Flags", 36), ("trunk", "Trunk PRs", 18),
+    ("release", "Release PR", 16), ("status", "Status", None), ("flags", "Flags", 40), ("trunk", "Trunk PRs", 18),
     ("hints", "Hints", 16), ("asked", "Asked", None), ("pr_open", "PR open", None), ("category", "Category", 28),
     ("author", "Author", 16),
 )
@@ -179,6 +179,9 @@ class PicksPane(Pane):
             return
         home = self.backend.config.release.repository
         trunk = [p for p in row.request.trunk_prs if not p.repository or p.repository.casefold() == home.casefold()]
+        pr = trunk[0].number if trunk else 0
+        if self._refused("picks.bot_command", (pr, "release", None)):
+            return
         if not row.request.trunk_prs or row.request.trunk_na:
             self.notify("This request names no trunk PR: the bot can only pick a merged trunk PR.", severity="warning")
             return
@@ -187,10 +190,7 @@ class PicksPane(Pane):
             self.notify(f"The trunk PR is {other}: post the bot command in that repository.", severity="warning", markup=False)
             return
         if PickFlag.TRUNK_NOT_MERGED in row.flags:
-            self.notify(f"Trunk PR #{trunk[0].number} is not merged: the bot refuses unmerged PRs.", severity="warning")
-            return
-        pr = trunk[0].number
-        if self._refused("picks.bot_command", (pr, "release", None)):
+            self.notify(f"Trunk PR #{pr} is not merged: the bot refuses unmerged PRs.", severity="warning")
             return
 
         def composed(answer: tuple[str, str] | None) -> None:

@@ -1,0 +1,208 @@
+"""The cherry-pick pane as the release manager reads it: status and flags first, long text cut,
+hints and ages beside them, the whole comment and its PRs on enter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from fake_backend import NOW, FakeAction, FakeBackend
+from fake_world import picks_report
+from textual.app import App
+from textual.widgets import DataTable, Input
+
+from cockpit.domain.gates import GateStatus
+from cockpit.domain.github import PullRequest, PullState
+from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
+from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
+import cockpit.ui
+from cockpit.ui.detail import DetailScreen
+from cockpit.ui.panes.picks import PicksPane
+from cockpit.ui.widgets import CockpitHeader
+from cockpit.ui.panes.pick_form import BotCommandForm
+from cockpit.ui.widgets import colour_of
+
+pytestmark = pytest.mark.anyio
+URL = "https://github.com/acme/torchlet"
+SPECIAL = "Special Dispensation - needed by the new export API announced for this release"
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def _pr(number, state, base, body):
+    return PullRequest(number, f"PR {number}", state, base, "h", f"{URL}/pull/{number}", body=body,
+                       created_at=NOW - timedelta(days=8))
+
+
+def tracker_rows() -> tuple[PickRow, ...]:
+    base = picks_report(NOW).rows
+    special = PickRequest(7, "gina", "Link to landed trunk PR:\n* #91600\n\nLink to release branch PR:\n* #91610\n\n"
+                          f"Criteria Category:\n* {SPECIAL}\n\nDO NOT MERGE\n", (PRRef(91600),), (PRRef(91610),), SPECIAL,
+                          hints=("do not merge",), created_at=NOW - timedelta(days=12), html_url=f"{URL}/issues/900#c7")
+    pulls = (_pr(91610, PullState.OPEN, "main", "Release-branch **body** of 91610"),
+             _pr(91600, PullState.MERGED, "main", "Trunk body: fixes the [red]export[/red] path"))
+    stale = PickRow(special, PickStatus.UNDER_REVIEW, (PickFlag.WRONG_BASE, PickFlag.MISSING_ISSUE_LINK, PickFlag.STALE),
+                    12.0, 8.0, ("release PR #91610 targets main, not release/2.5",), pulls)
+    chatter = PickRequest(8, "hank", "Is RC1 still on track?\n[bold]no markup[/bold] <b>here</b>\n", parsed=False,
+                          created_at=NOW - timedelta(days=1))
+    unparsed = PickRow(chatter, PickStatus.UNPARSED, (PickFlag.UNPARSED,), 1.0, notes=("no request template (chatter?)",))
+    return (*base, stale, unparsed)
+
+
+class TrackerBackend(FakeBackend):
+    def load_picks(self):
+        report = picks_report(NOW)
+        return self._load("picks", lambda: replace(report, rows=tracker_rows()))
+
+
+class PaneAlone(App):
+    """Only the picks pane (and the header it reports to), over a fake backend: quicker than the whole app."""
+
+    CSS_PATH = str(Path(cockpit.ui.__file__).with_name("app.tcss"))
+
+    def __init__(self, backend) -> None:
+        super().__init__()
+        self.backend, self.clock = backend, lambda: NOW
+        self.animation_level = "none"
+
+    def compose(self):
+        yield CockpitHeader("picks", read_only=self.backend.read_only)
+        yield PicksPane(self.backend, id="pane-picks")
+
+    def on_mount(self) -> None:
+        self.query_one(PicksPane).reload()
+
+    def pane(self, _name: str) -> PicksPane:
+        return self.query_one(PicksPane)
+
+
+def make_app(**kwargs) -> PaneAlone:
+    app = PaneAlone(TrackerBackend(**kwargs))
+    reply = FakeAction("picks.reply", "Reply on the tracker", "mutating", "picks")
+    app.backend.actions._actions[reply.id] = reply
+    return app
+
+
+async def settle(app, pilot) -> None:
+    """Wait for the load (or the action) to finish; the keys then go to the pane's table."""
+    for _ in range(200):
+        await pilot.pause()
+        if all(w.is_finished for w in app.workers):
+            await pilot.pause()
+            if all(w.is_finished for w in app.workers):
+                if app.screen is app.screen_stack[0]:
+                    app.pane("").focus_body()
+                    await pilot.pause()
+                return
+        await pilot.pause(0.01)
+    raise AssertionError("workers did not finish")
+
+
+def table(app) -> DataTable:
+    return app.query_one("#pane-picks .pane-table", DataTable)
+
+
+def cell(app, comment_id: int, column: str):
+    return table(app).get_cell(str(comment_id), column)
+
+
+def right_edge(app, column: str) -> int:
+    """Where a column ends, in cells from the table's left edge."""
+    t, edge = table(app), 0
+    for key, col in t.columns.items():
+        edge += col.get_render_width(t)
+        if key.value == column:
+            return edge
+    raise KeyError(column)
+
+
+async def test_status_and_flags_stay_visible_at_80_columns_and_a_long_category_is_cut():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert right_edge(app, "flags") <= 80
+        assert str(cell(app, 7, "flags")) == "wrong base, missing issue link, stale"
+        category = str(cell(app, 7, "category"))
+        assert category.endswith("…") and len(category) <= 28 and SPECIAL.startswith(category[:-1])
+        assert str(cell(app, 5, "status")) == "no release PR" and str(cell(app, 5, "flags")) == ""
+
+
+async def test_hints_and_ages_are_shown_and_a_stale_pick_is_highlighted():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        assert str(cell(app, 7, "hints")) == "do not merge"
+        asked, pr_open = cell(app, 7, "asked"), cell(app, 7, "pr_open")
+        assert (str(asked), str(pr_open)) == ("12d", "8d")
+        warning = colour_of(app.pane("picks"), GateStatus.AMBER)
+        assert warning in str(asked.spans[0].style) and warning in str(pr_open.spans[0].style)
+        fresh = cell(app, 2, "asked")
+        assert str(fresh) == "2d" and not fresh.spans
+        assert "1 waiting over 7 days" in str(app.query_one("#pane-picks .pane-filter").render())
+
+
+async def test_enter_shows_the_comment_and_the_bodies_of_its_prs_as_markdown():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        table(app).move_cursor(row=table(app).get_row_index("7"))
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, DetailScreen)
+        assert screen.markdown.startswith("Link to landed trunk PR:")
+        assert "### Release PR #91610: PR 91610" in screen.markdown and "Release-branch **body** of 91610" in screen.markdown
+        assert "### Trunk PR #91600" in screen.markdown and "[red]export[/red]" in screen.markdown
+        assert "Hint in the comment: do not merge" in screen.lines
+        assert "Note: release PR #91610 targets main, not release/2.5" in screen.lines
+
+
+async def test_an_unparsed_comment_shows_its_text_as_written_on_enter():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        table(app).move_cursor(row=table(app).get_row_index("8"))
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, DetailScreen) and screen.markdown is None
+        assert "Is RC1 still on track?" in screen.lines
+        assert "[bold]no markup[/bold] <b>here</b>" in screen.lines
+
+
+async def test_reply_is_written_in_a_box_addressed_to_the_author_and_confirmed():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "m")
+        assert isinstance(app.screen, TextInputScreen)
+        box = app.screen.query_one(Input)
+        assert box.value == "@bob "
+        box.value += "please add the issue link"
+        await pilot.press("enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert app.backend.actions.runs == [("picks.reply", "@bob please add the issue link")]
+
+
+async def test_the_bot_form_preselects_the_class_and_refuses_rows_the_bot_cannot_pick():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        assert isinstance(app.screen, BotCommandForm)
+        assert app.screen.query_one("#bot-category").value == "regression"
+        await pilot.press("escape")
+        read_only = make_app(read_only=True)
+    async with read_only.run_test(size=(160, 48)) as pilot:
+        await settle(read_only, pilot)
+        await pilot.press("c", "m")
+        assert not isinstance(read_only.screen, (BotCommandForm, TextInputScreen))
+        said = "\n".join(n.message for n in read_only._notifications)
+        assert "read-only session: Post the cherry-pick bot command" in said
+        assert "read-only session: Reply on the tracker" in said
