@@ -186,6 +186,8 @@ async def test_a_read_only_session_refuses_every_action_key_with_the_reason_and_
         select(app, "milestone", closed.number)
         await pilot.press("d", "v", "o")
         await pilot.press("2")
+        pick = next(r for r in app.pane("picks").report.rows if r.status == "accepted" and r.request.trunk_prs)
+        select(app, "picks", pick.request.comment_id)
         await pilot.press("m", "c", "o")
         await settle(app, pilot)
         assert app.screen is app.screen_stack[0], "no dialog opens in a read-only session"

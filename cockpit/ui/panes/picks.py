@@ -150,14 +150,16 @@ class PicksPane(Pane):
             perform(self, self.PANE, "picks.open", row)
 
     def _refused(self, action_id: str, sample: object) -> bool:
-        """Say why an action cannot run before asking for its input (read-only session)."""
+        """In a read-only session, say so (with what the action would do) before asking for input."""
+        registry = self.backend.actions
+        if not getattr(registry, "read_only", False):
+            return False  # whether the filled-in action applies is the registry's answer after the input
         try:
-            reason = self.backend.actions.refusal(action_id, sample)
-        except Exception:  # the registry answers again, with its reason, when the action is run
-            return False
-        if reason:
-            self.notify(reason, title="Not done", severity="warning", markup=False)
-        return bool(reason)
+            reason = registry.refusal(action_id, sample) or "read-only session"
+        except Exception:  # the reason is a courtesy; refusing is what matters
+            reason = "read-only session"
+        self.notify(reason, title="Not done", severity="warning", markup=False)
+        return True
 
     def action_reply(self) -> None:
         if self._refused("picks.reply", "(your reply)"):
@@ -177,17 +179,18 @@ class PicksPane(Pane):
         row = self.selected_row()
         if row is None:
             return
-        home = self.backend.config.release.repository
-        trunk = [p for p in row.request.trunk_prs if not p.repository or p.repository.casefold() == home.casefold()]
-        pr = trunk[0].number if trunk else 0
-        if self._refused("picks.bot_command", (pr, "release", None)):
-            return
-        if not row.request.trunk_prs or row.request.trunk_na:
+        request, home = row.request, self.backend.config.release.repository
+        trunk = [p for p in request.trunk_prs if not p.repository or p.repository.casefold() == home.casefold()]
+        if not request.trunk_prs or request.trunk_na:
             self.notify("This request names no trunk PR: the bot can only pick a merged trunk PR.", severity="warning")
             return
         if not trunk:
-            other = row.request.trunk_prs[0].label(home)
+            other = request.trunk_prs[0].label(home)
             self.notify(f"The trunk PR is {other}: post the bot command in that repository.", severity="warning", markup=False)
+            return
+        pr, category = trunk[0].number, suggest_class(request.category) or ""
+        fixes = request.fixes[0] if request.fixes else ""
+        if self._refused("picks.bot_command", (pr, category or "docs", fixes or None)):
             return
         if PickFlag.TRUNK_NOT_MERGED in row.flags:
             self.notify(f"Trunk PR #{pr} is not merged: the bot refuses unmerged PRs.", severity="warning")
@@ -198,9 +201,7 @@ class PicksPane(Pane):
                 category, fixes = answer
                 perform(self, self.PANE, "picks.bot_command", (pr, category, fixes or None))
 
-        fixes = row.request.fixes[0] if row.request.fixes else ""
-        form = BotCommandForm(pr, self.backend.config.release.branch, fixes=fixes,
-                              category=suggest_class(row.request.category) or "")
+        form = BotCommandForm(pr, self.backend.config.release.branch, fixes=fixes, category=category)
         self.app.push_screen(form, composed)
 
 
