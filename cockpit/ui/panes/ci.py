@@ -192,18 +192,19 @@ class CIPane(Pane):
         self.action_detail()
 
     def detail_header(self, verdict: RepoCIVerdict) -> tuple[str, ...]:
-        """The lines above the job list: verdict and reason in full, head, last green, counts."""
+        """The lines above the job list: verdict and reason in full; head, jobs and last green in one line."""
         rc = self.report is not None and any(verdict is r for r in self.report.rc_builds)
-        lines = [f"Verdict: {verdict.status.value}: {verdict.reason}",
-                 f"Head: {verdict.head_sha or 'unknown'} · {verdict.job_count} jobs counted (shards folded)"]
         if rc:
-            lines.append("RC tag: judged on its binary-build workflow only")
+            green = "RC tag: judged on its binary-build workflow only"
         elif verdict.commits_behind_green == 0:
-            lines.append("Last green: the head")
+            green = "last green: the head"
         elif verdict.last_green_sha:
-            lines.append(f"Last green: {verdict.last_green_sha}, {verdict.commits_behind_green} commits behind the head")
+            green = f"last green {verdict.last_green_sha[:10]}, {verdict.commits_behind_green} behind the head"
         else:
-            lines.append("Last green: none among the recent commits walked back")
+            green = "no green commit among the recent ones walked back"
+        head = verdict.head_sha[:10] if verdict.head_sha else "unknown"
+        lines = [f"{verdict.status.value}: {verdict.reason}",
+                 f"head {head} · {verdict.job_count} jobs (shards folded) · {green}"]
         if verdict.missing_workflows:
             lines.append("Required workflows not started: " + ", ".join(verdict.missing_workflows))
         return tuple(lines)

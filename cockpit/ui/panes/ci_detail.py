@@ -63,7 +63,7 @@ class CIDetailScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     CIDetailScreen { align: center middle; }
-    CIDetailScreen #ci-jobs { height: 1fr; }
+    CIDetailScreen #ci-jobs { height: 1fr; min-height: 4; }
     CIDetailScreen #ci-link { height: auto; color: $text-muted; }
     """
 
@@ -93,16 +93,16 @@ class CIDetailScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#ci-jobs", DataTable)
-        table.add_columns("Job", "Outcome", "Took")
+        table.add_columns("Outcome", "Took", "Job")  # the job's long name last: a narrow screen still shows the rest
         for title, jobs in sections(self.verdict):
-            table.add_row(Text(f"{title}: {len(jobs)}", style="bold"), Text(""), Text(""), key=f"section:{title}")
+            table.add_row(Text(""), Text(""), Text(f"{title}: {len(jobs)}", style="bold"), key=f"section:{title}")
             for index, job in enumerate(jobs):
                 key = f"{title}:{index}"
                 self.jobs[key] = job
-                table.add_row(plain(f"  {job.workflow} / {job.name}"), plain(job.conclusion or job.status),
-                              Text(duration_text(job.duration_s)), key=key)
+                table.add_row(plain(job.conclusion or job.status), Text(duration_text(job.duration_s)),
+                              plain(f"  {job.workflow} / {job.name}"), key=key)
         for workflow in self.verdict.missing_workflows:
-            table.add_row(plain(f"  {workflow}"), Text("not started"), Text(""), key=f"missing:{workflow}")
+            table.add_row(Text("not started"), Text(""), plain(f"  {workflow}"), key=f"missing:{workflow}")
         first_job = next(iter(self.jobs), None)
         if first_job is not None:
             table.move_cursor(row=table.get_row_index(first_job), animate=False)
@@ -110,7 +110,7 @@ class CIDetailScreen(ModalScreen[None]):
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         job = self.jobs.get(event.row_key.value or "")
-        link = (f"job {job.html_url}\nrun {run_url(job)}" if run_url(job) else f"job {job.html_url}") if job else ""
+        link = f"job {job.html_url}" if job and job.html_url else ""
         self.query_one("#ci-link", Static).update(Text(link))
 
     def highlighted_job(self) -> JobVerdict | None:
