@@ -29,6 +29,7 @@ from github.GithubException import RateLimitExceededExceedsMaxWait
 from github.Requester import Requester
 from requests.adapters import HTTPAdapter
 
+from cockpit import logging_setup
 from cockpit.adapters.github_errors import translate
 from cockpit.domain.github import RateLimit
 from cockpit.errors import CockpitError, GitHubError, ReadOnlyError
@@ -36,10 +37,14 @@ from cockpit.errors import CockpitError, GitHubError, ReadOnlyError
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 _ETAG_CACHE_SIZE = 4000
 _RETRIED_METHODS = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_log = logging.getLogger("cockpit.github")
 
 
 def silence_library_logs() -> None:
-    """Remove PyGithub's stderr handler and keep ``github``/``urllib3`` records off the screen."""
+    """Remove PyGithub's stderr handler and keep ``github``/``urllib3`` records off the screen.
+
+    Their records reach the root logger only while a ``--debug`` log is open (a redacting file).
+    """
     for name in ("github", "urllib3"):
         logger = logging.getLogger(name)
         for handler in list(logger.handlers):
@@ -47,7 +52,7 @@ def silence_library_logs() -> None:
                 logger.removeHandler(handler)
         if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
             logger.addHandler(logging.NullHandler())
-        logger.propagate = False
+        logger.propagate = logging_setup.debug_enabled()
 
 
 class _Meter:
@@ -138,6 +143,7 @@ class Transport:
         self.timeout, self.retries, self.max_wait = timeout, retries, max_rate_limit_wait
         self.read_only = read_only
         self._secrets = tuple(s for s in (token,) if s)
+        logging_setup.add_secret(token)
         self.meter = _Meter()
         retry = _CockpitRetry(
             total=retries, read=min(retries, 1), backoff_factor=0.25, backoff_max=4,
@@ -198,9 +204,12 @@ class Transport:
         try:
             status, resp_headers, text = self.requester.requestJson(verb, url, params, headers, body)
         except CockpitError as exc:
+            _log.info("%s %s refused: %s", verb, url, exc)
             raise type(exc)(self.scrub(exc.message)) from None
         except Exception as exc:  # every library error becomes ours, with no token in it
+            _log.info("%s %s failed: %s", verb, url, type(exc).__name__)
             raise translate(exc, what, self) from None
+        _log.debug("%s %s -> %s", verb, url, status)
         if status == 304 and cached:
             self.meter.count(not_modified=True)
             return cached.data, cached.link

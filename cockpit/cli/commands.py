@@ -44,9 +44,12 @@ def open_app(config: Config, *, read_only: bool) -> int:
 
     backend = build_backend(config, read_only=read_only)
     try:
-        CockpitApp(backend).run()
+        app = CockpitApp(backend)
+        app.run()
     finally:
         backend.state.close()
+    if app.fatal_error is not None:  # raised after the terminal is restored: main() prints one line
+        raise app.fatal_error
     return 0
 
 

@@ -25,6 +25,8 @@ def _common(*, top: bool) -> argparse.ArgumentParser:
     common.add_argument("--config", type=Path, help="the release's cockpit.toml (default: ./cockpit.toml)", **default)
     common.add_argument("--read-only", action="store_true",
                         help="never change anything: no writes to GitHub, git or the state file", **default)
+    common.add_argument("--debug", action="store_true",
+                        help="write a debug log beside the state file (secrets redacted)", **default)
     return common
 
 
@@ -95,16 +97,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from cockpit import logging_setup
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    logging_setup.quiet()
+    logging_setup.want_debug(bool(getattr(args, "debug", False)))
     try:
         return _dispatch(args)
     except CockpitError as exc:
-        print(f"cockpit: {exc}", file=sys.stderr)
+        print(logging_setup.scrub(f"cockpit: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("cockpit: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug: one line, the traceback only in the debug log
+        print(logging_setup.scrub(f"cockpit: internal error: {logging_setup.internal_error(exc)}"), file=sys.stderr)
+        return EXIT_FAIL
 
 
 def _dispatch(args: argparse.Namespace) -> int:

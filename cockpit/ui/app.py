@@ -1,16 +1,24 @@
-"""The Textual app: a header, six panes in tabs, a footer; the panes do their own work."""
+"""The Textual app: a header, six panes in tabs, a footer; the panes do their own work.
+
+Once a second the app looks at the state file (a viewer follows another session's progress), the
+API budget in the header and the age of stale panes. An unexpected error in an action or a worker
+becomes a notification (and a debug-log record), never a crash or a traceback.
+"""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Callable
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
 
 from cockpit.domain.gates import Gate
 from cockpit.ui.help import HelpScreen
+from cockpit.ui.palette import PaneCommands
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.branch_diff import BranchDiffPane
 from cockpit.ui.panes.checklist import ChecklistPane
@@ -18,7 +26,7 @@ from cockpit.ui.panes.ci import CIPane
 from cockpit.ui.panes.milestone import MilestonePane
 from cockpit.ui.panes.overview import OverviewPane
 from cockpit.ui.panes.picks import PicksPane
-from cockpit.ui.widgets import CockpitHeader, GatesReported, VerdictReady
+from cockpit.ui.widgets import CockpitHeader, GatesReported, VerdictReady, error_text
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
@@ -38,6 +46,9 @@ def _pane_binding(index: int, name: str, title: str) -> Binding:
                    id=f"app.pane.{name}", tooltip=f"Show the {title.split(' ', 1)[1]} pane")
 
 
+_log = logging.getLogger("cockpit.ui")
+
+
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -47,6 +58,9 @@ class CockpitApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "Release Cockpit"
+    COMMANDS = App.COMMANDS | {PaneCommands}
+    TICK_S = 1.0
+    """How often the state file, the API budget and stale ages are looked at."""
     BINDINGS = [
         *(_pane_binding(i, name, title) for i, (name, title, _cls) in enumerate(PANES)),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave the cockpit"),
@@ -61,6 +75,9 @@ class CockpitApp(App[None]):
         self.clock = clock or utc_now
         self.gates: dict[str, Gate] = {}
         self._checklist_due = False
+        self._mounted_ok = False
+        self.unexpected_errors: list[BaseException] = []
+        self.fatal_error: BaseException | None = None
         if backend.config.keymap:
             self.set_keymap(backend.config.keymap)
 
@@ -76,6 +93,56 @@ class CockpitApp(App[None]):
 
     def on_mount(self) -> None:
         self.action_refresh_all()
+        self.set_interval(self.TICK_S, self.tick)
+        self._mounted_ok = True
+
+    def tick(self) -> None:
+        """Follow the state file, show the API budget, age the stale markers."""
+        self.follow_state()
+        budget = getattr(self.backend, "rate_limit_text", None)
+        if budget is not None:
+            self.query_one(CockpitHeader).show_budget(budget())
+        for name, _title, _cls in PANES:
+            self.pane(name).show_staleness()
+
+    def follow_state(self) -> bool:
+        """Re-read the state file when another session changed it; re-render the checklist."""
+        reload = getattr(self.backend.state, "reload_if_changed", None)
+        try:
+            changed = bool(reload()) if reload is not None else False
+        except Exception as exc:  # a state file being replaced under us: try again next tick
+            _log.info("could not re-read the state file: %s", exc)
+            return False
+        if changed:
+            _log.debug("the state file changed; re-evaluating the checklist")
+            self.pane("checklist").reload_with(self.gates)
+        return changed
+
+    def report_unexpected(self, error: BaseException, where: str = "") -> None:
+        """A bug, not the world: log it with its traceback, tell the user in one line, carry on."""
+        self.unexpected_errors.append(error)
+        _log.error("unexpected error%s", f" in {where}" if where else "",
+                   exc_info=(type(error), error, error.__traceback__))
+        from cockpit import logging_setup
+
+        hint = f" (details in {logging_setup.current_log()})" if logging_setup.current_log() else " (run with --debug for details)"
+        self.notify(logging_setup.scrub(error_text(error) + hint), title="Unexpected error", severity="error",
+                    markup=False, timeout=10)
+
+    def _handle_exception(self, error: Exception) -> None:
+        if isinstance(error, Exception) and self._mounted_ok:
+            self.report_unexpected(error)
+            return
+        if isinstance(error, Exception) and not self.is_headless:
+            self.fatal_error = error  # the CLI prints it in one line after the screen is restored
+            self._return_code = 1
+            self.exit(return_code=1)
+            return
+        super()._handle_exception(error)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            self.report_unexpected(event.worker.error, event.worker.name)
 
     def pane(self, name: str) -> Pane:
         return self.query_one(f"#pane-{name}", Pane)

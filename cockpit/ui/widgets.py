@@ -87,6 +87,18 @@ def age_text(when: datetime | None, now: datetime) -> str:
     return f"{int(seconds // 86400)}d"
 
 
+def since_text(when: datetime, now: datetime) -> str:
+    """``just now``, ``40 s ago``, ``3 min ago``, ``2 h ago``."""
+    seconds = max(0.0, (now - when).total_seconds())
+    if seconds < 5:
+        return "just now"
+    if seconds < 60:
+        return f"{int(seconds)} s ago"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    return f"{int(seconds // 3600)} h ago"
+
+
 def days_text(days: float | None) -> str:
     return "" if days is None else (f"{days:.0f}d" if days >= 1 else f"{days * 24:.0f}h")
 
@@ -94,10 +106,15 @@ def days_text(days: float | None) -> str:
 class GateLine(Static):
     """The one-line gate a pane shows on top: title, status word, summary."""
 
-    def show_gate(self, gate: Gate) -> None:
+    def show_gate(self, gate: Gate, *, note: str = "") -> None:
+        """Show ``gate``; ``note`` (e.g. "STALE · last good 3 min ago") is appended and marks it -stale."""
         line = Text.assemble((f"{gate.title}: ", "bold"), (STATUS_WORD[gate.status], "bold"), "  ", gate.summary)
+        if note:
+            line.append("  ")
+            line.append(f" {note} ", style="bold reverse")
         self.update(line)
         set_status_class(self, gate.status)
+        self.set_class(bool(note), "-stale")
 
 
 class CockpitHeader(Horizontal):

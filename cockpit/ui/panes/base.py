@@ -1,7 +1,15 @@
-"""What every pane shares: loading its report in a worker thread, showing it or the error."""
+"""What every pane shares: loading its report in a worker thread, showing it or the error.
+
+When a reload fails after a good one, the pane keeps the last good table, marks its gate line
+"STALE · last good 3 min ago", shows the error above the table, notifies, and tries again by
+itself with a bounded backoff (never sooner than a rate limit's reset, never later than the cap).
+"""
 
 from __future__ import annotations
 
+import logging
+import time
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -13,7 +21,25 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
-from cockpit.ui.widgets import GateLine, GatesReported, error_text
+from cockpit.errors import CockpitError, GitHubError, RateLimited, ReadOnlyError, StorageError
+from cockpit.ui.widgets import GateLine, GatesReported, error_text, since_text
+
+_log = logging.getLogger("cockpit.ui")
+
+
+def retry_delay(failures: int, exc: BaseException, *, base: float, cap: float) -> float | None:
+    """Seconds before the next automatic reload, or None when retrying would not help.
+
+    Doubles from ``base`` with each failure in a row, up to ``cap``; a rate limit waits for its
+    reset (within the cap). Only the outside world's passing troubles are retried.
+    """
+    if isinstance(exc, ReadOnlyError) or not isinstance(exc, (GitHubError, StorageError)):
+        return None
+    delay = base * 2 ** max(0, failures - 1)
+    reset_at = getattr(exc, "reset_at", None) if isinstance(exc, RateLimited) else None
+    if reset_at:
+        delay = max(delay, reset_at - time.time())
+    return min(cap, delay)
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
@@ -29,6 +55,8 @@ class Pane(Vertical):
     PANE: ClassVar[str] = ""
     GATES: ClassVar[tuple[str, ...]] = ()
     """Names of the gates this pane's report carries (reported UNKNOWN when the load fails)."""
+    RETRY_BASE_S: ClassVar[float] = 5.0
+    RETRY_MAX_S: ClassVar[float] = 120.0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -44,6 +72,11 @@ class Pane(Vertical):
         self.backend = backend
         self.report: Any = None
         self.error: str | None = None
+        self.loaded_at: datetime | None = None
+        self.failures = 0
+        self.stale = False
+        self._last_gate: Gate | None = None
+        self._retry_timer: Any = None
 
     def compose(self) -> ComposeResult:
         yield GateLine("", classes="gate-line")
@@ -89,17 +122,28 @@ class Pane(Vertical):
         if not worker.is_cancelled:
             self.app.call_from_thread(self._loaded, report)
 
+    def now(self) -> datetime:
+        """The app's clock (injected in tests)."""
+        clock = getattr(self.app, "clock", None)
+        return clock() if clock is not None else datetime.now(timezone.utc)
+
     def _loaded(self, report: Any) -> None:
         self.report, self.error = report, None
+        self.loaded_at, self.failures, self.stale = self.now(), 0, False
+        self.remove_class("-stale")
+        self._cancel_retry()
         self.query_one(".pane-error", Static).display = False
         self.body.loading = False
         self.body.display = True
         self._keeping_cursor(lambda: self.show(report))
         gates = self.gates_of(report)
         if gates:
+            self._last_gate = gates[0]
             self._show_gate_line(gates[0])
             self.post_message(GatesReported(gates))
-        self.app.query_one("CockpitHeader").show_budget(self.backend.rate_limit_text())
+        budget = getattr(self.backend, "rate_limit_text", None)
+        if budget is not None:
+            self.app.query_one("CockpitHeader").show_budget(budget())
 
     def _keeping_cursor(self, render: Any) -> None:
         """Re-render without losing the release manager's place in the table."""
@@ -118,22 +162,69 @@ class Pane(Vertical):
 
     def _failed(self, exc: BaseException) -> None:
         self.error = error_text(exc)
+        self.failures += 1
+        _log.info("%s failed to load (%d in a row): %s", self.PANE, self.failures, self.error,
+                  exc_info=None if isinstance(exc, CockpitError) else (type(exc), exc, exc.__traceback__))
         self.body.loading = False
+        self.stale = self.report is not None and self.loaded_at is not None
+        self.set_class(self.stale, "-stale")
+        delay = retry_delay(self.failures, exc, base=self.RETRY_BASE_S, cap=self.RETRY_MAX_S)
+        again = f"Trying again in {delay:.0f} s; press r to try now." if delay is not None else "Press r to try again."
         error = self.query_one(".pane-error", Static)
-        error.update(Text(f"Could not load this pane.\n{self.error}\nPress r to try again."))
+        if self.stale:
+            error.update(Text(f"Showing the last good data ({self.stale_text()}). Could not refresh:\n{self.error}\n{again}"))
+        else:
+            error.update(Text(f"Could not load this pane.\n{self.error}\n{again}"))
         error.display = True
         self.body.display = self.report is not None
         self.notify(self.error, title=f"{self.PANE} failed to load", severity="error", markup=False)
+        self._schedule_retry(delay)
         unknown = tuple(
-            Gate(n, GATE_TITLES.get(n, n), GateStatus.UNKNOWN, f"could not load: {self.error}") for n in self.GATES
+            Gate(n, GATE_TITLES.get(n, n), GateStatus.UNKNOWN, self._unknown_summary(n)) for n in self.GATES
         )
-        if unknown:
+        if self.stale and self._last_gate is not None:
+            self._show_gate_line(self._last_gate)
+        elif unknown:
             self._show_gate_line(unknown[0])
+        if unknown:
             self.post_message(GatesReported(unknown))
 
+    def _unknown_summary(self, name: str) -> str:
+        last = self._last_gate
+        if self.stale and last is not None and last.name == name:
+            return f"{self.stale_text()} ({last.status.value}: {last.summary}); could not refresh: {self.error}"
+        return f"could not load: {self.error}"
+
+    def stale_text(self) -> str:
+        """``STALE · last good 3 min ago``, or "" while the data is fresh."""
+        if not self.stale or self.loaded_at is None:
+            return ""
+        return f"STALE · last good {since_text(self.loaded_at, self.now())}"
+
+    def show_staleness(self) -> None:
+        """Re-draw the stale marker with the current age (the app calls this every second)."""
+        if self.stale and self._last_gate is not None:
+            self._show_gate_line(self._last_gate)
+
+    def _schedule_retry(self, delay: float | None) -> None:
+        self._cancel_retry()
+        if delay is not None:
+            self._retry_timer = self.set_timer(delay, self.retry)
+
+    def _cancel_retry(self) -> None:
+        if self._retry_timer is not None:
+            self._retry_timer.stop()
+            self._retry_timer = None
+
+    def retry(self) -> None:
+        """The automatic reload after a failure (the checklist pane re-evaluates its gates)."""
+        self._retry_timer = None
+        self.reload()
+
     def _show_gate_line(self, gate: Gate) -> None:
+        note = self.stale_text()
         for line in self.query(GateLine):
-            line.show_gate(gate)
+            line.show_gate(gate, note=note)
 
     def gates_of(self, report: Any) -> tuple[Gate, ...]:
         """The gates a report carries; most reports carry one, in ``report.gate``."""

@@ -1,0 +1,90 @@
+"""Helpers for driving the real app over the sandbox: wait for loads, answer dialogs, read git."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Select
+
+from cockpit.ui.confirm import ConfirmScreen
+
+
+async def settle(app, pilot, *, rounds: int = 600) -> None:
+    """Wait until every worker (loads, actions) has finished."""
+    for _ in range(rounds):
+        await pilot.pause(0.02)
+        if all(w.is_finished for w in app.workers):
+            await pilot.pause()
+            if all(w.is_finished for w in app.workers):
+                return
+    raise AssertionError("the workers did not finish")
+
+
+async def answer_dialogs(app, pilot, *, version: str, note: str = "checked by the viewer") -> list[str]:
+    """Submit whatever dialog is open, the way a determined user would; names of the dialogs seen.
+
+    A confirmation is confirmed (the version typed back when asked); a form gets its selects and
+    empty inputs filled and is submitted; anything else (detail, help) is closed.
+    """
+    seen = []
+    for _ in range(6):
+        screen = app.screen
+        if not isinstance(screen, ModalScreen):
+            return seen
+        seen.append(type(screen).__name__)
+        if isinstance(screen, ConfirmScreen):
+            if screen.expected is not None:
+                await pilot.press(*screen.expected)
+                await pilot.press("enter")
+            else:
+                await pilot.press("y")
+        else:
+            await _submit_form(screen, pilot, version, note)
+        await pilot.pause()
+        if app.screen is screen:
+            await pilot.press("escape")
+            await pilot.pause()
+    return seen
+
+
+async def _submit_form(screen, pilot, version: str, note: str) -> None:
+    for select in screen.query(Select):
+        options = [value for _label, value in getattr(select, "_options", []) if value is not Select.BLANK]
+        if select.is_blank() and options:
+            select.value = options[0]
+    inputs = list(screen.query(Input))
+    for field in inputs:
+        if not field.value:
+            field.value = version if version in (field.placeholder or "") else note
+    await pilot.pause()
+    buttons = [b for b in screen.query(Button) if not b.disabled and b.variant in ("primary", "error", "success")]
+    if inputs:
+        inputs[0].focus()
+        await pilot.press("enter")
+    elif buttons:
+        buttons[0].press()
+    else:
+        await pilot.press("escape")
+
+
+def git_refs(path: str | Path) -> str:
+    """``for-each-ref`` plus HEAD of a clone or bare remote: what a write would change."""
+    refs = subprocess.run(["git", "-C", str(path), "for-each-ref", "--format=%(refname) %(objectname)"],
+                          check=True, capture_output=True, text=True).stdout
+    head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout
+    sym = subprocess.run(["git", "-C", str(path), "symbolic-ref", "-q", "HEAD"], capture_output=True, text=True).stdout
+    return f"{refs}HEAD {head}{sym}"
+
+
+def screen_text(app) -> str:
+    """Every character on the screen (and the notifications) as plain text."""
+    import html
+    import re
+
+    svg = app.export_screenshot()
+    rows: dict[float, list[str]] = {}
+    for y, chunk in re.findall(r'<text[^>]*y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+        rows.setdefault(float(y), []).append(html.unescape(re.sub("<[^>]+>", "", chunk)))
+    return "\n".join("".join(parts).replace("\xa0", " ") for _y, parts in sorted(rows.items()))

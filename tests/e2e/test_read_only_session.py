@@ -1,0 +1,136 @@
+"""A viewer presses every key of every pane, uses the palette and submits every dialog: nothing
+changes on GitHub, in git or in the state file, and each refused action says why."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+from textual.command import CommandList
+from textual.widgets import DataTable, Input
+
+from cockpit.bootstrap import build_backend
+from cockpit.state.store import StateStore
+from cockpit.ui.app import PANES, CockpitApp
+
+from .driving import answer_dialogs, git_refs, settle
+
+pytestmark = pytest.mark.anyio
+SIZE = (160, 48)
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture
+def private_world(sandbox, sandbox_world, world_clone_copy):
+    """The sandbox config on a private copy of the clone and its remote (a leak would not spread)."""
+    clone = world_clone_copy / Path(sandbox_world.clone_path).name
+    remote = world_clone_copy / Path(sandbox_world.remote_path).name
+    subprocess.run(["git", "-C", str(clone), "remote", "set-url", "origin", str(remote)], check=True)
+    config = replace(sandbox.config, git=replace(sandbox.config.git, clone=clone))
+    return config, clone, remote
+
+
+def rows_to_visit(pane, table: DataTable) -> list[int]:
+    """The first row (the read-only refusal comes before any row-specific check), plus a row each
+    action applies to: the first pickable branch-diff row, the first manual checklist step."""
+    rows = {0}
+    pickable = [str(i) for i, r in enumerate(getattr(pane, "rows", ()))
+                if getattr(r, "target", None) is not None and getattr(r, "shas", None)]
+    report = pane.report if pane.PANE == "checklist" else None
+    manual = [v.step.id for v in report[0].steps if v.step.kind.value == "manual"] if report else []
+    for key in (pickable + manual)[:1]:
+        rows.add(table.get_row_index(key))
+    return sorted(rows)
+
+
+async def wait_for_hits(app, pilot) -> None:
+    """The palette searches asynchronously: wait until it lists a command."""
+    for _ in range(100):
+        await pilot.pause(0.01)
+        if app.screen.query(CommandList) and app.screen.query_one(CommandList).option_count:
+            return
+
+
+async def test_a_viewer_pressing_every_key_changes_nothing_anywhere(private_world, sandbox, monkeypatch):
+    config, clone, remote = private_world
+    opened: list[str] = []
+    monkeypatch.setattr("webbrowser.open", lambda url, *a, **k: opened.append(url) or True)
+
+    writer = StateStore(config.resolved_state_path)
+    writer.set_signoff("tag_final_rc", done=True, who="Release Manager", note="tagged v2.5.0-rc3")
+    writer.close()
+    state_before = config.resolved_state_path.read_bytes()
+    clone_before, remote_before = git_refs(clone), git_refs(remote)
+    sandbox.github.request_log.clear()
+
+    backend = build_backend(config, read_only=True)
+    app = CockpitApp(backend)
+    app.animation_level = "none"
+    version = config.release.version
+    dialogs: set[str] = set()
+    notices: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, *a, **k: (notices.append(str(message)), notify(message, *a, **k))[1]
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        assert str(app.query_one("#read-only-badge").render()) == "READ-ONLY"
+
+        for index, (name, _title, cls) in enumerate(PANES):
+            await pilot.press(str(index))
+            await settle(app, pilot)
+            pane = app.pane(name)
+            keys = [b.key for b in cls.BINDINGS if isinstance(b, Binding)]
+            tables = list(pane.query(".pane-table").results(DataTable))
+            for row in rows_to_visit(pane, tables[0]) if tables else [0]:
+                if tables:
+                    tables[0].move_cursor(row=row)
+                for key in keys:
+                    pane.focus_body()
+                    await pilot.press(key)
+                    await pilot.pause()
+                    dialogs.update(await answer_dialogs(app, pilot, version=version))
+                    await settle(app, pilot)
+            # the palette offers the same keys by name: run each key that runs a registered action
+            if tables:
+                tables[0].move_cursor(row=0)
+            registered = {a.id for a in backend.actions.all()}
+            for binding in (b for b in cls.BINDINGS if isinstance(b, Binding) and b.id in registered):
+                await pilot.press("ctrl+p")
+                await pilot.pause()
+                app.screen.query_one(Input).value = f"{_title.split(' ', 1)[1]}: {binding.description}"
+                await wait_for_hits(app, pilot)
+                await pilot.press("enter")
+                await pilot.pause()
+                dialogs.update(await answer_dialogs(app, pilot, version=version))
+                await settle(app, pilot)
+
+        for key in ("r", "R", "question_mark"):
+            await pilot.press(key)
+            await pilot.pause()
+            dialogs.update(await answer_dialogs(app, pilot, version=version))
+            await settle(app, pilot)
+        assert not app.unexpected_errors
+    backend.state.close()
+
+    methods = {entry["method"] for entry in sandbox.github.log()}
+    assert methods <= {"GET", "HEAD"}, sandbox.github.log()
+    assert {entry["method"] for entry in sandbox.index.log()} <= {"GET", "HEAD"}
+    assert git_refs(clone) == clone_before
+    assert git_refs(remote) == remote_before
+    assert config.resolved_state_path.read_bytes() == state_before
+    # dialogs were really filled in and submitted, and the refusals say why
+    assert "TextInputScreen" in dialogs, dialogs
+    refusals = [n for n in notices if n.startswith("read-only session")]
+    assert any("Remove from milestone would PATCH" in n for n in refusals), refusals
+    assert any("Make local pick branch would git branch" in n for n in refusals), refusals
+    assert any("Tick or untick a step would" in n for n in refusals), refusals
+    for pane in ("milestone", "picks", "ci", "branch", "checklist"):
+        titles = {a.title for a in backend.actions.for_pane(pane) if a.danger.value != "safe"}
+        assert any(f"{t} would" in n for t in titles for n in refusals), (pane, refusals)
