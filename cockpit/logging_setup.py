@@ -75,8 +75,8 @@ def quiet() -> None:
 
 def want_debug(enabled: bool) -> None:
     """Record the ``--debug`` flag; the file opens once the state folder is known."""
-    global _wanted
-    _wanted = enabled
+    global _wanted, _planned
+    _wanted, _planned = enabled, None
 
 
 def debug_enabled() -> bool:

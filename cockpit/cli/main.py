@@ -114,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: one line, the traceback only in the debug log
         print(logging_setup.scrub(f"cockpit: internal error: {logging_setup.internal_error(exc)}"), file=sys.stderr)
         return EXIT_FAIL
+    finally:
+        logging_setup.stop_debug_log()
 
 
 def _dispatch(args: argparse.Namespace) -> int:

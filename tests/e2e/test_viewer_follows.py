@@ -1,0 +1,76 @@
+"""Someone watches the release in the viewer while the release manager ticks steps elsewhere:
+the viewer shows each tick within a couple of seconds, without touching the file."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+import pytest
+from textual.widgets import DataTable
+
+from cockpit.bootstrap import build_backend
+from cockpit.state.store import StateStore
+from cockpit.ui.app import CockpitApp
+
+from .driving import settle
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def step_row(app, step_id: str) -> str:
+    table = app.query_one("#pane-checklist .pane-table", DataTable)
+    return " ".join(str(c) for c in table.get_row(step_id))
+
+
+async def wait_for(pilot, condition, seconds: float = 3.0) -> bool:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while loop.time() < deadline:
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()
+
+
+async def test_the_viewer_shows_the_release_managers_tick_within_seconds(sandbox):
+    config = sandbox.config
+    manager = StateStore(config.resolved_state_path)  # the release manager's session holds the lock
+    manager.set_signoff("rc_health", done=False, who="Release Manager")
+    viewer = build_backend(config, read_only=True)
+    app = CockpitApp(viewer)
+    app.animation_level = "none"
+    try:
+        async with app.run_test(size=(160, 48)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("5")
+            assert "signed by" not in step_row(app, "tag_final_rc")
+
+            manager.set_signoff("tag_final_rc", done=True, who="Release Manager", note="rc3 tagged")
+            assert await wait_for(pilot, lambda: "signed by Release Manager" in step_row(app, "tag_final_rc"))
+            assert "rc3 tagged" in step_row(app, "tag_final_rc")
+
+            manager.set_signoff("tag_final_rc", done=False, who="Release Manager")
+            assert await wait_for(pilot, lambda: "signed by" not in step_row(app, "tag_final_rc"))
+            assert not app.unexpected_errors
+    finally:
+        viewer.state.close()
+        manager.close()
+    assert viewer.state.read_only
+
+
+def test_cockpit_view_state_follows_the_named_file_read_only(sandbox, tmp_path, monkeypatch):
+    from cockpit.cli import commands
+
+    opened = {}
+    monkeypatch.setattr(commands, "open_app", lambda config, *, read_only: opened.update(config=config, ro=read_only) or 0)
+    other = tmp_path / "elsewhere" / "their-state.toml"
+    args = argparse.Namespace(config=sandbox.config_path, state=other, read_only=False, debug=False)
+    assert commands.run_view(args) == 0
+    assert opened["ro"] is True
+    assert opened["config"].resolved_state_path == other
