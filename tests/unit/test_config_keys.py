@@ -1,0 +1,153 @@
+"""Every key of cockpit.toml, missing or of the wrong type: one line naming the file, the key and
+what was expected (the table below walks all of them)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from cockpit.config import parse_config
+from cockpit.errors import ConfigError
+
+PATH = Path("/releases/2.5/cockpit.toml")
+GOOD = {
+    "release": {"version": "2.5.0", "repository": "acme/torchlet", "branch": "release/2.5", "main": "main",
+                "milestone": 12, "tracker_issue": 4000, "skip_labels": ["x"], "validation_comment": "ok {version}"},
+    "github": {"api_url": "https://api.github.com", "timeout": 5, "max_rate_limit_wait": 5, "retries": 2,
+               "refresh_interval": 60, "auth": "auto"},
+    "git": {"clone": "torchlet", "remote": "origin", "cut": "", "release_only_patterns": ["^Bump"]},
+    "ci": [{"repository": "acme/vision", "branch": "release/2.5", "required": ["pull"], "binary_workflow": "b",
+            "unstable_jobs": ["flaky"]}],
+    "storage": {"index_url": "http://x", "pypi_url": "http://x", "packages": ["torchlet"], "platforms": ["linux"],
+                "python_tags": ["cp312"], "free_threaded": False, "size_limit_mb": 1000, "size_warn_mb": 800,
+                "release_date": "2026-03-01"},
+    "ui": {"stale_days": 7, "theme": "dark"},
+    "keymap": {"app.quit": "ctrl+q"},
+    "checklist": {"template": "steps.toml"},
+    "state": {"path": "state.toml"},
+}
+
+# (dotted key, a wrong value, words the expectation must contain)
+WRONG = [
+    ("release", "2.5.0", "a table"),
+    ("release.version", 25, "a string"),
+    ("release.version", "two", "a release version"),
+    ("release.repository", "torchlet", "'owner/name'"),
+    ("release.repository", ["acme/torchlet"], "a string"),
+    ("release.branch", 2.5, "a string"),
+    ("release.main", True, "a string"),
+    ("release.milestone", 1.5, "a milestone number or title"),
+    ("release.tracker_issue", "4000", "an issue number"),
+    ("release.skip_labels", "x", "a list of strings"),
+    ("release.skip_labels", [1], "a list of strings"),
+    ("release.validation_comment", 3, "a string"),
+    ("github", [], "a table"),
+    ("github.api_url", 1, "a string"),
+    ("github.timeout", "5", "a number"),
+    ("github.timeout", 0, "a number >= 0.1"),
+    ("github.max_rate_limit_wait", True, "a number"),
+    ("github.retries", -1, "a number >= 0"),
+    ("github.refresh_interval", 1, "a number >= 5"),
+    ("github.auth", "token", "'auto' or 'none'"),
+    ("git", "torchlet", "a table"),
+    ("git.clone", 7, "a string"),
+    ("git.clone", "", "a non-empty string"),
+    ("git.remote", ["origin"], "a string"),
+    ("git.cut", 1, "a string"),
+    ("git.release_only_patterns", "^Bump", "a list of strings"),
+    ("ci", {"repository": "acme/vision"}, "an array of tables"),
+    ("ci[0]", "acme/vision", "a table"),
+    ("ci[0].repository", "vision", "'owner/name'"),
+    ("ci[0].branch", 2, "a string"),
+    ("ci[0].required", "pull", "a list of strings"),
+    ("ci[0].binary_workflow", False, "a string"),
+    ("ci[0].unstable_jobs", [None], "a list of strings"),
+    ("storage", 1, "a table"),
+    ("storage.index_url", 1, "a string"),
+    ("storage.pypi_url", 1, "a string"),
+    ("storage.packages", "torchlet", "a list of strings"),
+    ("storage.platforms", [1], "a list of strings"),
+    ("storage.python_tags", "cp312", "a list of strings"),
+    ("storage.free_threaded", "yes", "true or false"),
+    ("storage.size_limit_mb", "big", "a number"),
+    ("storage.size_warn_mb", 0, "a number >= 1"),
+    ("storage.release_date", 20260301, "a string"),
+    ("ui", "dark", "a table"),
+    ("ui.stale_days", "7", "a number"),
+    ("ui.theme", 1, "a string"),
+    ("keymap", "vim", "a table"),
+    ("keymap.app.quit", 1, "a key string"),
+    ("checklist.template", 1, "a string"),
+    ("state.path", 1, "a string"),
+]
+REQUIRED = ["release", "release.version", "release.repository", "git", "git.clone", "ci[0].repository"]
+
+
+def _split(dotted: str) -> list[str | int]:
+    if dotted.startswith("keymap."):
+        return ["keymap", dotted.split(".", 1)[1]]
+    parts: list[str | int] = []
+    for part in dotted.split("."):
+        if part.endswith("]"):
+            name, index = part[:-1].split("[")
+            parts += [name, int(index)]
+        else:
+            parts.append(part)
+    return parts
+
+
+def _with(dotted: str, value=..., *, remove: bool = False) -> dict:
+    doc = copy.deepcopy(GOOD)
+    *parents, last = _split(dotted)
+    node = doc
+    for part in parents:
+        node = node[part]
+    if remove:
+        del node[last]
+    else:
+        node[last] = value
+    return doc
+
+
+def _one_line_error(doc: dict) -> str:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(PATH, doc)
+    message = str(caught.value)
+    assert "\n" not in message and "Traceback" not in message
+    assert str(PATH) in message
+    return message
+
+
+def test_the_complete_config_is_accepted():
+    config = parse_config(PATH, copy.deepcopy(GOOD))
+    assert config.release.version == "2.5.0" and config.keymap == {"app.quit": "ctrl+q"}
+
+
+@pytest.mark.parametrize(("key", "value", "expected"), WRONG, ids=[f"{k}={v!r}" for k, v, _e in WRONG])
+def test_a_wrong_value_names_the_key_and_what_was_expected(key, value, expected):
+    message = _one_line_error(_with(key, value))
+    assert f"'{key}'" in message, message
+    assert expected in message, message
+
+
+@pytest.mark.parametrize("key", REQUIRED)
+def test_a_missing_required_key_is_named(key):
+    message = _one_line_error(_with(key, remove=True))
+    assert f"missing key '{key}'" in message, message
+
+
+def test_every_key_of_the_config_is_in_the_table():
+    """A key added to cockpit.toml must be added to WRONG too."""
+    def leaves(node, prefix=""):
+        for name, value in node.items():
+            dotted = f"{prefix}{name}"
+            if isinstance(value, dict) and name != "keymap":
+                yield from leaves(value, dotted + ".")
+            elif isinstance(value, list) and value and isinstance(value[0], dict):
+                yield from leaves(value[0], f"{dotted}[0].")
+            else:
+                yield dotted
+    covered = {k for k, _v, _e in WRONG}
+    assert set(leaves(GOOD)) - covered - {"keymap"} == set()

@@ -1,0 +1,200 @@
+"""Whatever the outside world sends (huge bodies, control characters, invalid UTF-8 in commit
+messages, markup in titles), every parser and renderer answers without an exception, and no
+markup from outside is ever interpreted on the screen."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import fields, is_dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cockpit.adapters import github_parse
+from cockpit.adapters.git import parse_log
+from cockpit.adapters.storage import parse_project_page
+from cockpit.config import parse_config
+from cockpit.domain.commits import CommitRecord
+from cockpit.domain.github import IssueComment
+from cockpit.errors import ConfigError, StorageError
+from cockpit.services import refs
+from cockpit.services.pick_parser import parse_request, parse_requests
+from cockpit.services.storage import parse_wheel_filename
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))
+
+REPO = "acme/torchlet"
+HOSTILE = [
+    "[bold red]shouting[/]", "[/]", "[link=https://evil.example]click[/link]", "[@click=app.quit]quit[/]",
+    "\x1b[31mred\x1b[0m\x1b]52;c;aGk=\x07", "\x00\x01\x02\x7f\r\n\t", "💥" * 200, "A" * 20_000,
+    "line\nbreak", "\u202eevil rtl", "Fixes #1 #2 (#3) https://github.com/acme/torchlet/pull/4",
+]
+nasty_text = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=400),
+                       st.text(alphabet=st.characters(max_codepoint=0x20), max_size=80))
+json_value = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | nasty_text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(nasty_text, inner, max_size=4), max_leaves=20)
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(st.binary(max_size=2000), st.lists(st.sampled_from([b"\0", b"\x1f", b"\xff\xfe", b"a" * 40]), max_size=20))
+def test_git_log_parser_skips_garbage_and_invalid_utf8(raw, pieces):
+    for data in (raw, b"".join(pieces) + raw):
+        for record in parse_log(data):
+            assert len(record.sha) >= 40 and isinstance(record.subject, str)
+
+
+def test_a_commit_message_in_latin_1_is_read_not_refused():
+    record = (b"a" * 40 + b"\x1f" + b"b" * 40 + b"\x1fJos\xe9\x1f1700000000\x1fCaf\xe9 fix (#12)\x1fbody \xff\x00")
+    [commit] = parse_log(record)
+    assert commit.subject.startswith("Caf") and commit.author.startswith("Jos")
+
+
+@FAST
+@given(nasty_text)
+def test_every_reference_reader_accepts_any_text(text):
+    commit = CommitRecord("a" * 40, text, text, text, 0, ())
+    refs.subject_prs(text)
+    refs.mentioned_prs(text, REPO)
+    refs.pr_urls(text, REPO)
+    refs.resolved_pr(text, REPO)
+    refs.picked_from(text)
+    refs.bulk_pick_prs(text)
+    refs.fixed_issues(text, REPO)
+    refs.normalized_subject(text)
+    refs.reverted_title(text)
+    refs.is_revert(commit)
+    refs.revert_target(commit)
+    refs.trunk_prs(commit, REPO)
+    refs.branch_refs(commit, REPO)
+    refs.all_prs(commit, REPO)
+
+
+@FAST
+@given(st.lists(nasty_text, max_size=5))
+def test_the_pick_parser_reads_any_comment(bodies):
+    comments = [IssueComment(i + 1, "someone", body) for i, body in enumerate(bodies)]
+    assert len(parse_requests(comments, repository=REPO)) <= len(comments)
+    for comment in comments:
+        parse_request(comment, repository=REPO)
+
+
+@FAST
+@given(nasty_text)
+def test_the_pep503_page_and_wheel_names_accept_any_text(text):
+    page = f'<html><body><a href="{text}">{text}</a><a href="x.whl#sha256={text}" data-requires-python="{text}">w</a>{text}'
+    parse_project_page(page, "http://index.example/whl/test/torchlet/")
+    try:
+        parse_project_page(text, "http://index.example/")
+    except StorageError as exc:  # text without HTML: refused in one line
+        assert "\n" not in str(exc)
+    parse_wheel_filename(text)
+    parse_wheel_filename(f"torchlet-{text}-cp312-cp312-linux_x86_64.whl")
+
+
+@FAST
+@given(json_value)
+def test_github_json_parsers_accept_or_refuse_with_malformed_only(data):
+    runs: dict = {}
+    for parse in (github_parse.milestone_from, github_parse.comment_from, github_parse.run_from,
+                  github_parse.sha_from, lambda d: github_parse.item_from(d, REPO),
+                  lambda d: github_parse.pull_from(d, REPO), lambda d: github_parse.check_run_from(d, runs),
+                  lambda d: github_parse.list_of(d, "a list", "workflow_runs")):
+        try:
+            parse(data)
+        except github_parse.Malformed:
+            pass
+
+
+@FAST
+@given(st.dictionaries(st.sampled_from(["title", "body", "user", "number", "state", "labels", "pull_request",
+                                         "milestone", "html_url", "created_at", "closed_at", "merged_at", "id"]),
+                       json_value, max_size=13))
+def test_a_github_issue_with_hostile_fields_is_parsed_or_refused(data):
+    try:
+        github_parse.item_from({"number": 1, "title": "t", "state": "open", **data}, REPO)
+    except github_parse.Malformed:
+        pass
+
+
+@FAST
+@given(st.dictionaries(st.sampled_from(["release", "github", "git", "ci", "storage", "ui", "keymap", "state"]),
+                       json_value, max_size=8))
+def test_any_config_document_is_accepted_or_one_config_error(doc):
+    try:
+        parse_config(Path("/x/cockpit.toml"), doc)
+    except ConfigError as exc:
+        assert "\n" not in str(exc) or "not valid TOML" in str(exc)
+
+
+def _poison(value, text: str):
+    """Every free-text field of a report (titles, bodies, authors, summaries) replaced by ``text``."""
+    if isinstance(value, tuple):
+        return tuple(_poison(v, text) for v in value)
+    if isinstance(value, list):
+        return [_poison(v, text) for v in value]
+    if isinstance(value, dict):
+        return {k: _poison(v, text) for k, v in value.items()}
+    if is_dataclass(value) and not isinstance(value, type):
+        changes = {}
+        for f in fields(value):
+            if not f.init:
+                continue
+            current = getattr(value, f.name)
+            if f.name in ("title", "body", "author", "summary", "detail", "message", "note") and isinstance(current, str):
+                changes[f.name] = text + current[:0]
+            elif isinstance(current, (tuple, list, dict)) or is_dataclass(current):
+                changes[f.name] = _poison(current, text)
+        return replace(value, **changes) if changes else value
+    return value
+
+
+def hostile_backend(text: str):
+    from fake_backend import FakeBackend
+
+    class HostileBackend(FakeBackend):
+        def _load(self, name, build):
+            return _poison(super()._load(name, build), text)
+
+    return HostileBackend()
+
+
+@pytest.mark.parametrize("text", HOSTILE[:6], ids=["markup", "close-tag", "link", "click", "escape", "controls"])
+def test_reports_render_as_markdown_and_json_whatever_the_titles(text):
+    from cockpit.services.picture import gather
+    from cockpit.services.report_render import render_json, render_markdown
+
+    picture = gather(hostile_backend(text))
+    markdown = render_markdown(picture)
+    assert isinstance(markdown, str) and markdown
+    json.loads(render_json(picture))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_panes_show_hostile_titles_as_text_never_as_markup(anyio_backend):
+    from textual.widgets import DataTable
+
+    from cockpit.ui.app import CockpitApp
+
+    for text in ("[/] [bold]B[/bold] [@click=app.quit]q[/] \x1b[31m\x00",):
+        app = CockpitApp(hostile_backend(text), clock=lambda: datetime(2026, 3, 2, 12, tzinfo=timezone.utc))
+        app.animation_level = "none"
+        async with app.run_test(size=(120, 40)) as pilot:
+            for key in "123450":
+                await pilot.press(key)
+                for _ in range(50):
+                    await pilot.pause(0.01)
+                    if all(w.is_finished for w in app.workers):
+                        break
+                await pilot.press("enter")
+                await pilot.pause()
+                await pilot.press("escape")
+            assert app.is_running and not app.unexpected_errors
+            cells = [str(c) for t in app.query(DataTable) for r in range(t.row_count) for c in t.get_row_at(r)]
+            assert any("[/]" in c or "[bold]B[/bold]" in c for c in cells)  # shown literally
