@@ -18,7 +18,7 @@ from cockpit.domain.reports import (
     PicksReport,
     StorageGateReport,
 )
-from cockpit.errors import CockpitError
+from cockpit.errors import CockpitError, GitError
 
 
 def utc_now() -> datetime:
@@ -34,7 +34,9 @@ class CockpitBackend:
     """
 
     def __init__(self, config: Config, *, read_only: bool, github: Any, git_repo: Any, wheel_index: Any,
-                 pypi: Any, state: Any, who: str, clock: Callable[[], datetime] = utc_now) -> None:
+                 pypi: Any, state: Any, who: str | Callable[[], str],
+                 clock: Callable[[], datetime] = utc_now) -> None:
+        """Adapters may be given built, or as ``Deferred`` so that none is built before it is needed."""
         from cockpit.actions.catalog import register_actions
         from cockpit.actions.registry import ActionRegistry
 
@@ -45,12 +47,19 @@ class CockpitBackend:
         self.wheel_index = wheel_index
         self.pypi = pypi
         self.state = state
-        self.who = who
         self.clock = clock
+        self._who = who
         self._lock = threading.Lock()
         self._cache: dict[str, Any] = {}
-        self.actions = ActionRegistry(state, read_only=read_only, who=who, clock=clock)
+        self.actions = ActionRegistry(state, read_only=read_only, who=lambda: self.who, clock=clock)
         register_actions(self)
+
+    @property
+    def who(self) -> str:
+        """Who signs and acts: git ``user.name`` of the clone, else the login name (asked once)."""
+        if callable(self._who):
+            self._who = self._who()
+        return self._who
 
     @property
     def repository(self) -> str:
@@ -105,11 +114,39 @@ class CockpitBackend:
         return go_no_go(gates, checklist)
 
     def rate_limit_text(self) -> str:
+        if isinstance(self.github, Deferred) and not self.github.built:
+            return "GitHub · not contacted yet"
         limit = self.github.rate_limit
         count = self.github.request_count
         if limit is None:
             return f"GitHub · {count} requests"
         return f"GitHub {limit.remaining:,}/{limit.limit:,} · {count} requests"
+
+
+class Deferred:
+    """An adapter built on first use, in whichever thread uses it first.
+
+    Building the GitHub client imports PyGithub, the git adapter GitPython, the storage adapters
+    httpx with its TLS context: together most of a second. Deferred, that cost lands in the pane
+    loads' worker threads instead of before the first screen.
+    """
+
+    def __init__(self, factory: Callable[[], Any]) -> None:
+        self._factory = factory
+        self._value: Any = None
+        self._lock = threading.Lock()
+        self.built = False
+
+    def get(self) -> Any:
+        if not self.built:
+            with self._lock:
+                if not self.built:
+                    self._value = self._factory()
+                    self.built = True
+        return self._value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
 
 
 def current_user(git_repo: Any = None) -> str:
@@ -129,28 +166,54 @@ def current_user(git_repo: Any = None) -> str:
 
 def build_backend(config: Config, *, read_only: bool = False, token: str | None = None,
                   clock: Callable[[], datetime] = utc_now) -> CockpitBackend:
-    """Build the real adapters for ``config``. ``token`` None means: resolve it as configured.
+    """The backend for ``config``, its adapters deferred until first used (see ``Deferred``).
+
+    ``token`` None means: resolve it as configured, when GitHub is first contacted.
 
     The state file is opened first: when it cannot be written (held by another session, corrupt,
     newer schema) the whole session is read-only, adapters included.
     """
-    from cockpit.adapters.credentials import resolve_token
-    from cockpit.adapters.git import GitRepo
-    from cockpit.adapters.github import GitHubClient
-    from cockpit.adapters.storage import PyPIClient, WheelIndex
     from cockpit.state.store import StateStore
 
+    _check_clone(config)
     state = StateStore(config.resolved_state_path, read_only=read_only)
     read_only = read_only or state.read_only
-    gh = config.github
-    if token is None and gh.auth == "auto":
-        token = resolve_token(gh.api_url).token
-    github = GitHubClient(gh.api_url, token, timeout=gh.timeout_s, retries=gh.retries,
-                          max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=read_only)
-    git_repo = GitRepo(config.git.clone, read_only=read_only)
-    st = config.storage
-    wheel_index = WheelIndex(st.index_url, timeout=gh.timeout_s) if st.index_url else None
-    pypi = PyPIClient(st.pypi_url, timeout=gh.timeout_s) if st.pypi_url else None
-    return CockpitBackend(config, read_only=read_only, github=github, git_repo=git_repo,
-                          wheel_index=wheel_index, pypi=pypi, state=state,
-                          who=current_user(git_repo), clock=clock)
+    gh, st = config.github, config.storage
+
+    def github() -> Any:
+        from cockpit.adapters.credentials import resolve_token
+        from cockpit.adapters.github import GitHubClient
+
+        auth = token if token is not None or gh.auth == "none" else resolve_token(gh.api_url).token
+        return GitHubClient(gh.api_url, auth, timeout=gh.timeout_s, retries=gh.retries,
+                            max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=read_only)
+
+    def git_repo() -> Any:
+        from cockpit.adapters.git import GitRepo
+
+        return GitRepo(config.git.clone, read_only=read_only)
+
+    def wheel_index() -> Any:
+        from cockpit.adapters.storage import WheelIndex
+
+        return WheelIndex(st.index_url, timeout=gh.timeout_s)
+
+    def pypi() -> Any:
+        from cockpit.adapters.storage import PyPIClient
+
+        return PyPIClient(st.pypi_url, timeout=gh.timeout_s)
+
+    repo = Deferred(git_repo)
+    return CockpitBackend(config, read_only=read_only, github=Deferred(github), git_repo=repo,
+                          wheel_index=Deferred(wheel_index) if st.index_url else None,
+                          pypi=Deferred(pypi) if st.pypi_url else None, state=state,
+                          who=lambda: current_user(repo), clock=clock)
+
+
+def _check_clone(config: Config) -> None:
+    """Fail at start, in one line, when the clone cannot be a git repository (cheap: no git run)."""
+    clone = config.git.clone
+    if not clone.is_dir():
+        raise GitError(f"{config.path}: key 'git.clone': {clone} is not a folder: expected a local clone of {config.release.repository}")
+    if not (clone / ".git").exists() and not (clone / "HEAD").is_file():
+        raise GitError(f"{config.path}: key 'git.clone': {clone} is not a git repository: expected a local clone of {config.release.repository}")

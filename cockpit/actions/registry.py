@@ -67,14 +67,19 @@ class ActionRegistry:
         state: StateStore,
         *,
         read_only: bool,
-        who: str,
+        who: str | Callable[[], str],
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.state = state
         self._read_only = read_only
-        self.who = who
+        self._who = who
         self._clock = clock
         self._actions: dict[str, Action] = {}
+
+    @property
+    def who(self) -> str:
+        """Who acts: given as a name, or asked for when first needed (it may read git's config)."""
+        return self._who() if callable(self._who) else self._who
 
     @property
     def read_only(self) -> bool:
