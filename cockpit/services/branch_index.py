@@ -105,8 +105,8 @@ def index_branch(branch: Sequence[CommitRecord], repository: str) -> BranchIndex
     for commit in branch:
         r = refs.branch_refs(commit, repository)
         found[commit.sha] = r
-        for n, kind in r.prs.items():
-            by_pr[n].append(Evidence(kind, commit.sha, _DETAIL[kind].format(n=n)))
+        for n, kinds in r.kinds.items():
+            by_pr[n].extend(Evidence(kind, commit.sha, _DETAIL[kind].format(n=n)) for kind in kinds)
         for sha in r.picked_from:
             by_trailer[sha].append(commit.sha)
     index = BranchIndex(branch, found, by_pr, by_trailer)

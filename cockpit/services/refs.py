@@ -176,15 +176,23 @@ def normalized_subject(subject: str) -> str:
 
 @dataclass(frozen=True)
 class BranchRefs:
-    """What a release-branch commit says about where it came from."""
+    """What a release-branch commit says about where it came from.
 
-    prs: dict[int, EvidenceKind]
+    ``kinds`` lists every kind of evidence the commit carries for each PR (a kept ``-x`` pick has
+    its ``(#N)`` suffix AND the exact ``Pull Request resolved`` URL); ``prs`` is the first of them.
+    """
+
+    kinds: dict[int, tuple[EvidenceKind, ...]]
     picked_from: tuple[str, ...] = ()
     reverts: str | None = None
 
     @property
+    def prs(self) -> dict[int, EvidenceKind]:
+        return {n: kinds[0] for n, kinds in self.kinds.items()}
+
+    @property
     def any(self) -> bool:
-        return bool(self.prs or self.picked_from)
+        return bool(self.kinds or self.picked_from)
 
 
 def branch_refs(commit: CommitRecord, repository: str) -> BranchRefs:
@@ -194,26 +202,31 @@ def branch_refs(commit: CommitRecord, repository: str) -> BranchRefs:
     from a PR whose body may mention other PRs; those mentions are not evidence. Only a bare commit's
     body mentions count. A revert's quoted title names the PR it undoes, so only its own suffix counts.
     """
-    prs: dict[int, EvidenceKind] = {}
+    kinds: dict[int, tuple[EvidenceKind, ...]] = {}
+
+    def add(n: int, kind: EvidenceKind) -> None:
+        if kind not in kinds.get(n, ()):
+            kinds[n] = kinds.get(n, ()) + (kind,)
+
     trailers = picked_from(commit.body)
     suffix = subject_prs(commit.subject)
     for n in suffix:
-        prs[n] = EvidenceKind.PR_NUMBER
+        add(n, EvidenceKind.PR_NUMBER)
     if is_revert(commit):
-        return BranchRefs(prs, trailers, revert_target(commit))
+        return BranchRefs(kinds, trailers, revert_target(commit))
     resolved = resolved_pr(commit.body, repository)
     for n in mentioned_prs(commit.subject, repository):
-        prs.setdefault(n, EvidenceKind.PR_NUMBER)
+        add(n, EvidenceKind.PR_NUMBER)
     for n in bulk_pick_prs(commit.body):
-        prs.setdefault(n, EvidenceKind.BULK_PICK)
+        add(n, EvidenceKind.BULK_PICK)
     if resolved is not None:
-        prs.setdefault(resolved, EvidenceKind.PR_URL)
+        add(resolved, EvidenceKind.PR_URL)
     if not suffix and resolved is None and not trailers:
         for n in pr_urls(commit.body, repository):
-            prs.setdefault(n, EvidenceKind.PR_URL)
+            add(n, EvidenceKind.PR_URL)
         for n in mentioned_prs(commit.body, repository):
-            prs.setdefault(n, EvidenceKind.PR_NUMBER)
-    return BranchRefs(prs, trailers, None)
+            add(n, EvidenceKind.PR_NUMBER)
+    return BranchRefs(kinds, trailers, None)
 
 
 def all_prs(commit: CommitRecord, repository: str) -> set[int]:

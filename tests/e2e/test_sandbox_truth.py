@@ -74,3 +74,20 @@ def test_the_last_green_commit_and_unstable_jobs_match(picture, sandbox_world):
     assert torchlet.commits_behind_green == detail["commits_behind_green"]
     assert len(torchlet.unstable) == len(detail["unstable_failed"])
     assert all("unstable" in job.name for job in torchlet.unstable)
+
+
+def test_every_kind_of_evidence_is_reported_by_name_as_planted(picture, sandbox_world):
+    """Patch ids are evidence only where no reference exists (a reference says it already)."""
+    references = {"pr_number", "pr_url", "cherry_pick_trailer", "bulk_pick"}
+    wrong = {}
+    for item in picture.branch_diff.diff.items:
+        planted = set(sandbox_world.truth["evidence"].get(str(item.number), ()))
+        if not planted:
+            continue
+        expected = planted - {"patch_id"} if planted & references else planted
+        got = {e.kind.value for e in item.evidence}
+        if got != expected:
+            wrong[item.number] = (sorted(got), sorted(expected))
+    assert not wrong, f"(got, planted) per item: {wrong}"
+    kinds = {e.kind.value for i in picture.branch_diff.diff.items for e in i.evidence}
+    assert {"pr_number", "pr_url", "cherry_pick_trailer", "bulk_pick", "patch_id", "before_cut"} <= kinds

@@ -144,3 +144,14 @@ def test_a_number_is_never_read_from_the_tail_of_a_longer_one(n, head):
     assert refs.trunk_prs(commit, REPO) == {longer}
     assert n not in refs.mentioned_prs(f"see #{longer} and {REPO}#{longer}", REPO)
     assert n not in refs.branch_refs(commit, REPO).prs and n not in refs.all_prs(commit, REPO)
+
+
+def test_a_kept_pick_names_its_pr_by_suffix_and_by_the_exact_resolved_url():
+    commit = CommitRecord(
+        "c" * 40,
+        "Fix loader (#1234)",
+        f"Body.\n\nPull Request resolved: https://github.com/{REPO}/pull/1234\n\n(cherry picked from commit {'d' * 40})",
+    )
+    found = refs.branch_refs(commit, REPO)
+    assert found.kinds[1234] == (EvidenceKind.PR_NUMBER, EvidenceKind.PR_URL)
+    assert found.prs[1234] is EvidenceKind.PR_NUMBER
