@@ -105,15 +105,25 @@ def _stop(_signum: int, _frame: object) -> None:
 
 
 def run_locate(args: argparse.Namespace) -> int:
+    """Print every path the cockpit reads or writes, one per line, labelled."""
     from cockpit.logging_setup import debug_log_path
     from cockpit.sandbox.demo import cache_root
+    from cockpit.state.lock import lock_path_for
+    from cockpit.ui.themes import packaged_theme_dir, theme_dirs
+
+    def show(label: str, where: object, note: str = "") -> None:
+        print(f"{label + ':':<15} {where}{'  (' + note + ')' if note else ''}")
 
     path = config_path(args)
-    print(f"config: {path}{'' if path.exists() else '  (missing)'}")
+    show("config", path, "" if path.exists() else "missing")
     if path.exists():
         config = load_config(path)
-        print(f"state:  {config.resolved_state_path}")
-        print(f"debug:  {debug_log_path(config.resolved_state_path)}  (written with --debug)")
-        print(f"clone:  {config.git.clone}")
-    print(f"cache:  {cache_root()}")
+        show("state", config.resolved_state_path)
+        show("state lock", lock_path_for(config.resolved_state_path), "held while a session writes")
+        show("debug log", debug_log_path(config.resolved_state_path), "written with --debug")
+        show("clone", config.git.clone)
+    user_themes = theme_dirs()[-1]
+    show("themes", packaged_theme_dir(), "shipped")
+    show("user themes", user_themes, "" if user_themes.is_dir() else "missing: create it to add *.toml themes")
+    show("cache", cache_root(), "sandbox worlds")
     return 0

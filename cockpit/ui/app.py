@@ -1,24 +1,28 @@
-"""The Textual app: a header, six panes in tabs, a footer; the panes do their own work.
+"""The Textual app: a header, six panes in tabs, a status bar, the keys; the panes do their own work.
 
 Once a second the app looks at the state file (a viewer follows another session's progress), the
-API budget in the header and the age of stale panes. An unexpected error in an action or a worker
-becomes a notification (and a debug-log record), never a crash or a traceback.
+API budget in the status bar and the age of stale panes. An unexpected error in an action or a
+worker becomes a notification (and a debug-log record), never a crash or a traceback. Themes are
+installed before the CSS is parsed; the one chosen from the palette is remembered in the state file.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from cockpit.domain.gates import Gate
+from cockpit.errors import ConfigError
 from cockpit.ui.help import HelpScreen
-from cockpit.ui.palette import PaneCommands
+from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
+from cockpit.ui.palette import CockpitCommands
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.branch_diff import BranchDiffPane
 from cockpit.ui.panes.checklist import ChecklistPane
@@ -26,7 +30,8 @@ from cockpit.ui.panes.ci import CIPane
 from cockpit.ui.panes.milestone import MilestonePane
 from cockpit.ui.panes.overview import OverviewPane
 from cockpit.ui.panes.picks import PicksPane
-from cockpit.ui.widgets import CockpitHeader, GatesReported, VerdictReady, error_text
+from cockpit.ui.themes import install_themes
+from cockpit.ui.widgets import CockpitHeader, GatesReported, StatusBar, VerdictReady, error_text
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
@@ -58,7 +63,8 @@ class CockpitApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "Release Cockpit"
-    COMMANDS = App.COMMANDS | {PaneCommands}
+    COMMANDS = App.COMMANDS | {CockpitCommands}
+    PANES = PANES
     TICK_S = 1.0
     """How often the state file, the API budget and stale ages are looked at."""
     BINDINGS = [
@@ -67,6 +73,7 @@ class CockpitApp(App[None]):
         Binding("r", "refresh_pane", "Refresh", id="app.refresh", tooltip="Load the current pane again"),
         Binding("R", "refresh_all", "Refresh all", id="app.refresh_all", tooltip="Load every pane again"),
         Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="List the keys of this pane"),
+        Binding("f1", "help", "Help", show=False, id="app.help_f1", tooltip="List the keys of this pane"),
     ]
 
     def __init__(self, backend: "Backend", *, clock: Callable[[], datetime] | None = None) -> None:
@@ -78,8 +85,17 @@ class CockpitApp(App[None]):
         self._mounted_ok = False
         self.unexpected_errors: list[BaseException] = []
         self.fatal_error: BaseException | None = None
-        if backend.config.keymap:
-            self.set_keymap(backend.config.keymap)
+        remap, self.unbound_ids = split_keymap(backend.config.keymap)
+        if remap:
+            self.set_keymap(remap)
+        drop_unbound(self, self.unbound_ids)
+        # Before the CSS is parsed: it uses the themes' $cockpit-* colours. An unknown
+        # [ui] theme raises ConfigError here, before the app starts.
+        try:
+            self._theme_problems = install_themes(self, requested=backend.config.theme or None,
+                                                  remembered=self._remembered_theme())
+        except ConfigError as exc:
+            raise ConfigError(f"{backend.config.path}: key 'ui.theme': {exc.message}") from None
 
     def compose(self) -> ComposeResult:
         release = self.backend.config.release
@@ -89,21 +105,33 @@ class CockpitApp(App[None]):
             for name, title, cls in PANES:
                 with TabPane(title, id=name):
                     yield cls(self.backend, id=f"pane-{name}")
+        yield StatusBar()
         yield Footer()
 
     def on_mount(self) -> None:
         self.action_refresh_all()
         self.set_interval(self.TICK_S, self.tick)
         self._mounted_ok = True
+        for problem in self._theme_problems:
+            self.notify(problem, title="Themes", severity="warning", markup=False, timeout=10)
 
     def tick(self) -> None:
-        """Follow the state file, show the API budget, age the stale markers."""
+        """Follow the state file, show the work in flight and the API budget, age the stale markers."""
         self.follow_state()
-        budget = getattr(self.backend, "rate_limit_text", None)
-        if budget is not None:
-            self.query_one(CockpitHeader).show_budget(budget())
+        self.show_status()
         for name, _title, _cls in PANES:
             self.pane(name).show_staleness()
+
+    def show_status(self) -> None:
+        """The status bar: which panes are loading, which actions are running, the API budget."""
+        busy = [w for w in self.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        loading = [name for name, _t, _c in PANES if any(w.group == name for w in busy)]
+        running = [w.name for w in busy if w.group == "actions"]
+        bar = self.query_one(StatusBar)
+        bar.show_tasks(loading, running)
+        budget = getattr(self.backend, "rate_limit_text", None)
+        if budget is not None:
+            bar.show_budget(budget())
 
     def follow_state(self) -> bool:
         """Re-read the state file when another session changed it; re-render the checklist."""
@@ -143,6 +171,48 @@ class CockpitApp(App[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             self.report_unexpected(event.worker.error, event.worker.name)
+        if self._mounted_ok:
+            self.show_status()
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """Push a screen with the keys the user unbound in ``[keymap]`` taken off it."""
+        if isinstance(screen, Screen):
+            drop_unbound(screen, self.unbound_ids)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def _remembered_theme(self) -> str | None:
+        pref = getattr(self.backend.state, "pref", None)
+        try:
+            value = pref("theme") if pref is not None else None
+        except Exception as exc:  # an unreadable preference only costs the remembered theme
+            _log.info("could not read the remembered theme: %s", exc)
+            return None
+        return value if isinstance(value, str) else None
+
+    def theme_names(self) -> list[str]:
+        """The registered themes, the cockpit's first."""
+        names = sorted(self.available_themes)
+        return sorted(names, key=lambda n: not n.startswith("cockpit-"))
+
+    def switch_theme(self, name: str) -> None:
+        """Use theme ``name`` now and remember it in the state file (not in a read-only session)."""
+        self.theme = name
+        for pane_name, _title, _cls in PANES:
+            self.pane(pane_name).rerender()  # table cells carry the theme's colours
+        set_pref = getattr(self.backend.state, "set_pref", None)
+        if self.backend.read_only or set_pref is None:
+            self.notify(f"Theme {name}: not remembered, this session is read-only.", markup=False)
+            return
+        try:
+            set_pref("theme", name)
+        except Exception as exc:
+            self.notify(f"Theme {name}: not remembered: {error_text(exc)}", severity="warning", markup=False)
+            return
+        self.notify(f"Theme {name}: remembered for next time.", markup=False)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        # Textual's own theme picker would neither remember the choice nor recolour the tables.
+        return (c for c in super().get_system_commands(screen) if c.title != "Theme")
 
     def pane(self, name: str) -> Pane:
         return self.query_one(f"#pane-{name}", Pane)
@@ -175,7 +245,7 @@ class CockpitApp(App[None]):
     def action_help(self) -> None:
         pane = self.current_pane
         title = dict((n, t) for n, t, _c in PANES)[pane.PANE or "overview"]
-        self.push_screen(HelpScreen(title, list(type(pane).BINDINGS), list(self.BINDINGS),
+        self.push_screen(HelpScreen(title, merged_bindings(type(pane)), merged_bindings(type(self)),
                                     keymap=self.backend.config.keymap))
 
     def on_gates_reported(self, message: GatesReported) -> None:

@@ -1,6 +1,10 @@
-"""The ``?`` screen: the keys of the current pane and of the app, generated from their BINDINGS."""
+"""The ``?`` (and ``F1``) screen: the keys of the current pane and of the app, generated from their
+bindings, with the user's ``[keymap]`` applied (a remapped key shows its new key, an unbound one
+says so)."""
 
 from __future__ import annotations
+
+from typing import Iterable, Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,19 +13,17 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
+from cockpit.ui.keymap import key_label
 
-def binding_rows(bindings: list[BindingType], keymap: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
+
+def binding_rows(bindings: Iterable[BindingType], keymap: Mapping[str, str] | None = None) -> list[tuple[str, str, str]]:
     """(key, description, id) for each ``Binding``, with the user's keymap applied by binding id.
 
     Tuples in BINDINGS are skipped: they have no id.
     """
     keymap = keymap or {}
-    rows = []
-    for b in bindings:
-        if isinstance(b, Binding):
-            key = keymap.get(b.id or "") or b.key_display or b.key
-            rows.append((key, b.tooltip or b.description, b.id or ""))
-    return rows
+    return [(key_label(b, keymap), b.tooltip or b.description, b.id or "")
+            for b in bindings if isinstance(b, Binding) and not b.system]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -30,10 +32,11 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Close", id="help.close", tooltip="Close the help"),
         Binding("question_mark", "close", "Close", show=False, id="help.toggle", tooltip="Close the help"),
+        Binding("f1", "close", "Close", show=False, id="help.close_f1", tooltip="Close the help"),
     ]
 
-    def __init__(self, pane_title: str, pane_bindings: list[BindingType], app_bindings: list[BindingType],
-                 *, keymap: dict[str, str] | None = None) -> None:
+    def __init__(self, pane_title: str, pane_bindings: Iterable[BindingType], app_bindings: Iterable[BindingType],
+                 *, keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.pane_title = pane_title
         self.sections = ((pane_title, binding_rows(pane_bindings, keymap)),
@@ -46,11 +49,12 @@ class HelpScreen(ModalScreen[None]):
                 table = DataTable(cursor_type="none", show_cursor=False, classes="help-table")
                 table.add_columns("Key", "What it does", "Binding id")
                 for key, text, binding_id in rows:
-                    table.add_row(Text(key, style="bold"), Text(text), Text(binding_id))
+                    table.add_row(Text(key, style="dim" if key == "unbound" else "bold"), Text(text), Text(binding_id))
                 if not rows:
                     table.add_row("", Text("no keys of its own"), "")
                 yield table
-            yield Label("esc or ? to close", classes="dialog-hint")
+            yield Label("esc or ? to close · ctrl+p: every command of every pane · [keymap] in cockpit.toml remaps by id",
+                        classes="dialog-hint")
 
     def action_close(self) -> None:
         self.dismiss(None)

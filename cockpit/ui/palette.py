@@ -1,50 +1,93 @@
-"""The command palette's cockpit commands: the current pane's keys, by name.
+"""The command palette's cockpit commands: every key of every pane by name, with its key; the
+themes; refreshing everything.
 
-Choosing one runs the same pane action as its key, so refusals (read-only), confirmations and the
-audit log are exactly those of the key.
+Choosing a pane's command shows that pane first, then runs the same action as its key, so refusals
+(read-only), confirmations and the audit log are exactly those of the key. A key the user unbound
+in ``[keymap]`` stays reachable here.
 """
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.widgets import TabbedContent
+
+from cockpit.ui.keymap import key_label, merged_bindings
+
+MOVES = {"table.down", "table.up", "table.first", "table.last", "table.clear_filter"}
+"""Keys that only make sense pressed, not chosen from a list."""
 
 
-def pane_commands(screen: Any) -> list[tuple[str, str, Any]]:
-    """(name, help, callable) for every key of the pane shown on ``screen``."""
-    try:
-        tabs = screen.query_one(TabbedContent)
-        pane = screen.query_one(f"#pane-{tabs.active}")
-    except Exception:  # the palette opened over a modal: no pane commands there
-        return []
-    title = str(tabs.get_tab(tabs.active).label) if tabs.active else ""
-    title = title.split(" ", 1)[-1]
+@dataclass(frozen=True)
+class Command:
+    """One palette entry: what it is called, its key ("" for none), what it does, and the call."""
+
+    name: str
+    key: str
+    help: str
+    run: Callable[[], Any]
+
+    def label(self) -> Text:
+        text = Text(self.name)
+        if self.key:
+            text.append(f"  {self.key}", style="dim")
+        return text
+
+
+def _pane_runner(app: Any, pane_name: str, action: str) -> Callable[[], Any]:
+    async def run() -> None:
+        app.action_show_pane(pane_name)
+        await app.pane(pane_name).run_action(action)
+    return run
+
+
+def pane_commands(app: Any) -> list[Command]:
+    """A command for every key of every pane (moves excluded), in pane order."""
+    keymap = app.backend.config.keymap
     out = []
-    for binding in type(pane).BINDINGS:
-        if not isinstance(binding, Binding):
-            continue
-        out.append((f"{title}: {binding.description}", binding.tooltip or "", partial(pane.run_action, binding.action)))
+    for name, title, cls in app.PANES:
+        label = title.split(" ", 1)[-1]
+        for binding in merged_bindings(cls):
+            if binding.id in MOVES:
+                continue
+            out.append(Command(f"{label}: {binding.description}", key_label(binding, keymap),
+                               binding.tooltip or "", _pane_runner(app, name, binding.action)))
     return out
 
 
-class PaneCommands(Provider):
-    """Every key of the current pane as a palette command."""
+def app_commands(app: Any) -> list[Command]:
+    """Refreshing, and a "Switch theme" for every registered theme (the current one marked)."""
+    keymap = app.backend.config.keymap
+    refresh = next(b for b in merged_bindings(type(app)) if b.id == "app.refresh_all")
+    out = [Command("Refresh all", key_label(refresh, keymap), "Load every pane again", app.action_refresh_all)]
+    for theme in app.theme_names():
+        current = " (current)" if theme == app.theme else ""
+        out.append(Command(f"Switch theme: {theme}{current}", "", "Use this theme and remember it for next time",
+                           lambda theme=theme: app.switch_theme(theme)))
+    return out
+
+
+class CockpitCommands(Provider):
+    """Every pane's keys, refresh and the themes. Over a dialog only refresh and themes are offered:
+    a pane's key would act behind the dialog."""
 
     async def startup(self) -> None:
-        self._commands = pane_commands(self.screen)
+        app = self.app
+        over_a_pane = self.screen is app.screen_stack[0]
+        self._commands = (pane_commands(app) if over_a_pane else []) + app_commands(app)
 
     async def discover(self) -> Hits:
-        for name, help_text, command in self._commands:
-            yield DiscoveryHit(Text(name), command, text=name, help=help_text)
+        for command in self._commands:
+            yield DiscoveryHit(command.label(), command.run, text=command.name, help=command.help)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, help_text, command in self._commands:
-            score = matcher.match(name)
+        for command in self._commands:
+            score = matcher.match(command.name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), command, text=name, help=help_text)
+                label = matcher.highlight(command.name)
+                if command.key:
+                    label.append(f"  {command.key}", style="dim")
+                yield Hit(score, label, command.run, text=command.name, help=command.help)

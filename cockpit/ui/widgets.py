@@ -1,4 +1,5 @@
-"""Small widgets and helpers shared by the panes: the header, gate lines, status words, messages."""
+"""Small widgets and helpers shared by the panes: the header, the status bar, gate lines, status
+words, messages."""
 
 from __future__ import annotations
 
@@ -22,9 +23,10 @@ STATUS_WORD = {
     GateStatus.UNKNOWN: "UNKNOWN",
 }
 _THEME_VAR = {
-    GateStatus.GREEN: "text-success",
-    GateStatus.AMBER: "text-warning",
-    GateStatus.RED: "text-error",
+    GateStatus.GREEN: "cockpit-pass",
+    GateStatus.AMBER: "cockpit-pending",
+    GateStatus.RED: "cockpit-fail",
+    GateStatus.UNKNOWN: "cockpit-stale",
 }
 
 _THEME_CACHE: dict[tuple[int, str], dict[str, str]] = {}
@@ -43,9 +45,12 @@ def set_status_class(widget: Widget, status: GateStatus | None) -> None:
         widget.add_class(status_class(status))
 
 
-def colour_of(widget: Widget, status: GateStatus) -> str:
-    """The theme's colour for a status as a Rich colour, for table cells (CSS cannot reach cells)."""
-    variable = _THEME_VAR.get(status)
+def colour_of(widget: Widget, status: GateStatus, *, meaning: str | None = None) -> str:
+    """The theme's colour for a status as a Rich colour, for table cells (CSS cannot reach cells).
+
+    ``meaning`` names a semantic colour instead ("missing": from the branch, from storage).
+    """
+    variable = f"cockpit-{meaning}" if meaning else _THEME_VAR.get(status)
     if variable is None:
         return "dim"
     app = widget.app
@@ -58,9 +63,9 @@ def colour_of(widget: Widget, status: GateStatus) -> str:
         return ""
 
 
-def status_text(widget: Widget, status: GateStatus, word: str | None = None) -> Text:
-    """A coloured status word for a table cell."""
-    return Text(word or STATUS_WORD[status], style=f"bold {colour_of(widget, status)}".strip())
+def status_text(widget: Widget, status: GateStatus, word: str | None = None, *, meaning: str | None = None) -> Text:
+    """A coloured status word for a table cell (``meaning``: a semantic colour such as "missing")."""
+    return Text(word or STATUS_WORD[status], style=f"bold {colour_of(widget, status, meaning=meaning)}".strip())
 
 
 def plain(value: object) -> Text:
@@ -118,7 +123,7 @@ class GateLine(Static):
 
 
 class CockpitHeader(Horizontal):
-    """Release, repository and branch; a READ-ONLY badge in viewer mode; the API budget."""
+    """Release, repository and branch; a READ-ONLY badge in viewer mode."""
 
     def __init__(self, title: str, *, read_only: bool) -> None:
         super().__init__(id="header")
@@ -128,10 +133,29 @@ class CockpitHeader(Horizontal):
         yield Static(Text(self._title), id="header-title")
         if self._read_only:
             yield Static("READ-ONLY", id="read-only-badge")
-        yield Static("", id="header-budget")
+
+
+class StatusBar(Horizontal):
+    """The line above the keys: the loads and actions in flight, and the GitHub API budget."""
+
+    def __init__(self) -> None:
+        super().__init__(id="status-bar")
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="tasks")
+        yield Static("", id="budget")
+
+    def show_tasks(self, loading: list[str], running: list[str]) -> None:
+        """``loading: ci, branch · running: milestone.remove``; empty when nothing is in flight."""
+        parts = []
+        if loading:
+            parts.append("loading: " + ", ".join(loading))
+        if running:
+            parts.append("running: " + ", ".join(running))
+        self.query_one("#tasks", Static).update(Text(" · ".join(parts)))
 
     def show_budget(self, text: str) -> None:
-        self.query_one("#header-budget", Static).update(Text(text))
+        self.query_one("#budget", Static).update(Text(text))
 
 
 class GatesReported(Message):

@@ -78,7 +78,7 @@ async def test_each_fault_keeps_the_last_good_milestone_marked_stale_then_recove
         pane.RETRY_BASE_S = 600  # no automatic retry while each fault is looked at
         good_rows = pane.table.row_count
         assert good_rows and pane.error is None
-        assert "/5,000" in str(app.query_one("#header-budget").render())
+        assert "/5,000" in str(app.query_one("#budget").render())
 
         for what, arm, says in FAULTS:
             arm(sandbox.github.faults)
@@ -151,11 +151,11 @@ async def test_the_remaining_budget_in_the_header_follows_every_request(impatien
     app.animation_level = "none"
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
-        first = str(app.query_one("#header-budget").render())
+        first = str(app.query_one("#budget").render())
         await pilot.press("R")
         await settle(app, pilot)
         app.tick()
-        again = str(app.query_one("#header-budget").render())
+        again = str(app.query_one("#budget").render())
         assert first.startswith("GitHub ") and "/5,000" in first
         assert first != again  # more requests counted (304s cost no budget, but are counted)
     app.backend.state.close()

@@ -51,6 +51,13 @@ class FakeState:
 
     def __init__(self) -> None:
         self._signoffs: dict[str, Signoff] = {}
+        self.prefs: dict[str, Any] = {}
+
+    def pref(self, key: str, default: Any = None) -> Any:
+        return self.prefs.get(key, default)
+
+    def set_pref(self, key: str, value: Any) -> None:
+        self.prefs[key] = value
 
     def signoffs(self) -> dict[str, Signoff]:
         return dict(self._signoffs)

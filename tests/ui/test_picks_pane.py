@@ -21,6 +21,7 @@ from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 import cockpit.ui
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.picks import PicksPane
+from cockpit.ui.themes import install_themes
 from cockpit.ui.widgets import CockpitHeader
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.widgets import colour_of
@@ -70,6 +71,7 @@ class PaneAlone(App):
         super().__init__()
         self.backend, self.clock = backend, lambda: NOW
         self.animation_level = "none"
+        install_themes(self, requested=None, remembered=None)  # app.tcss uses the themes' colours
 
     def compose(self):
         yield CockpitHeader("picks", read_only=self.backend.read_only)

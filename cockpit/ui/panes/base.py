@@ -22,6 +22,7 @@ from textual.worker import get_current_worker
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.errors import CockpitError, GitHubError, RateLimited, ReadOnlyError, StorageError
+from cockpit.ui.keymap import drop_unbound
 from cockpit.ui.widgets import GateLine, GatesReported, error_text, since_text
 
 _log = logging.getLogger("cockpit.ui")
@@ -77,6 +78,9 @@ class Pane(Vertical):
         self.stale = False
         self._last_gate: Gate | None = None
         self._retry_timer: Any = None
+
+    def on_mount(self) -> None:
+        drop_unbound(self, getattr(self.app, "unbound_ids", frozenset()))
 
     def compose(self) -> ComposeResult:
         yield GateLine("", classes="gate-line")
@@ -135,15 +139,21 @@ class Pane(Vertical):
         self.query_one(".pane-error", Static).display = False
         self.body.loading = False
         self.body.display = True
-        self._keeping_cursor(lambda: self.show(report))
+        self._keeping_cursor(self.render_report)
         gates = self.gates_of(report)
         if gates:
             self._last_gate = gates[0]
             self._show_gate_line(gates[0])
             self.post_message(GatesReported(gates))
-        budget = getattr(self.backend, "rate_limit_text", None)
-        if budget is not None:
-            self.app.query_one("CockpitHeader").show_budget(budget())
+
+    def render_report(self) -> None:
+        """Draw the current report (tables add their filter and sort on top)."""
+        self.show(self.report)
+
+    def rerender(self) -> None:
+        """Draw the report again in place (a filter, a sort or the theme changed), cursor kept."""
+        if self.report is not None:
+            self._keeping_cursor(self.render_report)
 
     def _keeping_cursor(self, render: Any) -> None:
         """Re-render without losing the release manager's place in the table."""

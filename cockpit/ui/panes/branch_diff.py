@@ -19,7 +19,7 @@ from cockpit.domain.reports import BranchReport
 from cockpit.services.branch_render import DiffRow, attention_rows
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
-from cockpit.ui.panes.base import Pane
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.widgets import status_text
 
 _STATUS = {
@@ -44,17 +44,20 @@ def column_widths(total: int) -> tuple[int, int]:
     return spare - evidence, evidence
 
 
-class BranchDiffPane(Pane):
+class BranchDiffPane(TablePane):
     """Every row of the branch diff, most urgent first; ``enter`` shows all of a row's evidence."""
 
     PANE = "branch"
     GATES = ("branch_diff_clean",)
+    LINK_NAME = "SHA or URL"
     BINDINGS = [
         Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"),
         Binding("y", "copy", "Copy pick", id="branch.copy_pick", tooltip="Copy 'git cherry-pick -x <sha>' for the selected row"),
         Binding("b", "pick_branch", "Pick branch", id="branch.pick_branch",
                 tooltip="Make a local branch from the release branch with the pick applied (never pushed)"),
         Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
+        Binding("Y", "copy_link", "Copy SHA/URL", show=False, id="branch.copy_link",
+                tooltip="Copy the selected row's commit SHA (or its PR's URL) to the clipboard"),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -82,7 +85,9 @@ class BranchDiffPane(Pane):
         table.add_column("Evidence", width=evidence_w)
         for index, row in enumerate(self.rows):
             word = _WORD.get(row.section, row.section)
-            table.add_row(status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word), _fit(row.ref, REF_W),
+            meaning = "missing" if row.section == "missing" else None
+            table.add_row(status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
+                          _fit(row.ref, REF_W),
                           _fit(row.title, title_w), _fit(row.evidence, evidence_w), key=str(index))
 
     def _summary(self, report: BranchReport) -> Text:
@@ -98,7 +103,7 @@ class BranchDiffPane(Pane):
 
     def on_resize(self) -> None:
         if self.report is not None and self.app.size.width != self._width:
-            self._keeping_cursor(lambda: self.show(self.report))
+            self.rerender()
 
     def selected_row(self) -> DiffRow | None:
         key = self.selected_key()
@@ -123,6 +128,12 @@ class BranchDiffPane(Pane):
             self.notify(f"{row.ref}: no commit is known for this row, nothing to pick.", markup=False)
             return None
         return row
+
+    def selected_link(self) -> str | None:
+        row = self.selected_row()
+        if row is None:
+            return None
+        return row.shas[0] if row.shas else getattr(row.target, "html_url", "") or None
 
     def action_copy(self) -> None:
         row = self._pickable()

@@ -16,7 +16,7 @@ from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
-from cockpit.ui.panes.base import Pane
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.step_text import step_commands, step_evidence, step_mark, step_state
 from cockpit.ui.widgets import STATUS_WORD, VerdictReady, plain, status_text
 
@@ -32,11 +32,12 @@ class StepLog(Log):
     """
 
 
-class ChecklistPane(Pane):
+class ChecklistPane(TablePane):
     """Sections with their steps; the verdict is computed here once the checklist is known."""
 
     PANE = "checklist"
     GATES = ("checklist",)
+    LINK_NAME = "command"
     BINDINGS = [
         Binding("space", "toggle", "Tick", id="checklist.toggle", tooltip="Tick or untick the selected manual step"),
         Binding("n", "note", "Note", id="checklist.note", tooltip="Add a note to the selected step"),
@@ -94,6 +95,10 @@ class ChecklistPane(Pane):
             self.notify("Select a step (not a section title).", severity="warning")
             return None
         return next((v for v in self.report[0].steps if v.step.id == key), None)
+
+    def selected_link(self) -> str | None:
+        view = self.selected_step()
+        return (view.step.command or None) if view is not None else None
 
     def action_toggle(self) -> None:
         view = self.selected_step()

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 from cockpit.domain.ci import RepoCIVerdict
 from cockpit.domain.reports import CIReport
 from cockpit.ui.acting import perform
-from cockpit.ui.panes.base import Pane
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
 from cockpit.ui.widgets import plain, status_text
 
@@ -65,11 +65,12 @@ def _fit(text: Text, width: int) -> Text:
     return text
 
 
-class CIPane(Pane):
+class CIPane(TablePane):
     """One row per repository and ref (release branch head, RC tag)."""
 
     PANE = "ci"
     GATES = ("ci_green",)
+    LINK_NAME = "head SHA"
     TICK_S = 1.0  # how often "fresh N s ago" is redrawn
     BINDINGS = [
         Binding("enter", "detail", "Detail", id="ci.detail", tooltip="Show the failed and pending jobs with links"),
@@ -177,7 +178,7 @@ class CIPane(Pane):
 
     def on_resize(self) -> None:
         if self.report is not None and self._columns() != self._layout:
-            self._keeping_cursor(lambda: self.show(self.report))
+            self.rerender()
 
     def selected_verdict(self) -> RepoCIVerdict | None:
         key = self.selected_key()
@@ -186,6 +187,10 @@ class CIPane(Pane):
             self.notify("No repository selected.", severity="warning")
             return None
         return verdicts[int(key)]
+
+    def selected_link(self) -> str | None:
+        verdict = self.selected_verdict()
+        return verdict.head_sha if verdict is not None else None
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

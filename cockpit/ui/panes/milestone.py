@@ -16,7 +16,7 @@ from cockpit.domain.reports import MilestoneReport
 from cockpit.services.milestone import filter_items, labels_present, linked_prs, sort_items
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
-from cockpit.ui.panes.base import Pane
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.widgets import age_text, plain, status_text
 
 _STATE_STATUS = {
@@ -47,7 +47,7 @@ def clip(value: object, width: int | None) -> Text:
     return text
 
 
-class MilestonePane(Pane):
+class MilestonePane(TablePane):
     """The milestone's items; the gate "no open items" on top, skipped items named apart."""
 
     PANE = "milestone"
@@ -59,7 +59,7 @@ class MilestonePane(Pane):
         Binding("l", "cycle_label", "Label", id="milestone.filter_label", tooltip="Show only items with the next label present (cycles; back to all)"),
         Binding("s", "cycle_sort", "Sort", id="milestone.sort", tooltip="Sort by the next column (or click a header)"),
         Binding("S", "reverse_sort", "Reverse", show=False, id="milestone.sort_reverse", tooltip="Reverse the sort order"),
-        Binding("k", "toggle_skipped", "Skipped", id="milestone.skipped", tooltip="Show the items skipped by label instead (again: back)"),
+        Binding("a", "toggle_skipped", "Skipped", id="milestone.skipped", tooltip="Show the items skipped by label instead (again: back)"),
         Binding("enter", "detail", "Detail", show=False, id="milestone.detail", tooltip="Show the selected item in full"),
         Binding("o", "open", "Open", id="milestone.open", tooltip="Open the selected item in the browser"),
         Binding("d", "remove", "Remove", id="milestone.remove", tooltip="Remove the selected item from the milestone"),
@@ -136,16 +136,15 @@ class MilestonePane(Pane):
             parts.append(f"sorted by {self.sort_key}" + (", reversed" if self.sort_reverse else ""))
         if self.show_skipped:
             head = f"Milestone {report.milestone.title}: skipped by label, not counted by the gate: {shown} of {len(report.skipped)}"
-            return Text(f"{head} ({', '.join(parts)}) · k: back to the counted items")
+            return Text(f"{head} ({', '.join(parts)}) · a: back to the counted items")
         line = f"Milestone {report.milestone.title}: {shown} of {len(report.items)} shown ({', '.join(parts)})"
         if report.skipped:
             named = ", ".join(f"#{i.number}" for i in report.skipped[:4]) + (" …" if len(report.skipped) > 4 else "")
-            line += f" · {len(report.skipped)} skipped by label, apart: {named} (k)"
+            line += f" · {len(report.skipped)} skipped by label, apart: {named} (a)"
         return Text(line)
 
     def _rerender(self) -> None:
-        if self.report is not None:
-            self._keeping_cursor(lambda: self.show(self.report))
+        self.rerender()
 
     def action_cycle_open(self) -> None:
         self.open_only = not self.open_only
@@ -180,6 +179,7 @@ class MilestonePane(Pane):
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()
+        event.prevent_default()  # the milestone sorts by meaning (dates, numbers), not the generic text sort
         key = event.column_key.value
         if key == self.sort_key:
             self.sort_reverse = not self.sort_reverse
@@ -193,6 +193,10 @@ class MilestonePane(Pane):
         if item is None:
             self.notify("No item selected.", severity="warning")
         return item
+
+    def selected_link(self) -> str | None:
+        item = self.selected_item()
+        return item.html_url if item is not None else None
 
     def _act(self, action_id: str, reload_after: bool) -> None:
         item = self.selected_item()

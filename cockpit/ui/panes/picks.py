@@ -15,6 +15,7 @@ from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.widgets import days_text, status_text
@@ -42,7 +43,7 @@ def flag_words(row: PickRow) -> str:
     return ", ".join(f.value.replace("_", " ") for f in row.flags if f not in _SAID_BY_STATUS)
 
 
-class PicksPane(Pane):
+class PicksPane(TablePane):
     """One row per request comment of the tracker issue."""
 
     PANE = "picks"
@@ -116,6 +117,10 @@ class PicksPane(Pane):
         if row is None and not quiet:
             self.notify("No request selected.", severity="warning")
         return row
+
+    def selected_link(self) -> str | None:
+        row = self.selected_row()
+        return row.request.html_url if row is not None else None
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

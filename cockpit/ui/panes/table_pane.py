@@ -1,0 +1,171 @@
+"""What every table pane shares, as in gh-dash and k9s: ``/`` filter (regex, ``!`` inverts, ``Esc``
+clears), ``j``/``k``/``g``/``G`` to move, ``s``/``S`` (or a header click) to sort by a column, and
+``y`` to copy the row's URL or SHA (OSC 52, so it works over ssh).
+
+Filter and sort apply on top of whatever the pane drew (``render_report``), so a pane only says
+which text is its row's link (``selected_link``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Input, Static
+
+from cockpit.ui.panes.base import Pane
+from cockpit.ui.row_filter import RowFilter, natural_key, parse_filter, row_text
+
+
+class FilterInput(Input):
+    """The filter's input line; ``enter`` hands the keys back to the table at once (keys typed
+    right after it must move the cursor, not extend the filter)."""
+
+    async def action_submit(self) -> None:
+        pane = next(a for a in self.ancestors if isinstance(a, TablePane))
+        self.screen.set_focus(pane.table)  # now, not after the queued keys (Widget.focus defers)
+        await super().action_submit()
+
+
+class TablePane(Pane):
+    """A pane whose body is a ``DataTable`` of rows (every pane but the overview)."""
+
+    BINDINGS = [
+        Binding("slash", "start_filter", "Filter", key_display="/", id="table.filter",
+                tooltip="Filter the rows by a regular expression (! in front hides the matches)"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="table.clear_filter",
+                tooltip="Clear the filter and show every row"),
+        Binding("j", "cursor('down')", "Down", show=False, id="table.down", tooltip="Move down one row"),
+        Binding("k", "cursor('up')", "Up", show=False, id="table.up", tooltip="Move up one row"),
+        Binding("g", "cursor('first')", "First", show=False, id="table.first", tooltip="Go to the first row"),
+        Binding("G", "cursor('last')", "Last", show=False, id="table.last", tooltip="Go to the last row"),
+        Binding("s", "cycle_sort", "Sort", id="table.sort", tooltip="Sort by the next column (or click a header)"),
+        Binding("S", "reverse_sort", "Reverse", show=False, id="table.sort_reverse", tooltip="Reverse the sort order"),
+        Binding("y", "copy_link", "Copy", id="table.copy",
+                tooltip="Copy the selected row's URL or SHA to the clipboard (OSC 52)"),
+    ]
+    LINK_NAME: ClassVar[str] = "URL"
+    """What ``y`` copies, in words ("URL", "SHA", "command")."""
+
+    def __init__(self, backend: Any, **kwargs: Any) -> None:
+        super().__init__(backend, **kwargs)
+        self.row_filter = RowFilter()
+        self.sort_column: int | None = None
+        self.sort_reverse = False
+        self._drawn = 0  # rows the pane drew before the filter
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(classes="table-tools"):
+            yield Static("/", classes="tools-prompt")
+            yield FilterInput(placeholder="regex (!regex hides)", compact=True, select_on_focus=False,
+                              classes="filter-input")
+            yield Static("", classes="tools-status")
+        yield from super().compose_body()
+
+    @property
+    def filter_input(self) -> Input:
+        return self.query_one(".filter-input", Input)
+
+    def render_report(self) -> None:
+        self.show(self.report)
+        table = self.table
+        self._drawn = table.row_count
+        if self.row_filter.active:
+            for key in list(table.rows):
+                if not self.row_filter.keeps(row_text(table.get_row(key))):
+                    table.remove_row(key)
+        columns = table.ordered_columns
+        if self.sort_column is not None and self.sort_column < len(columns):
+            table.sort(columns[self.sort_column].key, key=natural_key, reverse=self.sort_reverse)
+        self._show_tools()
+
+    def _show_tools(self) -> None:
+        table = self.table
+        parts = []
+        if self.row_filter.problem:
+            parts.append(self.row_filter.problem)
+        elif self.row_filter.active:
+            parts.append(f"{table.row_count} of {self._drawn} rows")
+        columns = table.ordered_columns
+        if self.sort_column is not None and self.sort_column < len(columns):
+            label = columns[self.sort_column].label.plain.strip() or f"column {self.sort_column + 1}"
+            parts.append(f"sorted by {label} {'▼' if self.sort_reverse else '▲'}")
+        status = self.query_one(".tools-status", Static)
+        status.update(Text(" · ".join(parts)))
+        status.set_class(bool(self.row_filter.problem), "-red")
+        self.filter_input.set_class(bool(self.row_filter.problem), "-bad-regex")
+        tools = self.query_one(".table-tools")
+        tools.display = bool(self.row_filter.text or self.filter_input.has_focus or parts)
+
+    def action_start_filter(self) -> None:
+        self.query_one(".table-tools").display = True
+        self.filter_input.focus()
+
+    def action_clear_filter(self) -> None:
+        had_filter = bool(self.row_filter.text)
+        self.row_filter = RowFilter()
+        self.filter_input.value = ""
+        self.table.focus()
+        if had_filter:
+            self.rerender()
+        self._show_tools()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if not event.input.has_class("filter-input"):
+            return
+        event.stop()
+        if event.value != self.row_filter.text:
+            self.row_filter = parse_filter(event.value)
+            self.rerender()
+            self._show_tools()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.has_class("filter-input"):
+            event.stop()
+
+    def action_cursor(self, where: str) -> None:
+        table = self.table
+        if not table.row_count:
+            return
+        row = {"down": table.cursor_row + 1, "up": table.cursor_row - 1, "first": 0,
+               "last": table.row_count - 1}[where]
+        table.move_cursor(row=max(0, min(row, table.row_count - 1)), animate=False, scroll=True)
+
+    def action_cycle_sort(self) -> None:
+        count = len(self.table.ordered_columns)
+        order = (None, *range(count))
+        position = order.index(self.sort_column) if self.sort_column in order else 0
+        self.sort_column, self.sort_reverse = order[(position + 1) % len(order)], False
+        self._resort()
+
+    def action_reverse_sort(self) -> None:
+        self.sort_column = self.sort_column or 0
+        self.sort_reverse = not self.sort_reverse
+        self._resort()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        if event.column_index == self.sort_column:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = event.column_index, False
+        self._resort()
+
+    def _resort(self) -> None:
+        self.rerender()  # back to the pane's own order needs a redraw, so every sort redraws
+        self._show_tools()
+
+    def selected_link(self) -> str | None:
+        """The URL or SHA of the selected row (panes override; None: nothing to copy)."""
+        return None
+
+    def action_copy_link(self) -> None:
+        link = self.selected_link()
+        if not link:
+            self.notify(f"No {self.LINK_NAME} to copy for this row.", severity="warning", markup=False)
+            return
+        self.app.copy_to_clipboard(link)
+        self.notify(f"Copied: {link}", title=f"Copied the {self.LINK_NAME}", markup=False)
