@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 
 from cockpit.ui.keymap import key_label, merged_bindings
 
@@ -89,5 +90,5 @@ class CockpitCommands(Provider):
             if score > 0:
                 label = matcher.highlight(command.name)
                 if command.key:
-                    label.append(f"  {command.key}", style="dim")
+                    label = label + Content.styled(f"  {command.key}", "dim")
                 yield Hit(score, label, command.run, text=command.name, help=command.help)

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.errors import CockpitError, GitHubError, RateLimited, ReadOnlyError, StorageError
@@ -81,6 +81,12 @@ class Pane(Vertical):
 
     def on_mount(self) -> None:
         drop_unbound(self, getattr(self.app, "unbound_ids", frozenset()))
+
+    def on_worker_state_changed(self, _event: Worker.StateChanged) -> None:
+        # The message does not bubble: tell the app's status bar that a load started or ended.
+        show_status = getattr(self.app, "show_status", None)
+        if show_status is not None:
+            show_status()
 
     def compose(self) -> ComposeResult:
         yield GateLine("", classes="gate-line")

@@ -60,8 +60,10 @@ class TablePane(Pane):
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="table-tools"):
             yield Static("/", classes="tools-prompt")
-            yield FilterInput(placeholder="regex (!regex hides)", compact=True, select_on_focus=False,
-                              classes="filter-input")
+            filter_input = FilterInput(placeholder="regex (!regex hides)", compact=True, select_on_focus=False,
+                                       classes="filter-input")
+            filter_input.can_focus = False  # until / is pressed: tab and the first focus go to the table
+            yield filter_input
             yield Static("", classes="tools-status")
         yield from super().compose_body()
 
@@ -98,17 +100,20 @@ class TablePane(Pane):
         status.set_class(bool(self.row_filter.problem), "-red")
         self.filter_input.set_class(bool(self.row_filter.problem), "-bad-regex")
         tools = self.query_one(".table-tools")
-        tools.display = bool(self.row_filter.text or self.filter_input.has_focus or parts)
+        typing = self.screen.focused is self.filter_input  # has_focus lags behind set_focus
+        tools.display = bool(self.row_filter.text or typing or parts)
+        self.filter_input.can_focus = bool(self.row_filter.text or typing)
 
     def action_start_filter(self) -> None:
         self.query_one(".table-tools").display = True
+        self.filter_input.can_focus = True
         self.filter_input.focus()
 
     def action_clear_filter(self) -> None:
         had_filter = bool(self.row_filter.text)
         self.row_filter = RowFilter()
         self.filter_input.value = ""
-        self.table.focus()
+        self.screen.set_focus(self.table)
         if had_filter:
             self.rerender()
         self._show_tools()

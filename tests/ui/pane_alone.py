@@ -1,0 +1,49 @@
+"""One pane mounted alone over the fake backend (quicker than the whole app), with the themes
+installed as the app does and a helper that waits for its load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fake_backend import NOW
+from textual.app import App
+from textual.widgets import Input
+
+import cockpit.ui
+from cockpit.ui.themes import install_themes
+
+
+class PaneAlone(App):
+    """``pane_cls`` over ``backend``, with the app's CSS and a fixed clock."""
+
+    CSS_PATH = str(Path(cockpit.ui.__file__).with_name("app.tcss"))
+
+    def __init__(self, backend, pane_cls) -> None:
+        super().__init__()
+        self.backend, self.clock, self.pane_cls = backend, lambda: NOW, pane_cls
+        self.animation_level = "none"
+        install_themes(self, requested=None, remembered=None)
+
+    def compose(self):
+        yield self.pane_cls(self.backend, id=f"pane-{self.pane_cls.PANE}")
+
+    def on_mount(self) -> None:
+        self.pane().reload()
+
+    def pane(self, _name: str = ""):
+        return self.query_one(self.pane_cls)
+
+
+async def settle(app, pilot) -> None:
+    """Wait for every worker; then the keys go to the pane's table."""
+    for _ in range(200):
+        await pilot.pause()
+        if all(w.is_finished for w in app.workers):
+            await pilot.pause()
+            if all(w.is_finished for w in app.workers):
+                if app.screen is app.screen_stack[0] and not isinstance(app.focused, Input):
+                    app.pane().focus_body()
+                    await pilot.pause()
+                return
+        await pilot.pause(0.01)
+    raise AssertionError("workers did not finish")
