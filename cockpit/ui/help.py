@@ -47,11 +47,11 @@ class HelpScreen(ModalScreen[None]):
             for title, rows in self.sections:
                 yield Label(Text(title, style="bold"), classes="help-title")
                 table = DataTable(cursor_type="none", show_cursor=False, classes="help-table")
-                table.add_columns("Key", "What it does", "Binding id")
+                table.add_columns("Key", "Binding id", "What it does")
                 for key, text, binding_id in rows:
-                    table.add_row(Text(key, style="dim" if key == "unbound" else "bold"), Text(text), Text(binding_id))
+                    table.add_row(Text(key, style="dim" if key == "unbound" else "bold"), Text(binding_id, style="dim"), Text(text))
                 if not rows:
-                    table.add_row("", Text("no keys of its own"), "")
+                    table.add_row("", "", Text("no keys of its own"))
                 yield table
             yield Label("esc or ? to close · ctrl+p: every command of every pane · [keymap] in cockpit.toml remaps by id",
                         classes="dialog-hint")

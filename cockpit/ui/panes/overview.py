@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -70,7 +70,8 @@ class OverviewPane(Pane):
         with Vertical(id="gate-rows"):
             for name, title, key in GATE_ORDER:
                 yield GateRow(name, title, key)
-        yield Static("", id="storage-problems", classes="pane-table")
+        with VerticalScroll(id="storage-scroll"):  # a long problem list scrolls at 80x24
+            yield Static("", id="storage-problems", classes="pane-table")
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="pane-error")
@@ -81,7 +82,10 @@ class OverviewPane(Pane):
         return self.query_one("#storage-problems")
 
     def focus_body(self) -> None:
-        self.screen.set_focus(None)
+        self.screen.set_focus(self.query_one("#storage-scroll"))
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.height < 30, "-compact")  # a smaller verdict box leaves room for the problems
 
     def fetch(self) -> Any:
         return self.backend.load_storage()
