@@ -109,7 +109,8 @@ class CockpitApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.action_refresh_all()
+        # After the first paint: the loads' threads would otherwise compete with it for the GIL.
+        self.call_after_refresh(self.action_refresh_all)
         self.set_interval(self.TICK_S, self.tick)
         self._mounted_ok = True
         for problem in self._theme_problems:

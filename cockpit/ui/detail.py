@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label, Markdown, Static
+from textual.widgets import Label, Static
 
 
 class DetailScreen(ModalScreen[None]):
@@ -28,6 +28,9 @@ class DetailScreen(ModalScreen[None]):
             for line in self.lines:
                 yield Static(Text(line), classes="detail-line")
             if self.markdown is not None:
+                # imported here: the Markdown widget (markdown-it, pygments) is not needed to start
+                from textual.widgets import Markdown
+
                 yield Markdown(self.markdown, classes="detail-markdown")
             yield Label("esc to go back", classes="dialog-hint")
 
