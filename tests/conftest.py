@@ -50,3 +50,9 @@ def world_clone_copy(sandbox_world, tmp_path) -> Path:
     dest = tmp_path / "git"
     shutil.copytree(Path(sandbox_world.clone_path).parent, dest, ignore=shutil.ignore_patterns("*.toml", "world.json"))
     return dest
+
+
+@pytest.fixture
+def anyio_backend():
+    """Async tests (Textual's Pilot) run on asyncio."""
+    return "asyncio"

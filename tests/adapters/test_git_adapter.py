@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from gitrepo import RepoBuilder
 
 from cockpit.adapters.git import GitRepo, parse_log
 from cockpit.errors import GitError, ReadOnlyError
-from gitrepo import RepoBuilder
 
 
 @pytest.fixture()

@@ -53,9 +53,8 @@ def child(kind: str, config: str | None) -> None:
         mark("imports")
         app = App()
     else:
-        from cockpit.cli.main import build_parser  # the entry point's own imports
-
         from cockpit.cli.commands import load
+        from cockpit.cli.main import build_parser  # the entry point's own imports
 
         args = build_parser().parse_args(["--config", config])
         mark("cli imports")
@@ -116,7 +115,12 @@ def main() -> int:
 
     import socketserver
 
-    from cockpit.sandbox.demo import DEFAULT_SEED, SandboxServers, prepare_world, write_config
+    from cockpit.sandbox.demo import (
+        DEFAULT_SEED,
+        SandboxServers,
+        prepare_world,
+        write_config,
+    )
 
     # A child exits at first paint with its loads' requests in flight: the emulators would print
     # a "connection reset" traceback for each of them.

@@ -9,17 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select
 
 from cockpit.ui.confirm import ConfirmScreen
-
-
-async def settle(app, pilot, *, rounds: int = 600) -> None:
-    """Wait until every worker (loads, actions) has finished."""
-    for _ in range(rounds):
-        await pilot.pause(0.02)
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-    raise AssertionError("the workers did not finish")
+from tests.pilot import settle  # noqa: F401 (re-exported for the e2e tests)
 
 
 async def answer_dialogs(app, pilot, *, version: str, note: str = "checked by the viewer") -> list[str]:

@@ -10,24 +10,10 @@ from textual.widgets import DataTable, TabbedContent
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
 from cockpit.ui.app import CockpitApp
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 48)
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-async def settle(app, pilot) -> None:
-    for _ in range(600):
-        await pilot.pause(0.02)
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-    raise AssertionError("the panes did not finish loading")
 
 
 def rows(app, pane: str) -> list[str]:

@@ -13,13 +13,9 @@ from cockpit.domain.gates import GateStatus
 from cockpit.loaders.ci import LAST_GREEN_WALK
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 @pytest.fixture()
@@ -70,16 +66,6 @@ def test_a_refresh_with_nothing_changed_is_answered_by_304s_only(sandbox, backen
     assert statuses and set(statuses) == {304}
     assert again.requests == again.not_modified == len(statuses) == first.requests
     assert [v.status for v in again.branches] == [v.status for v in first.branches]
-
-
-async def settle(app, pilot) -> None:
-    for _ in range(600):
-        await pilot.pause(0.02)
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-    raise AssertionError("the panes did not finish loading")
 
 
 def ci_row(app, repository: str, ref: str) -> str:

@@ -25,11 +25,6 @@ CEILING = MAX_WAIT + TIMEOUT * (RETRIES + 1) + 4  # retries' backoff included, w
 
 
 @pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture
 def impatient(sandbox):
     """The sandbox config with short ceilings: half a second per request, one retry, 1 s of waiting."""
     github = replace(sandbox.config.github, timeout_s=TIMEOUT, retries=RETRIES, max_rate_limit_wait_s=MAX_WAIT)

@@ -14,24 +14,10 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.pick_form import BotCommandForm
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 48)
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-async def settle(app, pilot) -> None:
-    for _ in range(600):
-        await pilot.pause(0.02)
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-    raise AssertionError("the panes did not finish loading")
 
 
 def requests(sandbox) -> list[tuple[str, str]]:

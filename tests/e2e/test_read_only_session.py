@@ -23,11 +23,6 @@ SIZE = (160, 48)
 
 
 @pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture
 def private_world(sandbox, sandbox_world, world_clone_copy):
     """The sandbox config on a private copy of the clone and its remote (a leak would not spread)."""
     clone = world_clone_copy / Path(sandbox_world.clone_path).name

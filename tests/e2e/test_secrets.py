@@ -25,11 +25,6 @@ TOKEN = "ghp_TESTTOKEN" + "7Qx2Lm9Zr4Kp1Wv8Ny3Hs6Jt0"
 API = "https://api.github.com"
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 class MemoryKeyring(KeyringBackend):
     """A keyring that keeps passwords in a dict (the test's own, never the machine's)."""
 

@@ -18,11 +18,6 @@ from .driving import settle
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 def step_row(app, step_id: str) -> str:
     table = app.query_one("#pane-checklist .pane-table", DataTable)
     return " ".join(str(c) for c in table.get_row(step_id))

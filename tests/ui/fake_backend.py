@@ -12,13 +12,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from cockpit.config import Config, GitConfig, GitHubConfig
-from cockpit.domain.checklist import Signoff, StepKind
-from cockpit.domain.gates import Gate, GateStatus
-from cockpit.domain.release import Release
-from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
-from cockpit.errors import CockpitError
-
 from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
     CHECKLIST_STEPS,
     branch_report,
@@ -27,6 +20,13 @@ from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
     picks_report,
     storage_report,
 )
+
+from cockpit.config import Config, GitConfig, GitHubConfig
+from cockpit.domain.checklist import Signoff, StepKind
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.release import Release
+from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
+from cockpit.errors import CockpitError
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
 BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")

@@ -8,12 +8,32 @@ from cockpit.domain.artifacts import ArtifactProblem, StorageReport
 from cockpit.domain.checklist import ChecklistStep, StepKind
 from cockpit.domain.ci import JobVerdict, RepoCIVerdict
 from cockpit.domain.commits import (
-    BranchDiffReport, CommitRecord, Evidence, EvidenceKind, ItemDiff, RCDelta, RevertOwed, Verdict,
+    BranchDiffReport,
+    CommitRecord,
+    Evidence,
+    EvidenceKind,
+    ItemDiff,
+    RCDelta,
+    RevertOwed,
+    Verdict,
 )
 from cockpit.domain.gates import Gate, GateStatus
-from cockpit.domain.github import ItemKind, ItemState, Milestone, MilestoneItem, PullRequest, PullState
+from cockpit.domain.github import (
+    ItemKind,
+    ItemState,
+    Milestone,
+    MilestoneItem,
+    PullRequest,
+    PullState,
+)
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
-from cockpit.domain.reports import BranchReport, CIReport, MilestoneReport, PicksReport, StorageGateReport
+from cockpit.domain.reports import (
+    BranchReport,
+    CIReport,
+    MilestoneReport,
+    PicksReport,
+    StorageGateReport,
+)
 
 RED, AMBER, GREEN = GateStatus.RED, GateStatus.AMBER, GateStatus.GREEN
 URL = "https://github.com/acme/torchlet"

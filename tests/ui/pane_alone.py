@@ -11,6 +11,7 @@ from textual.widgets import Input
 
 import cockpit.ui
 from cockpit.ui.themes import install_themes
+from tests.pilot import settle as settle_workers
 
 
 class PaneAlone(App):
@@ -36,14 +37,7 @@ class PaneAlone(App):
 
 async def settle(app, pilot) -> None:
     """Wait for every worker; then the keys go to the pane's table."""
-    for _ in range(200):
+    await settle_workers(app, pilot)
+    if app.screen is app.screen_stack[0] and not isinstance(app.focused, Input):
+        app.pane().focus_body()
         await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                if app.screen is app.screen_stack[0] and not isinstance(app.focused, Input):
-                    app.pane().focus_body()
-                    await pilot.pause()
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")

@@ -14,32 +14,16 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.help import HelpScreen
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 48)
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 def make_app(**kwargs) -> CockpitApp:
     app = CockpitApp(FakeBackend(**kwargs), clock=lambda: NOW)
     app.animation_level = "none"
     return app
-
-
-async def settle(app, pilot) -> None:
-    """Wait until every load (and the checklist re-evaluations they trigger) has finished."""
-    for _ in range(200):
-        await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")
 
 
 def table_text(app, pane: str) -> str:

@@ -13,24 +13,9 @@ from cockpit.bootstrap import build_backend
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.detail import DetailScreen
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-async def settle(app, pilot) -> None:
-    for _ in range(400):
-        await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")
 
 
 def rows(app) -> list[list[str]]:

@@ -18,6 +18,7 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.checklist import StepLog
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 48)
@@ -98,18 +99,6 @@ def make_app(*, published: bool = False, read_only: bool = False) -> CockpitApp:
     app = CockpitApp(backend, clock=lambda: NOW)
     app.animation_level = "none"
     return app
-
-
-async def settle(app, pilot) -> None:
-    """Wait until every load, action and checklist re-evaluation has finished."""
-    for _ in range(300):
-        await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")
 
 
 async def on_step(app, pilot, step_id: str) -> None:

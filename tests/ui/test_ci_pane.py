@@ -17,15 +17,11 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.panes.ci import CIPane
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 WEB = "https://github.com/acme/torchlet/actions/runs"
 OPEN = FakeAction("ci.open", "Open in browser", "safe", "ci")
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 def job(name, workflow, conclusion, *, run_id=700, job_id=1, minutes=None):
@@ -90,17 +86,6 @@ def make_app(backend=None, clock=None) -> CockpitApp:
     app = CockpitApp(backend or CIBackend(), clock=clock or (lambda: NOW))
     app.animation_level = "none"
     return app
-
-
-async def settle(app, pilot) -> None:
-    for _ in range(200):
-        await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")
 
 
 def rows(app) -> list[str]:

@@ -22,14 +22,10 @@ from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.help import HelpScreen
 from cockpit.ui.keymap import merged_bindings
 from cockpit.ui.palette import app_commands
+from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 48)
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 def make_app(keymap: dict[str, str] | None = None, theme: str = "", **kwargs) -> CockpitApp:
@@ -38,17 +34,6 @@ def make_app(keymap: dict[str, str] | None = None, theme: str = "", **kwargs) ->
     app = CockpitApp(backend, clock=lambda: NOW)
     app.animation_level = "none"
     return app
-
-
-async def settle(app, pilot) -> None:
-    for _ in range(200):
-        await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")
 
 
 async def palette(pilot, query: str) -> None:

@@ -3,10 +3,9 @@ any column, with the items skipped by label kept apart and the PRs linked to eac
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from dataclasses import replace
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from fake_backend import NOW, FakeBackend
@@ -14,20 +13,24 @@ from fake_world import milestone_report
 from textual.app import App
 from textual.widgets import DataTable, Static
 
-from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 import cockpit.ui
+from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.milestone import MilestonePane
 from cockpit.ui.themes import install_themes
 from cockpit.ui.widgets import CockpitHeader
+from tests.pilot import settle as settle_workers
 
 pytestmark = pytest.mark.anyio
+
+
+async def settle(app, pilot) -> None:
+    """Wait for the load (or the action) to finish; the keys then go to the pane's table."""
+    await settle_workers(app, pilot)
+    if app.screen is app.screen_stack[0]:
+        app.pane("").focus_body()
+        await pilot.pause()
 URL = "https://github.com/acme/torchlet"
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 class MilestoneBackend(FakeBackend):
@@ -71,21 +74,6 @@ class PaneAlone(App):
 def make_app() -> PaneAlone:
     app = PaneAlone(MilestoneBackend())
     return app
-
-
-async def settle(app, pilot) -> None:
-    """Wait for the load (or the action) to finish; the keys then go to the pane's table."""
-    for _ in range(200):
-        await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                if app.screen is app.screen_stack[0]:
-                    app.pane("").focus_body()
-                    await pilot.pause()
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")
 
 
 def numbers(app) -> list[str]:

@@ -3,10 +3,9 @@ hints and ages beside them, the whole comment and its PRs on enter."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from dataclasses import replace
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from fake_backend import NOW, FakeAction, FakeBackend
@@ -14,26 +13,29 @@ from fake_world import picks_report
 from textual.app import App
 from textual.widgets import DataTable, Input
 
+import cockpit.ui
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
 from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
-import cockpit.ui
 from cockpit.ui.detail import DetailScreen
+from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.picks import PicksPane
 from cockpit.ui.themes import install_themes
-from cockpit.ui.widgets import CockpitHeader
-from cockpit.ui.panes.pick_form import BotCommandForm
-from cockpit.ui.widgets import colour_of
+from cockpit.ui.widgets import CockpitHeader, colour_of
+from tests.pilot import settle as settle_workers
 
 pytestmark = pytest.mark.anyio
+
+
+async def settle(app, pilot) -> None:
+    """Wait for the load (or the action) to finish; the keys then go to the pane's table."""
+    await settle_workers(app, pilot)
+    if app.screen is app.screen_stack[0]:
+        app.pane("").focus_body()
+        await pilot.pause()
 URL = "https://github.com/acme/torchlet"
 SPECIAL = "Special Dispensation - needed by the new export API announced for this release"
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 def _pr(number, state, base, body):
@@ -89,21 +91,6 @@ def make_app(**kwargs) -> PaneAlone:
     reply = FakeAction("picks.reply", "Reply on the tracker", "mutating", "picks")
     app.backend.actions._actions[reply.id] = reply
     return app
-
-
-async def settle(app, pilot) -> None:
-    """Wait for the load (or the action) to finish; the keys then go to the pane's table."""
-    for _ in range(200):
-        await pilot.pause()
-        if all(w.is_finished for w in app.workers):
-            await pilot.pause()
-            if all(w.is_finished for w in app.workers):
-                if app.screen is app.screen_stack[0]:
-                    app.pane("").focus_body()
-                    await pilot.pause()
-                return
-        await pilot.pause(0.01)
-    raise AssertionError("workers did not finish")
 
 
 def table(app) -> DataTable:

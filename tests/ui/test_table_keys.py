@@ -17,11 +17,6 @@ pytestmark = pytest.mark.anyio
 SIZE = (160, 40)
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 def column(app, index: int) -> list[str]:
     table = app.query_one(".pane-table", DataTable)
     return [str(table.get_row_at(i)[index]) for i in range(table.row_count)]

@@ -12,15 +12,22 @@ from collections import Counter
 from types import SimpleNamespace
 
 import pytest
+from gitrepo import REPO, RepoBuilder
 
 from cockpit.adapters.git import GitRepo
-from cockpit.domain.commits import BranchDiffReport, CommitRecord, EvidenceKind, ItemDiff, RevertOwed, Verdict
+from cockpit.domain.commits import (
+    BranchDiffReport,
+    CommitRecord,
+    EvidenceKind,
+    ItemDiff,
+    RevertOwed,
+    Verdict,
+)
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError, GitError
 from cockpit.services.branch_diff import analyze_branch, branch_gate
 from cockpit.services.branch_loader import load_branch_diff
-from gitrepo import REPO, RepoBuilder
 
 RELEASE = "release/1.0"
 

@@ -10,7 +10,12 @@ import pytest
 from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import ConfigError
-from cockpit.services.checklist import checklist_gate, checklist_report, fill_placeholders, load_template
+from cockpit.services.checklist import (
+    checklist_gate,
+    checklist_report,
+    fill_placeholders,
+    load_template,
+)
 from cockpit.services.overview import BLOCKING, go_no_go
 
 GREEN = GateStatus.GREEN

@@ -260,7 +260,7 @@ def test_malformed_runs_do_not_crash_the_verdict():
 
 
 def test_an_unstable_shard_marker_survives_folding_and_is_set_aside():
-    from cockpit.domain.ci import CITarget, CheckRun
+    from cockpit.domain.ci import CheckRun, CITarget
     from cockpit.domain.gates import GateStatus
     from cockpit.services.ci import ci_verdict, fold_shard
 

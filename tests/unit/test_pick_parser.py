@@ -19,7 +19,12 @@ from hypothesis import strategies as st
 from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PRRef
 from cockpit.errors import CockpitError
-from cockpit.services.pick_parser import bot_command, parse_request, parse_requests, suggest_class
+from cockpit.services.pick_parser import (
+    bot_command,
+    parse_request,
+    parse_requests,
+    suggest_class,
+)
 
 REPO = "acme/torchlet"
 CORPUS = sorted((Path(__file__).parent / "pick_comments").glob("*.md"))

@@ -160,11 +160,6 @@ class BareApp(App[None]):
         yield Gate("green")
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_a_bare_app_gets_the_themes_switches_between_them_and_refuses_an_unknown_one(tmp_path):
     no_user_themes = [packaged_theme_dir(), tmp_path / "none"]

@@ -1,0 +1,19 @@
+"""Driving a Textual app in tests: wait until the background work a key started is done."""
+
+from __future__ import annotations
+
+
+async def settle(app, pilot, *, rounds: int = 1000) -> None:
+    """Wait until every worker (pane loads, actions, checklist re-evaluations) has finished.
+
+    Finished twice in a row: a finished load may post a message that starts another worker.
+    ``rounds`` only bounds a hang; a normal wait ends as soon as the work does.
+    """
+    for _ in range(rounds):
+        await pilot.pause()
+        if all(w.is_finished for w in app.workers):
+            await pilot.pause()
+            if all(w.is_finished for w in app.workers):
+                return
+        await pilot.pause(0.01)
+    raise AssertionError("the workers did not finish")
