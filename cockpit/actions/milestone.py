@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cockpit.actions.registry import Action, Danger
+from cockpit.domain.commits import Verdict
 from cockpit.domain.github import ItemState
 
 if TYPE_CHECKING:
@@ -43,13 +44,28 @@ def register(backend: "CockpitBackend") -> None:
         done = backend.state.ledger_get(validation_key(backend.repository, item.number))
         if done is not None:
             return f"#{item.number} already has its validation comment (comment {done}, recorded in the state file)"
-        return None
+        return _not_in_branch(backend, item.number)
 
     reg.register(Action(
         "milestone.validate", "Post validation comment", Danger.MUTATING, "milestone",
         run=validate, applicable=validate_applicable,
         describe=lambda item: f"POST /repos/{repo}/issues/{item.number}/comments: {validation_text(item)!r}",
     ))
+
+
+_NOT_VALIDATED = {Verdict.MISSING: "is missing from", Verdict.NEEDS_REVIEW: "has no commit found in"}
+
+
+def _not_in_branch(backend: "CockpitBackend", number: int) -> str | None:
+    """The validation comment says the fix is in the branch: refuse while the branch diff says otherwise."""
+    branch = backend.cached("branch_report")
+    if branch is None:
+        return None  # not analysed yet: the comment's text is the release manager's word
+    verdict = next((i.verdict for i in branch.diff.items if i.number == number), None)
+    if verdict in _NOT_VALIDATED:
+        return (f"#{number} {_NOT_VALIDATED[verdict]} {backend.config.release.branch} according to the branch "
+                f"diff (pane 4): validate it once the fix is in the branch")
+    return None
 
 
 def validation_key(repository: str, number: int) -> str:

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import DataTable, Input
 
 from cockpit.bootstrap import build_backend
+from cockpit.domain.commits import Verdict
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
@@ -56,8 +57,20 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
         assert sum(1 for _m, p in requests(sandbox) if p.startswith(f"/repos/{repo}/issues?milestone=")) == 1
         await pilot.press("1")
         report = app.pane("milestone").report
-        closed_issue = next(i for i in report.items if i.kind == "issue" and i.state == "closed")
+        verdicts = {d.number: d.verdict for d in app.pane("branch").report.diff.items}
+        closed = [i for i in report.items if i.kind == "issue" and i.state == "closed"]
+        closed_issue = next(i for i in closed if verdicts[i.number] in (Verdict.LANDED, Verdict.LANDED_BEFORE_CUT))
+        missing_fix = next(i for i in closed if verdicts[i.number] is Verdict.MISSING)
         open_pr = next(i for i in report.items if i.kind == "pull" and i.state == "open")
+
+        # the comment says "this fix is in the release branch": not while the branch diff says otherwise
+        sandbox.github.request_log.clear()
+        select(app, "milestone", missing_fix.number)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert f"#{missing_fix.number} is missing from release/2.5 according to the branch diff" in notes(app)
+        assert requests(sandbox) == []
 
         sandbox.github.request_log.clear()
         select(app, "milestone", closed_issue.number)
