@@ -181,7 +181,7 @@ async def test_once_on_pypi_the_upload_step_is_done_locked_and_cannot_be_unticke
         await on_step(app, pilot, "promote_pypi")
         table = app.query_one("#pane-checklist .pane-table", DataTable)
         row = [str(c) for c in table.get_row_at(table.get_row_index("promote_pypi"))]
-        assert row[0] == "🔒" and "done and locked: already on PyPI" in row[3]
+        assert row[0] == "🔒" and "done and locked: already on PyPI" in row[2]
         await pilot.press("space")
         await pilot.press("x")
         await settle(app, pilot)

@@ -32,6 +32,9 @@ class StepLog(Log):
     """
 
 
+TITLE_WIDTH_NARROW = 36
+
+
 class ChecklistPane(TablePane):
     """Sections with their steps; the verdict is computed here once the checklist is known."""
 
@@ -58,7 +61,7 @@ class ChecklistPane(TablePane):
         yield StepLog(id="step-log", max_lines=5000)
 
     def on_mount(self) -> None:
-        self.table.add_columns(" ", "Step", "Kind", "State", "Note")
+        self.table.add_columns(" ", "Step", "State", "Kind", "Note")
 
     def reload_with(self, gates: dict[str, Gate]) -> None:
         """Re-evaluate the checklist against a copy of the app's gates."""
@@ -83,8 +86,11 @@ class ChecklistPane(TablePane):
                 table.add_row(Text(""), Text(section, style="bold underline"), "", "", "", key=f"section:{section}")
             mark, status = step_mark(view)
             note = view.signoff.note if view.signoff else ""
-            table.add_row(status_text(self, status, mark), plain(view.step.title), Text(view.step.kind.value),
-                          plain(step_state(view)), plain(note), key=view.step.id)
+            title = plain(view.step.title)
+            if self.app.size.width < 120:  # keep the state in view at 80 columns; enter shows the whole title
+                title.truncate(TITLE_WIDTH_NARROW, overflow="ellipsis")
+            table.add_row(status_text(self, status, mark), title, plain(step_state(view)),
+                          Text(view.step.kind.value), plain(note), key=view.step.id)
         self.post_message(VerdictReady(verdict))
         if self.walkthrough is not None:
             self.walkthrough.show_report(checklist)
