@@ -11,11 +11,12 @@ from textual.widgets import Input
 
 import cockpit.ui
 from cockpit.ui.themes import install_themes
+from cockpit.ui.widgets import CockpitHeader
 from tests.pilot import settle as settle_workers
 
 
 class PaneAlone(App):
-    """``pane_cls`` over ``backend``, with the app's CSS and a fixed clock."""
+    """``pane_cls`` (and the header it reports to) over ``backend``, with the app's CSS and a fixed clock."""
 
     CSS_PATH = str(Path(cockpit.ui.__file__).with_name("app.tcss"))
 
@@ -26,6 +27,7 @@ class PaneAlone(App):
         install_themes(self, requested=None, remembered=None)
 
     def compose(self):
+        yield CockpitHeader(self.pane_cls.PANE, read_only=self.backend.read_only)
         yield self.pane_cls(self.backend, id=f"pane-{self.pane_cls.PANE}")
 
     def on_mount(self) -> None:

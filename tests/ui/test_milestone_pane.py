@@ -5,31 +5,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from fake_backend import NOW, FakeBackend
 from fake_world import milestone_report
-from textual.app import App
+from pane_alone import PaneAlone, settle
 from textual.widgets import DataTable, Static
 
-import cockpit.ui
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.milestone import MilestonePane
-from cockpit.ui.themes import install_themes
-from cockpit.ui.widgets import CockpitHeader
-from tests.pilot import settle as settle_workers
 
 pytestmark = pytest.mark.anyio
 
 
-async def settle(app, pilot) -> None:
-    """Wait for the load (or the action) to finish; the keys then go to the pane's table."""
-    await settle_workers(app, pilot)
-    if app.screen is app.screen_stack[0]:
-        app.pane("").focus_body()
-        await pilot.pause()
 URL = "https://github.com/acme/torchlet"
 
 
@@ -49,30 +38,8 @@ class MilestoneBackend(FakeBackend):
         return self._load("milestone", lambda: replace(report, items=(*report.items, fix)))
 
 
-class PaneAlone(App):
-    """Only the milestone pane (and the header it reports to), over a fake backend: quicker than the whole app."""
-
-    CSS_PATH = str(Path(cockpit.ui.__file__).with_name("app.tcss"))
-
-    def __init__(self, backend) -> None:
-        super().__init__()
-        self.backend, self.clock = backend, lambda: NOW
-        self.animation_level = "none"
-        install_themes(self, requested=None, remembered=None)  # app.tcss uses the themes' colours
-
-    def compose(self):
-        yield CockpitHeader("milestone", read_only=self.backend.read_only)
-        yield MilestonePane(self.backend, id="pane-milestone")
-
-    def on_mount(self) -> None:
-        self.query_one(MilestonePane).reload()
-
-    def pane(self, _name: str) -> MilestonePane:
-        return self.query_one(MilestonePane)
-
-
 def make_app() -> PaneAlone:
-    app = PaneAlone(MilestoneBackend())
+    app = PaneAlone(MilestoneBackend(), MilestonePane)
     return app
 
 

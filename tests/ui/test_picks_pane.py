@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from fake_backend import NOW, FakeAction, FakeBackend
 from fake_world import picks_report
-from textual.app import App
+from pane_alone import PaneAlone, settle
 from textual.widgets import DataTable, Input
 
-import cockpit.ui
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
@@ -21,19 +19,11 @@ from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.picks import PicksPane
-from cockpit.ui.themes import install_themes
-from cockpit.ui.widgets import CockpitHeader, colour_of
-from tests.pilot import settle as settle_workers
+from cockpit.ui.widgets import colour_of
 
 pytestmark = pytest.mark.anyio
 
 
-async def settle(app, pilot) -> None:
-    """Wait for the load (or the action) to finish; the keys then go to the pane's table."""
-    await settle_workers(app, pilot)
-    if app.screen is app.screen_stack[0]:
-        app.pane("").focus_body()
-        await pilot.pause()
 URL = "https://github.com/acme/torchlet"
 SPECIAL = "Special Dispensation - needed by the new export API announced for this release"
 
@@ -64,30 +54,8 @@ class TrackerBackend(FakeBackend):
         return self._load("picks", lambda: replace(report, rows=tracker_rows()))
 
 
-class PaneAlone(App):
-    """Only the picks pane (and the header it reports to), over a fake backend: quicker than the whole app."""
-
-    CSS_PATH = str(Path(cockpit.ui.__file__).with_name("app.tcss"))
-
-    def __init__(self, backend) -> None:
-        super().__init__()
-        self.backend, self.clock = backend, lambda: NOW
-        self.animation_level = "none"
-        install_themes(self, requested=None, remembered=None)  # app.tcss uses the themes' colours
-
-    def compose(self):
-        yield CockpitHeader("picks", read_only=self.backend.read_only)
-        yield PicksPane(self.backend, id="pane-picks")
-
-    def on_mount(self) -> None:
-        self.query_one(PicksPane).reload()
-
-    def pane(self, _name: str) -> PicksPane:
-        return self.query_one(PicksPane)
-
-
 def make_app(**kwargs) -> PaneAlone:
-    app = PaneAlone(TrackerBackend(**kwargs))
+    app = PaneAlone(TrackerBackend(**kwargs), PicksPane)
     reply = FakeAction("picks.reply", "Reply on the tracker", "mutating", "picks")
     app.backend.actions._actions[reply.id] = reply
     return app
