@@ -5,20 +5,23 @@ from __future__ import annotations
 import getpass
 import threading
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from cockpit.config import Config
-from cockpit.domain.gates import Gate
-from cockpit.domain.reports import (
-    BranchReport,
-    ChecklistReport,
-    CIReport,
-    GoNoGo,
-    MilestoneReport,
-    PicksReport,
-    StorageGateReport,
-)
 from cockpit.errors import CockpitError, GitError
+
+if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
+    from cockpit.actions.registry import ActionRegistry
+    from cockpit.domain.gates import Gate
+    from cockpit.domain.reports import (
+        BranchReport,
+        ChecklistReport,
+        CIReport,
+        GoNoGo,
+        MilestoneReport,
+        PicksReport,
+        StorageGateReport,
+    )
 
 
 def utc_now() -> datetime:
@@ -37,9 +40,6 @@ class CockpitBackend:
                  pypi: Any, state: Any, who: str | Callable[[], str],
                  clock: Callable[[], datetime] = utc_now) -> None:
         """Adapters may be given built, or as ``Deferred`` so that none is built before it is needed."""
-        from cockpit.actions.catalog import register_actions
-        from cockpit.actions.registry import ActionRegistry
-
         self.config = config
         self.read_only = read_only
         self.github = github
@@ -51,8 +51,21 @@ class CockpitBackend:
         self._who = who
         self._lock = threading.Lock()
         self._cache: dict[str, Any] = {}
-        self.actions = ActionRegistry(state, read_only=read_only, who=lambda: self.who, clock=clock)
-        register_actions(self)
+        self._actions: Any = None
+        self._actions_lock = threading.RLock()
+
+    @property
+    def actions(self) -> "ActionRegistry":
+        """Every action, registered on first use (their modules are not needed for the first screen)."""
+        with self._actions_lock:  # reentrant: registering reads ``backend.actions`` again
+            if self._actions is None:
+                from cockpit.actions.catalog import register_actions
+                from cockpit.actions.registry import ActionRegistry
+
+                self._actions = ActionRegistry(self.state, read_only=self.read_only, who=lambda: self.who,
+                                               clock=self.clock)
+                register_actions(self)
+            return self._actions
 
     @property
     def who(self) -> str:
