@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
-from cockpit.domain.reports import GoNoGo, StorageGateReport
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.widgets import STATUS_WORD, set_status_class
+
+if TYPE_CHECKING:  # the reports' module is imported by the loads, after the first paint
+    from cockpit.domain.reports import GoNoGo, StorageGateReport
 
 _PANE_KEYS = {"milestone_empty": "1", "picks_clear": "2", "ci_green": "3", "branch_diff_clean": "4", "checklist": "5"}
 GATE_ORDER = tuple((name, title, _PANE_KEYS.get(name, "")) for name, title in GATE_TITLES.items())
@@ -37,25 +40,48 @@ def verdict_line(verdict: GoNoGo) -> str:
     return "NO-GO: " + ", ".join(parts)
 
 
-class GateRow(Horizontal):
-    """One gate: its name, a coloured status word, and the summary."""
+TITLE_WIDTH, STATUS_WIDTH, KEY_WIDTH = 24, 9, 5
+_STATUS_STYLE = {
+    GateStatus.GREEN: "bold $cockpit-pass",
+    GateStatus.AMBER: "bold $cockpit-pending",
+    GateStatus.RED: "bold $cockpit-fail",
+    GateStatus.UNKNOWN: "bold $cockpit-stale",
+}
 
-    def __init__(self, name: str, title: str, pane_key: str) -> None:
-        super().__init__(id=f"gate-{name}", classes="gate-row")
-        self.gate_name, self.title, self.pane_key = name, title, pane_key
 
-    def compose(self) -> ComposeResult:
-        yield Static(Text(self.title), classes="gate-title")
-        yield Static("…", classes="gate-status -unknown")
-        yield Static(Text("loading…"), classes="gate-summary")
-        # The leading space keeps the hint off a summary that fills its column ("1 unrequested merge[2]").
-        yield Static(Text(f" [{self.pane_key}]" if self.pane_key else ""), classes="gate-key")
+class GateList(Widget):
+    """Every gate on one line: its name, a coloured status word, the summary, the pane's key.
 
-    def show_gate(self, gate: Gate) -> None:
-        status = self.query_one(".gate-status", Static)
-        status.update(STATUS_WORD[gate.status])
-        set_status_class(status, gate.status)
-        self.query_one(".gate-summary", Static).update(Text(gate.summary))
+    One widget drawing ten lines (not forty small ones) keeps the first screen quick to lay out.
+    The colours are the theme's variables, resolved when drawn, so a theme switch recolours it.
+    A summary longer than its column ends in "…"; the pane's own gate line has all of it.
+    """
+
+    DEFAULT_CSS = "GateList { height: auto; }"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.gates: dict[str, Gate] = {}
+
+    def show_gates(self, gates: dict[str, Gate]) -> None:
+        self.gates = dict(gates)
+        self.refresh()
+
+    def line(self, name: str, title: str, key: str, width: int) -> Content:
+        """The line of one gate at ``width`` cells; "loading…" until its pane reports it."""
+        gate = self.gates.get(name)
+        word, style = (STATUS_WORD[gate.status], _STATUS_STYLE[gate.status]) if gate else ("…", _STATUS_STYLE[GateStatus.UNKNOWN])
+        summary_width = max(1, width - TITLE_WIDTH - STATUS_WIDTH - KEY_WIDTH)
+        return Content.assemble(
+            (title[:TITLE_WIDTH - 1].ljust(TITLE_WIDTH), "bold"),  # our own titles, all shorter
+            (word.ljust(STATUS_WIDTH), style),
+            Content(gate.summary if gate else "loading…").truncate(summary_width, ellipsis=True, pad=True),
+            (f" [{key}]" if key else "", "$foreground-muted"),
+        )
+
+    def render(self) -> Content:
+        width = self.size.width or 80
+        return Content("\n").join(self.line(name, title, key, width) for name, title, key in GATE_ORDER)
 
 
 class OverviewPane(Pane):
@@ -67,9 +93,7 @@ class OverviewPane(Pane):
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text("Verdict pending: waiting for the panes to load"), id="verdict", classes="verdict -unknown")
-        with Vertical(id="gate-rows"):
-            for name, title, key in GATE_ORDER:
-                yield GateRow(name, title, key)
+        yield GateList(id="gate-list")
         with VerticalScroll(id="storage-scroll"):  # a long problem list scrolls at 80x24
             yield Static("", id="storage-problems", classes="pane-table")
 
@@ -109,10 +133,8 @@ class OverviewPane(Pane):
         self.body.update(text)
 
     def show_gates(self, gates: dict[str, Gate]) -> None:
-        """Re-render the gate rows from the app's gates (UI thread)."""
-        for name, _title, _key in GATE_ORDER:
-            if name in gates:
-                self.query_one(f"#gate-{name}", GateRow).show_gate(gates[name])
+        """Re-render the gate lines from the app's gates (UI thread)."""
+        self.query_one(GateList).show_gates(gates)
 
     def show_verdict(self, verdict: GoNoGo) -> None:
         widget = self.query_one("#verdict", Static)
