@@ -1,5 +1,10 @@
 """The Textual app: a header, six panes in tabs, a status bar, the keys; the panes do their own work.
 
+Only the overview is composed before the first paint; the other five panes (and their modules)
+are mounted right after it, one at a time with the event loop turning in between, each starting its
+load as soon as it is in place. The first screen therefore appears in about the time of an empty
+Textual app, and a key pressed meanwhile is not lost (its tab is mounted next).
+
 Once a second the app looks at the state file (a viewer follows another session's progress), the
 API budget in the status bar and the age of stale panes. An unexpected error in an action or a
 worker becomes a notification (and a debug-log record), never a crash or a traceback. Themes are
@@ -8,42 +13,51 @@ installed before the CSS is parsed; the one chosen from the palette is remembere
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.containers import Container
+from textual.widgets import ContentSwitcher, Footer
 from textual.worker import Worker, WorkerState
 
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
-from cockpit.ui.help import HelpScreen
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
 from cockpit.ui.palette import CockpitCommands
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.panes.branch_diff import BranchDiffPane
-from cockpit.ui.panes.checklist import ChecklistPane
-from cockpit.ui.panes.ci import CIPane
-from cockpit.ui.panes.milestone import MilestonePane
 from cockpit.ui.panes.overview import OverviewPane
-from cockpit.ui.panes.picks import PicksPane
+from cockpit.ui.tabs import PaneTabs
 from cockpit.ui.themes import install_themes
 from cockpit.ui.widgets import CockpitHeader, GatesReported, StatusBar, VerdictReady, error_text
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
 
-PANES: tuple[tuple[str, str, type[Pane]], ...] = (
-    ("overview", "0 Overview", OverviewPane),
-    ("milestone", "1 Milestone", MilestonePane),
-    ("picks", "2 Cherry-picks", PicksPane),
-    ("ci", "3 CI", CIPane),
-    ("branch", "4 Branch diff", BranchDiffPane),
-    ("checklist", "5 Checklist", ChecklistPane),
+PANES: tuple[tuple[str, str, str], ...] = (
+    ("overview", "0 Overview", "cockpit.ui.panes.overview:OverviewPane"),
+    ("milestone", "1 Milestone", "cockpit.ui.panes.milestone:MilestonePane"),
+    ("picks", "2 Cherry-picks", "cockpit.ui.panes.picks:PicksPane"),
+    ("ci", "3 CI", "cockpit.ui.panes.ci:CIPane"),
+    ("branch", "4 Branch diff", "cockpit.ui.panes.branch_diff:BranchDiffPane"),
+    ("checklist", "5 Checklist", "cockpit.ui.panes.checklist:ChecklistPane"),
 )
+"""Name, tab title and class of each pane; the classes are imported when first needed."""
+
+
+def pane_class(name: str) -> type[Pane]:
+    """The class of pane ``name``, importing its module on first use."""
+    from importlib import import_module
+
+    where = next(path for pane, _title, path in PANES if pane == name)
+    module, _, cls = where.partition(":")
+    return getattr(import_module(module), cls)
 
 
 def _pane_binding(index: int, name: str, title: str) -> Binding:
@@ -61,7 +75,8 @@ def utc_now() -> datetime:
 class CockpitApp(App[None]):
     """The cockpit over one ``Backend``; ``clock`` gives "now" for ages (inject it in tests)."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))
+    """Absolute, so that a subclass defined elsewhere (a test, a benchmark) finds it too."""
     TITLE = "Release Cockpit"
     COMMANDS = App.COMMANDS | {CockpitCommands}
     PANES = PANES
@@ -101,32 +116,79 @@ class CockpitApp(App[None]):
         release = self.backend.config.release
         title = f"Release Cockpit · {release.repository} {release.version} · {release.branch}"
         yield CockpitHeader(title, read_only=self.backend.read_only)
-        with TabbedContent(initial="overview", id="panes"):
-            for name, title, cls in PANES:
-                with TabPane(title, id=name):
-                    yield cls(self.backend, id=f"pane-{name}")
+        yield PaneTabs(((name, title) for name, title, _path in PANES), active="overview", id="tabs")
+        with ContentSwitcher(initial="overview", id="panes"):
+            for name, _title, _path in PANES:
+                with Container(id=name, classes="pane-slot"):
+                    if name == "overview":
+                        yield OverviewPane(self.backend, id="pane-overview")
         yield StatusBar()
         yield Footer()
 
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the app; what was imported and built until now is kept out of the garbage collector.
+
+        Those objects live as long as the process. Without the freeze the collector's first full
+        pass over them (some 30 ms) falls in the middle of drawing the first screen.
+        """
+        gc.freeze()
+        return super().run(*args, **kwargs)
+
     def on_mount(self) -> None:
-        # After the first paint: the loads' threads would otherwise compete with it for the GIL.
-        self.call_after_refresh(self.action_refresh_all)
+        # After the first paint: mounting the other panes and the loads' threads would delay it.
+        self.call_after_refresh(self._after_first_paint)
         self.set_interval(self.TICK_S, self.tick)
         self._mounted_ok = True
         for problem in self._theme_problems:
             self.notify(problem, title="Themes", severity="warning", markup=False, timeout=10)
 
+    def _after_first_paint(self) -> None:
+        self._start_load(self.pane("overview"))
+        self.run_worker(self._mount_panes(), name="mount panes", group="startup", exit_on_error=False,
+                        description="Mounting the panes")
+
+    async def _mount_panes(self) -> None:
+        """Mount the panes not composed at start, the one on screen first, each loading at once."""
+        waiting = [name for name, _title, _path in PANES if self.mounted_pane(name) is None]
+        while waiting:
+            name = self.current_name if self.current_name in waiting else waiting[0]
+            waiting.remove(name)
+            try:
+                pane = pane_class(name)(self.backend, id=f"pane-{name}")
+                await self.query_one(f"#{name}.pane-slot").mount(pane)
+            except Exception as exc:  # a bug in one pane: say so and still mount the others
+                self.report_unexpected(exc, f"mounting the {name} pane")
+                continue
+            self._start_load(pane)
+            if self.current_name == name:  # once it is laid out: a hidden or new widget takes no focus
+                self.call_after_refresh(self._focus_pane, name)
+            await asyncio.sleep(0)  # let keys and repaints in between two panes
+
+    def _start_load(self, pane: Pane) -> None:
+        if pane.PANE == "checklist":
+            pane.reload_with(self.gates)  # type: ignore[attr-defined]
+        else:
+            pane.reload()
+
+    def mounted_panes(self) -> list[Pane]:
+        """The panes in place now (all of them, a moment after start)."""
+        return [pane for name, _title, _path in PANES if (pane := self.mounted_pane(name)) is not None]
+
+    def mounted_pane(self, name: str) -> Pane | None:
+        found = self.query(f"#pane-{name}")
+        return next(iter(found.results(Pane)), None)
+
     def tick(self) -> None:
         """Follow the state file, show the work in flight and the API budget, age the stale markers."""
         self.follow_state()
         self.show_status()
-        for name, _title, _cls in PANES:
-            self.pane(name).show_staleness()
+        for pane in self.mounted_panes():
+            pane.show_staleness()
 
     def show_status(self) -> None:
         """The status bar: which panes are loading, which actions are running, the API budget."""
         busy = [w for w in self.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
-        loading = [name for name, _t, _c in PANES if any(w.group == name for w in busy)]
+        loading = [name for name, _t, _p in PANES if any(w.group == name for w in busy)]
         running = [w.name for w in busy if w.group == "actions"]
         bar = self.query_one(StatusBar)
         bar.show_tasks(loading, running)
@@ -142,9 +204,10 @@ class CockpitApp(App[None]):
         except Exception as exc:  # a state file being replaced under us: try again next tick
             _log.info("could not re-read the state file: %s", exc)
             return False
-        if changed:
+        checklist = self.mounted_pane("checklist")
+        if changed and checklist is not None:
             _log.debug("the state file changed; re-evaluating the checklist")
-            self.pane("checklist").reload_with(self.gates)
+            self._start_load(checklist)
         return changed
 
     def report_unexpected(self, error: BaseException, where: str = "") -> None:
@@ -198,8 +261,8 @@ class CockpitApp(App[None]):
     def switch_theme(self, name: str) -> None:
         """Use theme ``name`` now and remember it in the state file (not in a read-only session)."""
         self.theme = name
-        for pane_name, _title, _cls in PANES:
-            self.pane(pane_name).rerender()  # table cells carry the theme's colours
+        for pane in self.mounted_panes():
+            pane.rerender()  # table cells carry the theme's colours
         set_pref = getattr(self.backend.state, "set_pref", None)
         if self.backend.read_only or set_pref is None:
             self.notify(f"Theme {name}: not remembered, this session is read-only.", markup=False)
@@ -219,34 +282,50 @@ class CockpitApp(App[None]):
         return self.query_one(f"#pane-{name}", Pane)
 
     @property
-    def current_pane(self) -> Pane:
-        return self.pane(self.query_one(TabbedContent).active or "overview")
+    def current_name(self) -> str:
+        """The name of the pane on screen."""
+        return self.query_one(ContentSwitcher).current or "overview"
+
+    @property
+    def current_pane(self) -> Pane | None:
+        """The pane on screen; None in the moment after start before it is mounted."""
+        return self.mounted_pane(self.current_name)
 
     def action_show_pane(self, name: str) -> None:
-        self.query_one(TabbedContent).active = name
-        self.pane(name).focus_body()
+        """Show pane ``name`` (a number key, the palette, a click on its tab) and focus it."""
+        if name not in dict((n, t) for n, t, _p in PANES):
+            return
+        self.query_one(ContentSwitcher).current = name
+        self.query_one(PaneTabs).show(name)
+        self._focus_pane(name)
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.pane.id:
-            self.call_after_refresh(self.pane(event.pane.id).focus_body)
+    def _focus_pane(self, name: str) -> None:
+        """Focus the body of pane ``name`` if it is on screen; one not mounted yet takes the focus
+        when it is."""
+        if self.current_name != name:
+            return
+        pane = self.mounted_pane(name)
+        if pane is not None:
+            pane.focus_body()
+        else:
+            self.screen.set_focus(None)
 
     def action_refresh_pane(self) -> None:
         pane = self.current_pane
-        if isinstance(pane, ChecklistPane):
-            pane.reload_with(self.gates)
-        else:
-            pane.reload()
+        if pane is not None:
+            self._start_load(pane)
 
     def action_refresh_all(self) -> None:
         """Start every pane's load at once, each in its own worker group."""
-        for name, _title, _cls in PANES:
-            pane = self.pane(name)
-            pane.reload_with(self.gates) if isinstance(pane, ChecklistPane) else pane.reload()
+        for pane in self.mounted_panes():
+            self._start_load(pane)
 
     def action_help(self) -> None:
-        pane = self.current_pane
-        title = dict((n, t) for n, t, _c in PANES)[pane.PANE or "overview"]
-        self.push_screen(HelpScreen(title, merged_bindings(type(pane)), merged_bindings(type(self)),
+        from cockpit.ui.help import HelpScreen
+
+        name = self.current_name
+        title = dict((n, t) for n, t, _p in PANES)[name]
+        self.push_screen(HelpScreen(title, merged_bindings(pane_class(name)), merged_bindings(type(self)),
                                     keymap=self.backend.config.keymap))
 
     def on_gates_reported(self, message: GatesReported) -> None:
@@ -259,7 +338,9 @@ class CockpitApp(App[None]):
 
     def _reevaluate_checklist(self) -> None:
         self._checklist_due = False
-        self.pane("checklist").reload_with(self.gates)
+        checklist = self.mounted_pane("checklist")
+        if checklist is not None:  # otherwise it loads with these gates when mounted
+            self._start_load(checklist)
 
     def on_verdict_ready(self, message: VerdictReady) -> None:
         self.pane("overview").show_verdict(message.verdict)

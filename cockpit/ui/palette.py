@@ -40,7 +40,11 @@ class Command:
 def _pane_runner(app: Any, pane_name: str, action: str) -> Callable[[], Any]:
     async def run() -> None:
         app.action_show_pane(pane_name)
-        await app.pane(pane_name).run_action(action)
+        pane = app.mounted_pane(pane_name)
+        if pane is None:  # chosen in the instant after start, before the pane is in place
+            app.notify("That pane is still starting; choose the command again in a moment.", markup=False)
+            return
+        await pane.run_action(action)
     return run
 
 
@@ -48,9 +52,11 @@ def pane_commands(app: Any) -> list[Command]:
     """A command for every key of every pane (moves excluded), in pane order."""
     keymap = app.backend.config.keymap
     out = []
-    for name, title, cls in app.PANES:
+    from cockpit.ui.app import pane_class
+
+    for name, title, _path in app.PANES:
         label = title.split(" ", 1)[-1]
-        for binding in merged_bindings(cls):
+        for binding in merged_bindings(pane_class(name)):
             if binding.id in MOVES:
                 continue
             out.append(Command(f"{label}: {binding.description}", key_label(binding, keymap),

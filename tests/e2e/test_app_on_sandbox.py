@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from textual.widgets import DataTable, TabbedContent
+from textual.widgets import DataTable
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
@@ -30,7 +30,7 @@ async def test_every_pane_shows_sandbox_data_and_a_tick_is_kept_in_the_state_fil
         for key, pane in zip("12345", ("milestone", "picks", "ci", "branch", "checklist")):
             await pilot.press(key)
             await pilot.pause()
-            assert app.query_one(TabbedContent).active == pane
+            assert app.current_name == pane
             assert rows(app, pane), f"pane {pane} is empty"
             assert app.pane(pane).error is None, app.pane(pane).error
         assert {"milestone_empty", "picks_clear", "ci_green", "branch_diff_clean"} <= app.gates.keys()

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from textual.widgets import DataTable, Static, TabbedContent
+from textual.widgets import DataTable, Static
 
 from cockpit.adapters.github import GitHubClient
 from cockpit.bootstrap import build_backend
@@ -133,7 +133,7 @@ async def test_keys_answer_while_a_slow_ci_request_is_in_flight(impatient, sandb
         await pilot.pause(0.1)
         assert type(app.screen).__name__ == "HelpScreen"
         await pilot.press("escape", "2")
-        assert app.query_one(TabbedContent).active == "picks"
+        assert app.current_name == "picks"
         assert not all(w.is_finished for w in ci_loading), "the keys should have been handled before CI answered"
         sandbox.github.faults.clear()
         await settle(app, pilot)

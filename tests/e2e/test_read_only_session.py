@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Input
 
 from cockpit.bootstrap import build_backend
 from cockpit.state.store import StateStore
-from cockpit.ui.app import PANES, CockpitApp
+from cockpit.ui.app import PANES, CockpitApp, pane_class
 
 from .driving import answer_dialogs, git_refs, settle
 
@@ -77,11 +77,11 @@ async def test_a_viewer_pressing_every_key_changes_nothing_anywhere(private_worl
         await settle(app, pilot)
         assert str(app.query_one("#read-only-badge").render()) == "READ-ONLY"
 
-        for index, (name, _title, cls) in enumerate(PANES):
+        for index, (name, title, _path) in enumerate(PANES):
             await pilot.press(str(index))
             await settle(app, pilot)
             pane = app.pane(name)
-            keys = [b.key for b in cls.BINDINGS if isinstance(b, Binding)]
+            keys = [b.key for b in pane_class(name).BINDINGS if isinstance(b, Binding)]
             tables = list(pane.query(".pane-table").results(DataTable))
             for row in rows_to_visit(pane, tables[0]) if tables else [0]:
                 if tables:
@@ -96,10 +96,10 @@ async def test_a_viewer_pressing_every_key_changes_nothing_anywhere(private_worl
             if tables:
                 tables[0].move_cursor(row=0)
             registered = {a.id for a in backend.actions.all()}
-            for binding in (b for b in cls.BINDINGS if isinstance(b, Binding) and b.id in registered):
+            for binding in (b for b in pane_class(name).BINDINGS if isinstance(b, Binding) and b.id in registered):
                 await pilot.press("ctrl+p")
                 await pilot.pause()
-                app.screen.query_one(Input).value = f"{_title.split(' ', 1)[1]}: {binding.description}"
+                app.screen.query_one(Input).value = f"{title.split(' ', 1)[1]}: {binding.description}"
                 await wait_for_hits(app, pilot)
                 await pilot.press("enter")
                 await pilot.pause()

@@ -84,7 +84,8 @@ def showing(pane: str | None):
         app = pilot.app
         for _ in range(400):
             await pilot.pause(0.01)
-            if all(w.is_finished for w in app.workers) and app.pane("checklist").report is not None:
+            checklist = app.mounted_pane("checklist")
+            if all(w.is_finished for w in app.workers) and checklist is not None and checklist.report is not None:
                 await pilot.pause()
                 if all(w.is_finished for w in app.workers):
                     break

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 from fake_backend import NOW, FakeBackend
-from textual.widgets import DataTable, Static, TabbedContent
+from textual.widgets import DataTable, Static
 
 from cockpit.domain.gates import GateStatus
 from cockpit.errors import GitHubError
@@ -51,7 +51,7 @@ async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
         }
         for key, (pane, text) in expected.items():
             await pilot.press(key)
-            assert app.query_one(TabbedContent).active == pane
+            assert app.current_name == pane
             assert text in table_text(app, pane)
             assert isinstance(app.focused, DataTable)
         await pilot.press("1", "question_mark")
@@ -60,7 +60,7 @@ async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
         assert ("d", "Remove the selected item from the milestone", "milestone.remove") in pane_rows
         assert any(binding_id == "app.refresh_all" for _k, _t, binding_id in app.screen.sections[1][1])
         await pilot.press("escape", "0")
-        assert app.query_one(TabbedContent).active == "overview"
+        assert app.current_name == "overview"
         verdict = str(app.query_one("#verdict", Static).render())
         assert verdict == "NO-GO: 5 gates red, 3 required steps unsigned"
         assert set(app.gates) == {"milestone_empty", "picks_clear", "ci_green", "branch_diff_clean",
@@ -121,7 +121,7 @@ async def test_a_slow_then_failing_ci_load_never_blocks_the_keys_and_ends_as_an_
             await pilot.press("3")
             assert app.query_one("#pane-ci .pane-table", DataTable).loading
             await pilot.press("1")
-            assert app.query_one(TabbedContent).active == "milestone"
+            assert app.current_name == "milestone"
         finally:
             github_answers.set()
         await settle(app, pilot)
@@ -132,7 +132,7 @@ async def test_a_slow_then_failing_ci_load_never_blocks_the_keys_and_ends_as_an_
         assert "Traceback" not in str(error.render())
         assert app.gates["ci_green"].status is GateStatus.UNKNOWN
         await pilot.press("1")
-        assert app.is_running and app.query_one(TabbedContent).active == "milestone"
+        assert app.is_running and app.current_name == "milestone"
 
 
 async def test_a_read_only_session_shows_the_badge_and_refuses_to_remove_an_item():

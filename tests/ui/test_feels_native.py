@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 from fake_backend import NOW, FakeBackend
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Static, TabbedContent
+from textual.widgets import DataTable, Static
 
 import cockpit.ui
 from cockpit.errors import ConfigError
@@ -118,9 +118,9 @@ async def test_the_palette_runs_another_panes_action_after_showing_that_pane():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert app.query_one(TabbedContent).active == "overview"
+        assert app.current_name == "overview"
         await palette(pilot, "Milestone: Skipped")
-        assert app.query_one(TabbedContent).active == "milestone"
+        assert app.current_name == "milestone"
         assert skipped_shown(app)
         assert isinstance(app.focused, DataTable)
 

@@ -1,0 +1,170 @@
+"""The first screen comes before the work: only the overview is composed, the other panes are
+mounted right after the first paint (the one on screen first), and nothing heavy is imported
+before it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from fake_backend import NOW, FakeBackend
+from textual.widgets import ContentSwitcher
+
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.ui.app import PANES, CockpitApp
+from cockpit.ui.help import HelpScreen
+from cockpit.ui.panes.overview import GateList
+from cockpit.ui.tabs import PaneTabs
+from tests.pilot import settle
+
+pytestmark = pytest.mark.anyio
+SIZE = (120, 40)
+
+
+class Recording(CockpitApp):
+    """Records what was mounted when the first paint was done, and the order of the loads."""
+
+    def __init__(self, *args, early=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.early = early  # what the release manager does in the instant before the panes exist
+        self.at_first_paint: list[str] = []
+        self.loads: list[str] = []
+
+    def _after_first_paint(self) -> None:
+        self.at_first_paint = [p.PANE for p in self.mounted_panes()]
+        if self.early is not None:
+            self.early(self)
+        super()._after_first_paint()
+
+    def _start_load(self, pane) -> None:
+        self.loads.append(pane.PANE)
+        super()._start_load(pane)
+
+
+def make(**kwargs) -> Recording:
+    app = Recording(FakeBackend(), clock=lambda: NOW, **kwargs)
+    app.animation_level = "none"
+    return app
+
+
+async def test_only_the_overview_is_there_at_first_paint_and_every_pane_loads_right_after():
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.at_first_paint == ["overview"]
+        assert app.loads[:6] == [name for name, _title, _path in PANES]
+        assert [p.PANE for p in app.mounted_panes()] == [name for name, _title, _path in PANES]
+        assert all(p.report is not None for p in app.mounted_panes())
+        assert "verdict pending" not in str(app.query_one("#verdict").render()).lower()
+
+
+async def test_a_pane_key_pressed_before_its_pane_exists_is_not_lost():
+    app = make(early=lambda a: a.action_show_pane("ci"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.loads[:2] == ["overview", "ci"]  # the pane on screen is mounted first
+        assert app.current_name == "ci"
+        assert app.focused is not None and app.focused in app.pane("ci").query("*")
+
+
+async def test_a_pane_key_pressed_while_the_panes_are_mounting_keeps_its_tab():
+    """The overview had the focus; focus inside a hidden tab would switch back to it."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        assert [p.PANE for p in app.mounted_panes()] == ["overview"]
+        await pilot.press("3")
+        assert app.current_name == "ci"
+        await settle(app, pilot)
+        assert app.current_name == "ci"
+        assert app.focused is not None and app.focused in app.pane("ci").query("*")
+
+
+async def test_help_refresh_and_theme_work_in_the_instant_before_the_panes_exist():
+    def early(app: CockpitApp) -> None:
+        app.query_one(ContentSwitcher).current = "checklist"  # its pane is not mounted yet
+        app.action_refresh_pane()
+        app.action_refresh_all()
+        app.switch_theme("cockpit-light")
+        app.action_help()
+
+    app = make(early=early)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert any(row[2] == "checklist.toggle" for row in app.screen.sections[0][1])
+        assert not app.unexpected_errors
+        assert app.pane("checklist").report is not None
+
+
+async def test_gate_lines_keep_their_key_in_view_and_end_long_summaries_in_an_ellipsis():
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        gates = app.query_one(GateList)
+        long = Gate("branch_diff_clean", "Branch diff clean", GateStatus.RED, "9 missing, " * 20)
+        gates.show_gates({**gates.gates, long.name: long})
+        await pilot.pause()
+        lines = gates.render().plain.splitlines()
+        branch = next(line for line in lines if line.startswith("Branch diff clean"))
+        assert branch.endswith("… [4]") and len(branch) <= gates.size.width
+        assert all(len(line) <= gates.size.width for line in lines)
+
+
+def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
+    """In a fresh interpreter, the real start-up path up to the first paint (the CLI's config,
+    the real backend, the app) leaves the pane modules, the actions, the reports and every
+    adapter library for later."""
+    clone = tmp_path / "clone"
+    (clone / ".git").mkdir(parents=True)
+    config = tmp_path / "cockpit.toml"
+    config.write_text(textwrap.dedent(f"""
+        [release]
+        version = "2.5.0"
+        repository = "acme/torchlet"
+        milestone = 12
+        [github]
+        api_url = "http://127.0.0.1:9/"
+        auth = "none"
+        [git]
+        clone = {json.dumps(str(clone))}
+    """), encoding="utf-8")
+    script = textwrap.dedent(f"""
+        import json, os, sys
+        from cockpit.cli.commands import load
+        from cockpit.cli.main import build_parser
+        from cockpit.bootstrap import build_backend
+        from cockpit.ui.app import CockpitApp
+
+        class FirstPaint(CockpitApp):
+            def _after_first_paint(self):
+                print(json.dumps(sorted(sys.modules)), flush=True)
+                os._exit(0)
+
+        config = load(build_parser().parse_args(["--config", {json.dumps(str(config))}]))
+        FirstPaint(build_backend(config, read_only=True)).run(headless=True, size=(120, 40))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    loaded = set(json.loads(out.stdout))
+    later = ("cockpit.actions", "cockpit.loaders", "cockpit.services", "cockpit.adapters", "cockpit.domain.reports",
+             "cockpit.ui.panes.milestone", "cockpit.ui.panes.picks", "cockpit.ui.panes.ci",
+             "cockpit.ui.panes.branch_diff", "cockpit.ui.panes.checklist", "git", "github", "httpx")
+    early = sorted(m for m in loaded if any(m == name or m.startswith(name + ".") for name in later))
+    assert not early, f"imported before the first screen: {early}"
+
+
+async def test_a_click_on_a_tab_title_shows_its_pane():
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        x = sum(len(f" {title} ") for name, title, _path in PANES[:3]) + 2  # inside " 3 CI "
+        assert await pilot.click(PaneTabs, offset=(x, 0))
+        await pilot.pause()
+        assert app.current_name == "ci"
+        assert app.focused is not None and app.focused in app.pane("ci").query("*")
+        assert await pilot.click(PaneTabs, offset=(1, 0))
+        await pilot.pause()
+        assert app.current_name == "overview"
