@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.color import Color
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
@@ -122,17 +123,28 @@ class GateLine(Static):
         self.set_class(bool(note), "-stale")
 
 
-class CockpitHeader(Horizontal):
-    """Release, repository and branch; a READ-ONLY badge in viewer mode."""
+class CockpitHeader(Widget):
+    """Release, repository and branch; a READ-ONLY badge in viewer mode. One widget, one line."""
+
+    COMPONENT_CLASSES = {"cockpit-header--badge"}
+    DEFAULT_CSS = """
+    CockpitHeader {
+        height: 1;
+        background: $panel;
+        color: $text;
+        & > .cockpit-header--badge { background: $warning; color: $text; text-style: bold; }
+    }
+    """
 
     def __init__(self, title: str, *, read_only: bool) -> None:
         super().__init__(id="header")
-        self._title, self._read_only = title, read_only
+        self.heading, self.read_only = title, read_only
 
-    def compose(self) -> ComposeResult:
-        yield Static(Text(self._title), id="header-title")
-        if self._read_only:
-            yield Static("READ-ONLY", id="read-only-badge")
+    def render(self) -> Content:
+        line = Content.styled(f" {self.heading} ", "bold")
+        if self.read_only:
+            line += Content.styled(" READ-ONLY ", self.get_visual_style("cockpit-header--badge"))
+        return line
 
 
 class StatusBar(Horizontal):

@@ -75,7 +75,7 @@ async def test_a_viewer_pressing_every_key_changes_nothing_anywhere(private_worl
     app.notify = lambda message, *a, **k: (notices.append(str(message)), notify(message, *a, **k))[1]
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(app, pilot)
-        assert str(app.query_one("#read-only-badge").render()) == "READ-ONLY"
+        assert app.query_one("#header").render().plain.endswith(" READ-ONLY ")
 
         for index, (name, title, _path) in enumerate(PANES):
             await pilot.press(str(index))
