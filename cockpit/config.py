@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cockpit.domain.ci import CITarget
-from cockpit.domain.release import Release, is_valid_version
+from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.errors import ConfigError
 
 CONFIG_NAME = "cockpit.toml"

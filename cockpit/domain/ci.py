@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from cockpit.domain.gates import GateStatus
+from cockpit.domain.release import CITarget
+
+__all__ = ["CITarget", "CheckRun", "JobVerdict", "RepoCIVerdict", "WorkflowRun"]
 
 
 @dataclass(frozen=True)
@@ -22,17 +25,6 @@ class CheckRun:
     head_sha: str = ""
     started_at: datetime | None = None
     completed_at: datetime | None = None
-
-
-@dataclass(frozen=True)
-class CITarget:
-    """A repository whose release branch must be green."""
-
-    repository: str
-    branch: str
-    required_workflows: tuple[str, ...] = ("pull", "trunk", "lint")
-    binary_workflow: str = ""
-    unstable_jobs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

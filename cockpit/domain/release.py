@@ -1,4 +1,4 @@
-"""The release being run."""
+"""The release being run, and the repositories whose CI it waits for (read with the config)."""
 
 from __future__ import annotations
 
@@ -35,3 +35,14 @@ class Release:
 
 def is_valid_version(text: str) -> bool:
     return bool(_VERSION.match(text))
+
+
+@dataclass(frozen=True)
+class CITarget:
+    """A repository whose release branch must be green."""
+
+    repository: str
+    branch: str
+    required_workflows: tuple[str, ...] = ("pull", "trunk", "lint")
+    binary_workflow: str = ""
+    unstable_jobs: tuple[str, ...] = ()

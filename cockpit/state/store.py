@@ -18,13 +18,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import tomli_w
 
-from cockpit.domain.checklist import AuditEntry, Signoff
 from cockpit.errors import ReadOnlyError, StateError
 from cockpit.state.lock import StateLock
+
+if TYPE_CHECKING:  # the checklist types load with the checklist, after the first screen
+    from cockpit.domain.checklist import AuditEntry, Signoff
 
 SCHEMA = 1
 _TOKEN = re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")
@@ -227,6 +229,8 @@ class StateStore:
 
         A step with a note but no sign-off appears as not done (``who`` and ``when`` empty).
         """
+        from cockpit.domain.checklist import Signoff
+
         notes = self.notes()
         out = {}
         for step_id, entry in self._table("signoffs").items():
@@ -245,6 +249,8 @@ class StateStore:
     @_guarded
     def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> Signoff:
         """Tick (or untick) a checklist step and save."""
+        from cockpit.domain.checklist import Signoff
+
         table = self._mutable_table("signoffs")
         signoff = Signoff(step_id, bool(done), who, when or iso(self._clock()), redact(note))
         table[step_id] = {"done": signoff.done, "who": signoff.who, "when": signoff.when, "note": signoff.note}
@@ -292,6 +298,8 @@ class StateStore:
     @_guarded
     def audit_log(self) -> list[AuditEntry]:
         """The audit log, oldest first."""
+        from cockpit.domain.checklist import AuditEntry
+
         log = self._data.get("audit")
         if not isinstance(log, list):
             return []

@@ -30,7 +30,6 @@ from textual.worker import Worker, WorkerState
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
-from cockpit.ui.palette import CockpitCommands
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.overview import OverviewPane
 from cockpit.ui.tabs import PaneTabs
@@ -60,6 +59,13 @@ def pane_class(name: str) -> type[Pane]:
     return getattr(import_module(module), cls)
 
 
+def _cockpit_commands() -> type:
+    """The palette's cockpit commands, imported when the palette first opens."""
+    from cockpit.ui.palette import CockpitCommands
+
+    return CockpitCommands
+
+
 def _pane_binding(index: int, name: str, title: str) -> Binding:
     return Binding(str(index), f"show_pane('{name}')", title.split(" ", 1)[1], show=False,
                    id=f"app.pane.{name}", tooltip=f"Show the {title.split(' ', 1)[1]} pane")
@@ -78,7 +84,7 @@ class CockpitApp(App[None]):
     CSS_PATH = str(Path(__file__).with_name("app.tcss"))
     """Absolute, so that a subclass defined elsewhere (a test, a benchmark) finds it too."""
     TITLE = "Release Cockpit"
-    COMMANDS = App.COMMANDS | {CockpitCommands}
+    COMMANDS = App.COMMANDS | {_cockpit_commands}
     PANES = PANES
     TICK_S = 1.0
     """How often the state file, the API budget and stale ages are looked at."""

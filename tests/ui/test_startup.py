@@ -150,8 +150,10 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     loaded = set(json.loads(out.stdout))
     later = ("cockpit.actions", "cockpit.loaders", "cockpit.services", "cockpit.adapters", "cockpit.domain.reports",
+             "cockpit.domain.ci", "cockpit.domain.checklist", "cockpit.ui.palette", "cockpit.ui.help",
              "cockpit.ui.panes.milestone", "cockpit.ui.panes.picks", "cockpit.ui.panes.ci",
-             "cockpit.ui.panes.branch_diff", "cockpit.ui.panes.checklist", "git", "github", "httpx")
+             "cockpit.ui.panes.branch_diff", "cockpit.ui.panes.checklist", "textual.widgets._data_table",
+             "git", "github", "httpx")
     early = sorted(m for m in loaded if any(m == name or m.startswith(name + ".") for name in later))
     assert not early, f"imported before the first screen: {early}"
 

@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
@@ -43,6 +43,8 @@ def retry_delay(failures: int, exc: BaseException, *, base: float, cap: float) -
     return min(cap, delay)
 
 if TYPE_CHECKING:
+    from textual.widgets import DataTable  # imported when a table pane is built, after the first paint
+
     from cockpit.backend import Backend
 
 
@@ -94,6 +96,8 @@ class Pane(Vertical):
         yield from self.compose_body()
 
     def compose_body(self) -> ComposeResult:
+        from textual.widgets import DataTable
+
         yield DataTable(zebra_stripes=True, cursor_type="row", classes="pane-table")
 
     @property
@@ -102,7 +106,9 @@ class Pane(Vertical):
         return self.query(".pane-table").first()
 
     @property
-    def table(self) -> DataTable:
+    def table(self) -> "DataTable":
+        from textual.widgets import DataTable
+
         return self.query_one(".pane-table", DataTable)
 
     def focus_body(self) -> None:
@@ -163,6 +169,8 @@ class Pane(Vertical):
 
     def _keeping_cursor(self, render: Any) -> None:
         """Re-render without losing the release manager's place in the table."""
+        from textual.widgets import DataTable
+
         tables = self.query(".pane-table").results(DataTable)
         table = next(iter(tables), None)
         key = self.selected_key() if table is not None else None
