@@ -159,9 +159,11 @@ class CockpitApp(App[None]):
         while waiting:
             name = self.current_name if self.current_name in waiting else waiting[0]
             waiting.remove(name)
+            slot = self.query_one(f"#{name}.pane-slot")
             try:
                 pane = pane_class(name)(self.backend, id=f"pane-{name}")
-                await self.query_one(f"#{name}.pane-slot").mount(pane)
+                await slot.query(".pane-starting").remove()
+                await slot.mount(pane)
             except Exception as exc:  # a bug in one pane: say so and still mount the others
                 self.report_unexpected(exc, f"mounting the {name} pane")
                 continue
@@ -306,8 +308,8 @@ class CockpitApp(App[None]):
         self._focus_pane(name)
 
     def _focus_pane(self, name: str) -> None:
-        """Focus the body of pane ``name`` if it is on screen; one not mounted yet takes the focus
-        when it is."""
+        """Focus the body of pane ``name`` if it is on screen; one not mounted yet shows a loading
+        indicator and takes the focus when it is."""
         if self.current_name != name:
             return
         pane = self.mounted_pane(name)
@@ -315,6 +317,11 @@ class CockpitApp(App[None]):
             pane.focus_body()
         else:
             self.screen.set_focus(None)
+            slot = self.query_one(f"#{name}.pane-slot")
+            if not slot.children:  # a placeholder child, not slot.loading: its cover would keep the focus off
+                from textual.widgets import LoadingIndicator
+
+                slot.mount(LoadingIndicator(classes="pane-starting"))
 
     def action_refresh_pane(self) -> None:
         pane = self.current_pane

@@ -5,6 +5,7 @@ before it."""
 from __future__ import annotations
 
 import json
+import threading
 import subprocess
 import sys
 import textwrap
@@ -74,12 +75,22 @@ async def test_a_pane_key_pressed_while_the_panes_are_mounting_keeps_its_tab():
     """The overview had the focus; focus inside a hidden tab would switch back to it."""
     app = make()
     async with app.run_test(size=SIZE) as pilot:
-        assert [p.PANE for p in app.mounted_panes()] == ["overview"]
-        await pilot.press("3")
+        await pilot.press("3")  # straight after start: the CI pane is not mounted yet, or just
         assert app.current_name == "ci"
         await settle(app, pilot)
         assert app.current_name == "ci"
         assert app.focused is not None and app.focused in app.pane("ci").query("*")
+
+
+async def test_a_pane_shown_before_it_is_mounted_shows_a_loading_indicator_meanwhile():
+    seen = []
+    app = make(early=lambda a: (a.action_show_pane("checklist"), seen.extend(a.query_one("#checklist.pane-slot").children)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert [type(w).__name__ for w in seen] == ["LoadingIndicator"]
+        assert not app.query(".pane-starting")
+        assert app.current_name == "checklist"
+        assert app.focused is not None and app.focused in app.pane("checklist").query("*")
 
 
 async def test_help_refresh_and_theme_work_in_the_instant_before_the_panes_exist():
@@ -170,3 +181,27 @@ async def test_a_click_on_a_tab_title_shows_its_pane():
         assert await pilot.click(PaneTabs, offset=(1, 0))
         await pilot.pause()
         assert app.current_name == "overview"
+
+
+async def test_a_pane_shown_while_it_loads_takes_the_focus_when_the_load_ends():
+    """A table under its loading indicator takes no focus; it must not stay without one."""
+    release = threading.Event()
+
+    class Slow(FakeBackend):
+        def load_checklist(self, gates):
+            release.wait(10)
+            return super().load_checklist(gates)
+
+    app = CockpitApp(Slow(), clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        for _ in range(20):
+            await pilot.pause(0.01)
+        release.set()
+        await settle(app, pilot)
+        assert app.current_name == "checklist"
+        assert app.focused is not None and app.focused in app.pane("checklist").query("*")
+        await pilot.press("j", "enter")  # the keys of the pane work: a step's detail opens
+        await pilot.pause()
+        assert type(app.screen).__name__ == "DetailScreen"

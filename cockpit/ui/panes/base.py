@@ -119,6 +119,12 @@ class Pane(Vertical):
         self.body.loading = True
         self._start_load()
 
+    def _take_focus_if_shown(self) -> None:
+        """A widget under its loading indicator takes no focus: a pane shown while it was loading
+        (a number key at start, say) takes it now, unless something else has it."""
+        if self.app.focused is None and getattr(self.app, "current_name", None) == self.PANE:
+            self.call_after_refresh(self.focus_body)
+
     def fetch(self) -> Any:
         """Blocking: ask the backend for this pane's report (runs in a worker thread)."""
         raise NotImplementedError
@@ -150,6 +156,7 @@ class Pane(Vertical):
         self._cancel_retry()
         self.query_one(".pane-error", Static).display = False
         self.body.loading = False
+        self._take_focus_if_shown()
         self.body.display = True
         self._keeping_cursor(self.render_report)
         gates = self.gates_of(report)
@@ -190,6 +197,7 @@ class Pane(Vertical):
         _log.info("%s failed to load (%d in a row): %s", self.PANE, self.failures, self.error,
                   exc_info=None if isinstance(exc, CockpitError) else (type(exc), exc, exc.__traceback__))
         self.body.loading = False
+        self._take_focus_if_shown()
         self.stale = self.report is not None and self.loaded_at is not None
         self.set_class(self.stale, "-stale")
         delay = retry_delay(self.failures, exc, base=self.RETRY_BASE_S, cap=self.RETRY_MAX_S)
