@@ -71,7 +71,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     world = prepare_world(args.seed, progress=_say)
-    with SandboxServers(world) as servers:
+    with SandboxServers(world, owned=True) as servers:
         path = write_config(world, Path(world.clone_path).parent,
                             github_url=servers.github_url, index_url=servers.index_url)
         if time.monotonic() - started > 1:
@@ -84,7 +84,7 @@ def run_sandbox(args: argparse.Namespace) -> int:
 
     directory = args.dir.resolve() if args.dir else None
     world = prepare_world(args.seed, directory=directory, progress=_say)
-    with SandboxServers(world) as servers:
+    with SandboxServers(world, owned=True) as servers:
         path = write_config(world, Path(world.clone_path).parent,
                             github_url=servers.github_url, index_url=servers.index_url)
         print(path, flush=True)

@@ -120,8 +120,11 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
 class SandboxServers:
     """The GitHub and wheel-index emulators for one world, on ephemeral 127.0.0.1 ports."""
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: World, *, owned: bool = False) -> None:
+        """``owned``: nothing else uses ``world`` (it was just loaded), so the GitHub emulator may
+        change it in place instead of a copy."""
         self.world = world
+        self.owned = owned
         self._stack = ExitStack()
         self.github = None
         self.index = None
@@ -132,7 +135,7 @@ class SandboxServers:
         from cockpit.sandbox.github_server import GitHubEmulator
         from cockpit.sandbox.index_server import IndexEmulator
 
-        self.github = GitHubEmulator(self.world)
+        self.github = GitHubEmulator(self.world, owned=self.owned)
         self.index = IndexEmulator(self.world)
         self.github_url = self.github.start()
         self._stack.callback(self.github.stop)

@@ -42,14 +42,17 @@ class GitHubEmulator(SandboxServer, RouteHandlers):
 
     server_name = "github"
 
-    def __init__(self, world: World, *, token: str | None = None, rate_limit: int = 5000) -> None:
+    def __init__(self, world: World, *, token: str | None = None, rate_limit: int = 5000,
+                 owned: bool = False) -> None:
         super().__init__()
         self.world = world
         self.token = token
         self.lock = threading.RLock()
         # Each emulator mutates its own copy: a re-run or a comment in one test must not leak into
-        # the next emulator built from the same world.
-        self.repos = {name.lower(): RepoState(copy.deepcopy(repo)) for name, repo in world.repos.items()}
+        # the next emulator built from the same world. ``owned``: the world was loaded for this
+        # emulator alone (``cockpit demo``), so the copy (a tenth of a second) is skipped.
+        self.repos = {name.lower(): RepoState(repo if owned else copy.deepcopy(repo))
+                      for name, repo in world.repos.items()}
         ids = [c.id for r in world.repos.values() for c in r.comments]
         self.next_comment_id = max(ids, default=1_000_000) + 1
         self.rate_limit_total = rate_limit

@@ -220,3 +220,12 @@ def test_a_token_other_than_the_worlds_gets_401():
     with GitHubEmulator(tiny_world(), token="s3cret") as gh, httpx.Client(base_url=gh.base_url) as c:
         assert c.get(API, headers={"Authorization": "token nope"}).status_code == 401
         assert c.get(API, headers={"Authorization": "token s3cret"}).status_code == 200
+
+
+def test_an_emulator_changes_a_copy_of_its_world_unless_the_world_is_its_own():
+    world = tiny_world()
+    shared = GitHubEmulator(world)
+    owned = GitHubEmulator(world, owned=True)
+    name = next(iter(world.repos))
+    assert shared.repos[name.lower()].repo is not world.repos[name]  # a test's world is shared: copied
+    assert owned.repos[name.lower()].repo is world.repos[name]  # cockpit demo's, just loaded: used as is
