@@ -3,12 +3,14 @@
     .venv/bin/python tests/benchmarks/bench_startup.py [--runs 15] [--dir DIR]
 
 In ONE run: builds (or reuses) the sandbox world, untimed, starts its emulators, then alternately
-starts two kinds of fresh Python processes, ``--runs`` times each, so that imports count:
+starts three kinds of fresh Python processes, ``--runs`` times each, so that imports count:
 
 (a) ``empty``: ``textual.app.App()`` with nothing in it;
 (b) ``cockpit``: what ``cockpit --config <sandbox config>`` does: import the CLI, read the config,
     ``build_backend`` (state file, git, GitHub, storage adapters; read-only so runs never contend
-    for the state lock) and ``CockpitApp``, over the real adapters and the sandbox's emulators.
+    for the state lock) and ``CockpitApp``, over the real adapters and the sandbox's emulators;
+(c) ``demo``, for the record: what ``cockpit demo`` does with its world already built, which
+    also loads the world and starts its own emulators before the app.
 
 What is measured, per run: wall time from just before the process is spawned to the moment the
 app hands its first frame to the driver (the child times it against the parent's spawn instant).
@@ -40,10 +42,11 @@ import time
 from pathlib import Path
 
 TARGET = 1.5
+KINDS = ("empty", "cockpit", "demo")
 SIZE = (120, 40)
 
 
-def child(kind: str, config: str | None) -> None:
+def child(kind: str, config: str | None, world_dir: str | None) -> None:
     """Start one app headless and print {"phase": seconds since this function began} at first paint."""
     start = time.perf_counter()
     phases: dict[str, float] = {}
@@ -56,6 +59,25 @@ def child(kind: str, config: str | None) -> None:
 
         mark("imports")
         app = App()
+    elif kind == "demo":  # what 'cockpit demo' does with its world already built
+        from cockpit.cli.main import build_parser
+
+        build_parser().parse_args(["demo"])
+        mark("cli imports")
+        from cockpit.sandbox.demo import DEFAULT_SEED, SandboxServers, prepare_world, write_config
+
+        world = prepare_world(DEFAULT_SEED, directory=Path(world_dir) if world_dir else None)
+        mark("world loaded")
+        servers = SandboxServers(world, owned=True).__enter__()
+        config_path = write_config(world, Path(tempfile.mkdtemp(prefix="bench-demo-")),
+                                   github_url=servers.github_url, index_url=servers.index_url)
+        mark("emulators up")
+        from cockpit.bootstrap import build_backend
+        from cockpit.config import load_config
+        from cockpit.ui.app import CockpitApp
+
+        app = CockpitApp(build_backend(load_config(config_path), read_only=True))
+        mark("app built")
     else:
         from cockpit.cli.commands import load
         from cockpit.cli.main import build_parser  # the entry point's own imports
@@ -89,7 +111,7 @@ def child(kind: str, config: str | None) -> None:
         display(screen, renderable)
 
     app._display = first_frame
-    if kind == "cockpit":  # for the record, not the ratio: when the other five panes are in place
+    if kind != "empty":  # for the record, not the ratio: when the other five panes are in place
         start_load = app._start_load
 
         def started(pane) -> None:
@@ -135,11 +157,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15,
                         help="fresh processes of each kind (default 15: one start varies by 20%% on a busy machine)")
     parser.add_argument("--dir", type=Path, help="build the world here (default: the cockpit's cache folder)")
-    parser.add_argument("--child", choices=["empty", "cockpit"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
     parser.add_argument("--config", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.config)
+        child(args.child, args.config, str(args.dir) if args.dir else None)
         return 0
 
     import socketserver
@@ -165,23 +187,24 @@ def main() -> int:
     me = [sys.executable, str(Path(__file__).resolve())]
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp, SandboxServers(world) as servers:
         config = write_config(world, Path(tmp), github_url=servers.github_url, index_url=servers.index_url)
-        runs: dict[str, list[float]] = {"python": [], "empty": [], "cockpit": []}
-        cpu: dict[str, list[float]] = {"empty": [], "cockpit": []}
-        widgets: dict[str, list[int]] = {"empty": [], "cockpit": []}
-        after: dict[str, list[float]] = {"cockpit": []}
-        phases: dict[str, list[dict[str, float]]] = {"empty": [], "cockpit": []}
+        runs: dict[str, list[float]] = {"python": [], **{kind: [] for kind in KINDS}}
+        cpu: dict[str, list[float]] = {kind: [] for kind in KINDS}
+        widgets: dict[str, list[int]] = {kind: [] for kind in KINDS}
+        after: dict[str, list[float]] = {kind: [] for kind in KINDS if kind != "empty"}
+        phases: dict[str, list[dict[str, float]]] = {kind: [] for kind in KINDS}
+        where = ["--dir", str(args.dir)] if args.dir else []
         one_run(me + ["--child", "cockpit", "--config", str(config)])  # warm the OS file cache, untimed
         for _ in range(args.runs):
             started = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], check=True)
             runs["python"].append(time.perf_counter() - started)
-            for kind in ("empty", "cockpit"):
-                elapsed, inside = one_run(me + ["--child", kind, "--config", str(config)])
+            for kind in KINDS:
+                elapsed, inside = one_run(me + ["--child", kind, "--config", str(config)] + where)
                 runs[kind].append(elapsed)
                 cpu[kind].append(inside.pop("cpu"))
                 widgets[kind].append(inside.pop("widgets"))
                 phases[kind].append(inside)
-                if kind == "cockpit":
+                if kind != "empty":
                     after[kind].append(inside.pop("every pane mounted") - inside["first paint"])
 
     median = {kind: statistics.median(times) for kind, times in runs.items()}
@@ -202,6 +225,8 @@ def main() -> int:
     paired = statistics.median(c / e for c, e in zip(runs["cockpit"], runs["empty"]))
     print(f"  other views of the same runs: median of the back-to-back pairs' ratios {paired:.2f}x, "
           f"ratio of the best times {min(runs['cockpit']) / min(runs['empty']):.2f}x")
+    print(f"  for the record, 'cockpit demo' with its world built (loading the world and starting the "
+          f"emulators too): {median['demo'] / median['empty']:.2f}x the empty app")
     ratio = median["cockpit"] / median["empty"]
     verdict = "within" if ratio <= TARGET else "ABOVE"
     print(f"ratio cockpit / empty app: {ratio:.2f}x wall ({verdict} the {TARGET}x target), "
