@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.containers import Container
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
 from textual.worker import Worker, WorkerState
 
@@ -89,7 +89,7 @@ class CockpitApp(App[None]):
     TICK_S = 1.0
     """How often the state file, the API budget and stale ages are looked at."""
     BINDINGS = [
-        *(_pane_binding(i, name, title) for i, (name, title, _cls) in enumerate(PANES)),
+        *(_pane_binding(i, name, title) for i, (name, title, _path) in enumerate(PANES)),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave the cockpit"),
         Binding("r", "refresh_pane", "Refresh", id="app.refresh", tooltip="Load the current pane again"),
         Binding("R", "refresh_all", "Refresh all", id="app.refresh_all", tooltip="Load every pane again"),
