@@ -20,11 +20,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer
+from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from cockpit.domain.gates import Gate
@@ -34,7 +35,13 @@ from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.overview import OverviewPane
 from cockpit.ui.tabs import PaneTabs
 from cockpit.ui.themes import install_themes
-from cockpit.ui.widgets import CockpitHeader, GatesReported, StatusBar, VerdictReady, error_text
+from cockpit.ui.widgets import (
+    CockpitHeader,
+    GatesReported,
+    StatusBar,
+    VerdictReady,
+    error_text,
+)
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
@@ -164,8 +171,11 @@ class CockpitApp(App[None]):
                 pane = pane_class(name)(self.backend, id=f"pane-{name}")
                 await slot.query(".pane-starting").remove()
                 await slot.mount(pane)
-            except Exception as exc:  # a bug in one pane: say so and still mount the others
+            except Exception as exc:  # a bug in one pane: say so, in its tab too, and mount the others
                 self.report_unexpected(exc, f"mounting the {name} pane")
+                await slot.remove_children()
+                await slot.mount(Static(Text(f"This pane could not be built: {error_text(exc)}"), classes="pane-error"))
+                slot.query_one(".pane-error").display = True
                 continue
             self._start_load(pane)
             if self.current_name == name:  # once it is laid out: a hidden or new widget takes no focus

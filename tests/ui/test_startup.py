@@ -5,10 +5,10 @@ before it."""
 from __future__ import annotations
 
 import json
-import threading
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 from fake_backend import NOW, FakeBackend
@@ -205,3 +205,29 @@ async def test_a_pane_shown_while_it_loads_takes_the_focus_when_the_load_ends():
         await pilot.press("j", "enter")  # the keys of the pane work: a step's detail opens
         await pilot.pause()
         assert type(app.screen).__name__ == "DetailScreen"
+
+
+async def test_a_pane_that_fails_to_mount_is_reported_in_one_line_and_the_others_still_come(monkeypatch):
+    import cockpit.ui.app as app_module
+
+    real = app_module.pane_class
+
+    def broken(name):
+        if name == "picks":
+            raise RuntimeError("picks pane exploded")
+        return real(name)
+
+    monkeypatch.setattr(app_module, "pane_class", broken)
+    app = make()
+    app.notify = lambda message, **kwargs: app.notes.append(str(message))
+    app.notes = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert [p.PANE for p in app.mounted_panes()] == ["overview", "milestone", "ci", "branch", "checklist"]
+        assert any("picks pane exploded" in note for note in app.notes)
+        await pilot.press("2")  # its tab says so; nothing crashes, no endless loading indicator
+        assert "could not be built: Unexpected RuntimeError: picks pane exploded" in str(
+            app.query_one("#picks.pane-slot .pane-error").render())
+        assert not app.query(".pane-starting")
+        await pilot.press("1")
+        assert app.is_running and app.current_name == "milestone"
