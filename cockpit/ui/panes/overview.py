@@ -91,11 +91,14 @@ class OverviewPane(Pane):
     GATES = ("rc_artifacts", "pypi_not_published")
     BINDINGS = []
 
+    def __init__(self, backend: Any, **kwargs: Any) -> None:
+        super().__init__(backend, **kwargs)
+        self._problems: Static | None = None
+        self._scroll: VerticalScroll | None = None
+
     def compose_body(self) -> ComposeResult:
         yield Static(Text("Verdict pending: waiting for the panes to load"), id="verdict", classes="verdict -unknown")
         yield GateList(id="gate-list")
-        with VerticalScroll(id="storage-scroll"):  # a long problem list scrolls at 80x24
-            yield Static("", id="storage-problems", classes="pane-table")
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="pane-error")
@@ -103,10 +106,19 @@ class OverviewPane(Pane):
 
     @property
     def body(self) -> Widget:
-        return self.query_one("#storage-problems")
+        return self._storage_section()[0]
 
     def focus_body(self) -> None:
-        self.screen.set_focus(self.query_one("#storage-scroll"))
+        self.screen.set_focus(self._storage_section()[1])
+
+    def _storage_section(self) -> tuple[Static, VerticalScroll]:
+        """The RC artifacts section, added when first needed: its load starts after the first
+        paint, and the first screen draws sooner without a scroll container it does not show."""
+        if self._problems is None or self._scroll is None:
+            self._problems = Static("", id="storage-problems", classes="pane-table")
+            self._scroll = VerticalScroll(self._problems, id="storage-scroll")  # a long list scrolls at 80x24
+            self.mount(self._scroll)
+        return self._problems, self._scroll
 
     def on_resize(self) -> None:
         self.set_class(self.size.height < 30, "-compact")  # a smaller verdict box leaves room for the problems
