@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container
@@ -332,6 +333,13 @@ class CockpitApp(App[None]):
                 from textual.widgets import LoadingIndicator
 
                 slot.mount(LoadingIndicator(classes="pane-starting"))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focus never rests in a hidden pane, where keys would act on rows nobody sees."""
+        slot = next((a for a in event.widget.ancestors if isinstance(a, Container) and a.has_class("pane-slot")), None)
+        if slot is not None and slot.id != self.current_name and event.widget.screen is self.screen:
+            _log.debug("focus went to the hidden %s pane; back to %s", slot.id, self.current_name)
+            self._focus_pane(self.current_name)
 
     def action_refresh_pane(self) -> None:
         pane = self.current_pane

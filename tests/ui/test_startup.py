@@ -231,3 +231,17 @@ async def test_a_pane_that_fails_to_mount_is_reported_in_one_line_and_the_others
         assert not app.query(".pane-starting")
         await pilot.press("1")
         assert app.is_running and app.current_name == "milestone"
+
+
+async def test_the_focus_never_rests_in_a_hidden_pane():
+    """Its keys would act on rows nobody sees (x re-runs CI jobs, d removes a milestone item)."""
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3", "0")  # typed together: the first pane's focus must not land last
+        await settle(app, pilot)
+        assert app.current_name == "overview"
+        assert app.focused is not None and app.focused in app.pane("overview").query("*")
+        app.pane("ci").table.focus()  # any late focus into a hidden pane comes back
+        await settle(app, pilot)
+        assert app.focused is not None and app.focused in app.pane("overview").query("*")

@@ -112,7 +112,9 @@ class Pane(Vertical):
         return self.query_one(".pane-table", DataTable)
 
     def focus_body(self) -> None:
-        self.body.focus()
+        """Focus the body now (``Widget.focus`` defers: a pane key pressed just after another
+        would let the first pane's focus land after the second pane's, in a hidden pane)."""
+        self.screen.set_focus(self.body)
 
     def reload(self) -> None:
         """Fetch this pane's report again in its worker group; a newer load cancels an older one."""
@@ -122,8 +124,11 @@ class Pane(Vertical):
     def _take_focus_if_shown(self) -> None:
         """A widget under its loading indicator takes no focus: a pane shown while it was loading
         (a number key at start, say) takes it now, unless something else has it."""
-        if self.app.focused is None and getattr(self.app, "current_name", None) == self.PANE:
-            self.call_after_refresh(self.focus_body)
+        if self._shown_without_focus():
+            self.call_after_refresh(lambda: self.focus_body() if self._shown_without_focus() else None)
+
+    def _shown_without_focus(self) -> bool:
+        return self.app.focused is None and getattr(self.app, "current_name", None) == self.PANE
 
     def fetch(self) -> Any:
         """Blocking: ask the backend for this pane's report (runs in a worker thread)."""
