@@ -163,7 +163,7 @@ class CockpitApp(App[None]):
 
     async def _mount_panes(self) -> None:
         """Mount the panes not composed at start, the one on screen first, each loading at once."""
-        waiting = [name for name, _title, _path in PANES if self.mounted_pane(name) is None]
+        waiting = [name for name, _title, _path in PANES if not self.query(f"#pane-{name}")]
         while waiting:
             name = self.current_name if self.current_name in waiting else waiting[0]
             waiting.remove(name)
@@ -194,8 +194,10 @@ class CockpitApp(App[None]):
         return [pane for name, _title, _path in PANES if (pane := self.mounted_pane(name)) is not None]
 
     def mounted_pane(self, name: str) -> Pane | None:
+        """Pane ``name`` once it is in place with its widgets (composed), else None."""
         found = self.query(f"#pane-{name}")
-        return next(iter(found.results(Pane)), None)
+        pane = next(iter(found.results(Pane)), None)
+        return pane if pane is not None and pane.is_mounted else None
 
     def tick(self) -> None:
         """Follow the state file, show the work in flight and the API budget, age the stale markers."""
@@ -339,6 +341,7 @@ class CockpitApp(App[None]):
         slot = next((a for a in event.widget.ancestors if isinstance(a, Container) and a.has_class("pane-slot")), None)
         if slot is not None and slot.id != self.current_name and event.widget.screen is self.screen:
             _log.debug("focus went to the hidden %s pane; back to %s", slot.id, self.current_name)
+            self.screen.set_focus(None)  # the pane on screen takes it now, or when it has loaded
             self._focus_pane(self.current_name)
 
     def action_refresh_pane(self) -> None:

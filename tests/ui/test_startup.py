@@ -15,7 +15,7 @@ from fake_backend import NOW, FakeBackend
 from textual.widgets import ContentSwitcher
 
 from cockpit.domain.gates import Gate, GateStatus
-from cockpit.ui.app import PANES, CockpitApp
+from cockpit.ui.app import PANES, CockpitApp, pane_class
 from cockpit.ui.help import HelpScreen
 from cockpit.ui.panes.overview import GateList
 from cockpit.ui.tabs import PaneTabs
@@ -245,3 +245,20 @@ async def test_the_focus_never_rests_in_a_hidden_pane():
         app.pane("ci").table.focus()  # any late focus into a hidden pane comes back
         await settle(app, pilot)
         assert app.focused is not None and app.focused in app.pane("overview").query("*")
+
+
+async def test_gates_arriving_while_a_pane_is_being_composed_wait_for_it():
+    """The checklist re-evaluates on every gate; a pane in the DOM without its table yet must
+    not be asked to load (found by a snapshot test that failed one run in five)."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        slot = app.query_one("#checklist.pane-slot")
+        await app.pane("checklist").remove()
+        fresh = pane_class("checklist")(app.backend, id="pane-checklist")
+        slot.mount(fresh)  # not awaited: in the DOM, not composed yet
+        assert app.mounted_pane("checklist") is None
+        app._reevaluate_checklist()
+        await settle(app, pilot)
+        assert not app.unexpected_errors
+        assert app.mounted_pane("checklist") is fresh

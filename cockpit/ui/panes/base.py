@@ -113,8 +113,12 @@ class Pane(Vertical):
 
     def focus_body(self) -> None:
         """Focus the body now (``Widget.focus`` defers: a pane key pressed just after another
-        would let the first pane's focus land after the second pane's, in a hidden pane)."""
-        self.screen.set_focus(self.body)
+        would let the first pane's focus land after the second pane's, in a hidden pane).
+
+        Nothing while the pane is still being composed: it takes the focus once loaded.
+        """
+        if self.is_mounted and self.query(".pane-table"):
+            self.screen.set_focus(self.body)
 
     def reload(self) -> None:
         """Fetch this pane's report again in its worker group; a newer load cancels an older one."""
