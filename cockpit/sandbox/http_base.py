@@ -43,7 +43,9 @@ A ``Content-Length`` set in ``Response.headers`` is sent as is (a HEAD declaring
 from __future__ import annotations
 
 import json
+import logging
 import re
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -214,6 +216,21 @@ class RequestLog:
             self._entries.clear()
 
 
+_log = logging.getLogger("cockpit.sandbox")
+
+
+class _QuietHTTPServer(ThreadingHTTPServer):
+    """Never prints over the cockpit's screen: socketserver's default writes a traceback to
+    stderr whenever a client goes away mid-answer (the app quitting with a load in flight, a
+    client giving up on a slow fault)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError):
+            return
+        _log.error("a sandbox emulator failed to answer %s", client_address, exc_info=True)
+
+
 class SandboxServer:
     """Base of the emulators: serve ``handle`` on 127.0.0.1 (ephemeral port) in a daemon thread."""
 
@@ -222,7 +239,7 @@ class SandboxServer:
     def __init__(self) -> None:
         self.faults = FaultPlan()
         self.request_log = RequestLog()
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: _QuietHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self.base_url = ""
@@ -252,7 +269,7 @@ class SandboxServer:
             return self.base_url
         self._stopping.clear()
         handler = type("Handler", (_Handler,), {"sandbox": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _QuietHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         port = self._httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{port}"

@@ -164,8 +164,6 @@ def main() -> int:
         child(args.child, args.config, str(args.dir) if args.dir else None)
         return 0
 
-    import socketserver
-
     from cockpit.sandbox.demo import (
         DEFAULT_SEED,
         SandboxServers,
@@ -173,9 +171,6 @@ def main() -> int:
         write_config,
     )
 
-    # A child exits at first paint with its loads' requests in flight: the emulators would print
-    # a "connection reset" traceback for each of them.
-    socketserver.BaseServer.handle_error = lambda *_args: None
 
     print("preparing the sandbox world (untimed)...", file=sys.stderr, flush=True)
     import compileall

@@ -229,3 +229,22 @@ def test_an_emulator_changes_a_copy_of_its_world_unless_the_world_is_its_own():
     name = next(iter(world.repos))
     assert shared.repos[name.lower()].repo is not world.repos[name]  # a test's world is shared: copied
     assert owned.repos[name.lower()].repo is world.repos[name]  # cockpit demo's, just loaded: used as is
+
+
+def test_a_client_that_resets_its_connection_prints_nothing(capfd):
+    """cockpit demo serves from the app's own process: a traceback on stderr would land on the
+    screen. A keep-alive connection reset by the client (a retrying or quitting client does it)
+    used to make socketserver print one."""
+    import socket
+    import struct
+
+    with GitHubEmulator(tiny_world()) as gh:
+        host, port = gh.base_url.removeprefix("http://").split(":")
+        for _ in range(3):
+            sock = socket.create_connection((host, int(port)))
+            sock.sendall(f"GET {API}/milestones HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()  # RST while the emulator waits for the next request on this connection
+        time.sleep(0.3)
+    assert "Traceback" not in capfd.readouterr().err
