@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
@@ -50,6 +49,7 @@ class BranchDiffPane(TablePane):
     PANE = "branch"
     GATES = ("branch_diff_clean",)
     LINK_NAME = "SHA or URL"
+    SUMMARY_CLASSES = "pane-filter branch-summary"
     BINDINGS = [
         Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"),
         Binding("y", "copy", "Copy pick", id="branch.copy_pick", tooltip="Copy 'git cherry-pick -x <sha>' for the selected row"),
@@ -64,10 +64,6 @@ class BranchDiffPane(TablePane):
         super().__init__(backend, **kwargs)
         self.rows: list[DiffRow] = []
         self._width = 0
-
-    def compose_body(self) -> ComposeResult:
-        yield Static("", classes="pane-filter branch-summary")
-        yield from super().compose_body()
 
     def fetch(self) -> BranchReport:
         return self.backend.load_branch_diff()

@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
@@ -72,6 +71,7 @@ class CIPane(TablePane):
     GATES = ("ci_green",)
     LINK_NAME = "head SHA"
     TICK_S = 1.0  # how often "fresh N s ago" is redrawn
+    SUMMARY_CLASSES = "pane-filter ci-status"
     BINDINGS = [
         Binding("enter", "detail", "Detail", id="ci.detail", tooltip="Show the failed and pending jobs with links"),
         Binding("o", "open", "Open run", id="ci.open", tooltip="Open the run of the first failed (or pending) job"),
@@ -83,10 +83,6 @@ class CIPane(TablePane):
         self.fresh_at: datetime | None = None
         self.loading_now = False
         self._layout: tuple[tuple[str, int], ...] = ()
-
-    def compose_body(self) -> ComposeResult:
-        yield Static("", classes="pane-filter ci-status")
-        yield from super().compose_body()
 
     @property
     def refresh_s(self) -> float:

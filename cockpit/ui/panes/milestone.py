@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
@@ -52,6 +51,8 @@ class MilestonePane(TablePane):
 
     PANE = "milestone"
     GATES = ("milestone_empty",)
+    SUMMARY_CLASSES = "pane-filter"
+    COLUMNS = COLUMNS
     BINDINGS = [
         Binding("f", "cycle_open", "Open/all", id="milestone.filter_open", tooltip="Show open items only, or all items"),
         Binding("p", "only_kind('pull')", "PRs", id="milestone.filter_prs", tooltip="Show pull requests only (again: both)"),
@@ -74,14 +75,6 @@ class MilestonePane(TablePane):
         self.sort_key: str | None = None
         self.sort_reverse = False
         self.show_skipped = False
-
-    def compose_body(self) -> ComposeResult:
-        yield Static("", classes="pane-filter")
-        yield from super().compose_body()
-
-    def on_mount(self) -> None:
-        for key, header, _width in COLUMNS:
-            self.table.add_column(header, key=key)
 
     def fetch(self) -> MilestoneReport:
         return self.backend.load_milestone()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
@@ -48,20 +47,14 @@ class PicksPane(TablePane):
 
     PANE = "picks"
     GATES = ("picks_clear",)
+    SUMMARY_CLASSES = "pane-filter"
+    COLUMNS = COLUMNS
     BINDINGS = [
         Binding("enter", "detail", "Detail", id="picks.detail", tooltip="Show the request comment and its PRs"),
         Binding("o", "open", "Open", id="picks.open", tooltip="Open the request comment in the browser"),
         Binding("m", "reply", "Reply", id="picks.reply", tooltip="Reply on the tracker issue (to the selected request's author)"),
         Binding("c", "compose", "Bot command", id="picks.bot_command", tooltip="Compose and post the bot's cherry-pick command for the trunk PR"),
     ]
-
-    def compose_body(self) -> ComposeResult:
-        yield Static("", classes="pane-filter")
-        yield from super().compose_body()
-
-    def on_mount(self) -> None:
-        for key, header, _width in COLUMNS:
-            self.table.add_column(header, key=key)
 
     def fetch(self) -> PicksReport:
         return self.backend.load_picks()

@@ -49,6 +49,11 @@ class TablePane(Pane):
     ]
     LINK_NAME: ClassVar[str] = "URL"
     """What ``y`` copies, in words ("URL", "SHA", "command")."""
+    SUMMARY_CLASSES: ClassVar[str] = ""
+    """Classes of the one-line summary above the table (``pane-filter`` and the pane's own); "" for none."""
+    COLUMNS: ClassVar[tuple[tuple[str, str, int | None], ...]] = ()
+    """(key, header, width to clip at) of columns fixed when the pane is built; a pane that sizes
+    its columns per report adds them itself."""
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
         super().__init__(backend, **kwargs)
@@ -58,6 +63,8 @@ class TablePane(Pane):
         self._drawn = 0  # rows the pane drew before the filter
 
     def compose_body(self) -> ComposeResult:
+        if self.SUMMARY_CLASSES:
+            yield Static("", classes=self.SUMMARY_CLASSES)
         with Horizontal(classes="table-tools"):
             yield Static("/", classes="tools-prompt")
             filter_input = FilterInput(placeholder="regex (!regex hides)", compact=True, select_on_focus=False,
@@ -66,6 +73,10 @@ class TablePane(Pane):
             yield filter_input
             yield Static("", classes="tools-status")
         yield from super().compose_body()
+
+    def on_mount(self) -> None:
+        for key, header, _width in self.COLUMNS:
+            self.table.add_column(header, key=key)
 
     @property
     def filter_input(self) -> Input:
