@@ -299,3 +299,13 @@ def test_the_git_reader_s_quick_check_misses_no_character_inert_would_change():
     assert "\x1b" in changed and "\u202e" in changed
     assert [c for c in changed if c not in "\x00\x1f" and not _needs_cleaning(c.encode())] == []
     assert not _needs_cleaning("José fixed it (#1)\x1f\x00\n\t".encode())
+
+
+def test_a_tracker_export_read_by_cockpit_picks_is_inert(tmp_path):
+    from cockpit.cli.picks import read_comments
+
+    export = tmp_path / "comments.json"
+    export.write_text(json.dumps([{"id": 1, "user": {"login": "m\u202e"}, "body": "Link:\r\n* x\x1b]52;c;aGk=\x07"}]),
+                      encoding="utf-8")
+    [comment] = read_comments(export)
+    assert comment.author == "m<U+202E>" and comment.body == "Link:\n* x␛]52;c;aGk=␇"

@@ -103,3 +103,16 @@ def test_the_cap_counts_what_github_counts_even_for_emoji():
     cut = cap_comment("😀" * 40_000 + "\n" + "ok\n" * 10)  # 80,000 UTF-16 units on the first line
     assert len(cut.encode("utf-16-le")) // 2 < GITHUB_COMMENT_LIMIT and CUT in cut
     assert cap_comment("short\n") == "short\n"
+
+
+def test_the_pick_detail_view_shows_a_pr_title_that_tries_markdown_as_text():
+    from cockpit.domain.github import PullRequest, PullState
+    from cockpit.domain.picks import PickRequest, PickRow, PickStatus, PRRef
+    from cockpit.ui.panes.picks import detail_markdown
+
+    pull = PullRequest(91300, "Fix [docs](https://evil.example) ![x](https://evil.example/p.png) @alice",
+                       PullState.MERGED, "main", "fix", "https://github.com/acme/torchlet/pull/91300")
+    row = PickRow(PickRequest(1, "bob", "request body", trunk_prs=(PRRef(91300),)), PickStatus.UNDER_REVIEW, pulls=(pull,))
+    heading = next(line for line in detail_markdown(row, "acme/torchlet").splitlines() if line.startswith("### "))
+    assert heading == ("### Trunk PR #91300: Fix \\[docs\\]\\(https://evil.example\\) "
+                       "\\!\\[x\\]\\(https://evil.example/p.png\\) `@alice`")
