@@ -73,7 +73,10 @@ def parse_log(raw: bytes) -> list[CommitRecord]:
     records = []
     append, record = records.append, CommitRecord
     text = _decode(raw)
-    clean = _needs_cleaning(raw) if isinstance(raw, bytes) else not is_inert(text.replace("\0", "\n").replace(_FIELD, "\n"))
+    if isinstance(raw, bytes):
+        clean = _needs_cleaning(raw)
+    else:
+        clean = not is_inert(text.replace("\0", "\n").replace(_FIELD, "\n"))
     for chunk in text.split("\0"):
         fields = chunk.split(_FIELD, 5)
         if len(fields) < 6:

@@ -54,7 +54,8 @@ def _hostile_commit_on(clone: Path, branch: str) -> None:
     message = f"Fix the loader{payload}\n\nDetails{payload}\nmore\x1b[31m red\n"
     commit = _git(clone, "commit-tree", tree, "-p", parent, "-F", "-", env=who, stdin=message)
     for ref in (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"):
-        if subprocess.run(["git", "-C", str(clone), "rev-parse", "--verify", "--quiet", ref], capture_output=True).returncode == 0:
+        known = subprocess.run(["git", "-C", str(clone), "rev-parse", "--verify", "--quiet", ref], capture_output=True)
+        if known.returncode == 0:
             _git(clone, "update-ref", ref, commit)
 
 

@@ -40,8 +40,8 @@ def report_with_title(title: str) -> str:
 
 
 def branch_markdown_with_title(title: str, *, count: int = 1) -> str:
-    items = tuple(ItemDiff(90000 + n, title, Verdict.MISSING, html_url=f"https://github.com/acme/torchlet/pull/{90000 + n}")
-                  for n in range(count))
+    url = "https://github.com/acme/torchlet/pull/{}"
+    items = tuple(ItemDiff(90000 + n, title, Verdict.MISSING, html_url=url.format(90000 + n)) for n in range(count))
     report = BranchDiffReport(items=items, missing_in_main=(CommitRecord("b" * 40, title, author="x"),),
                               cut="c" * 40, branch="release/2.5", main="main")
     return to_markdown(report, "1 missing")
@@ -61,7 +61,8 @@ def test_a_mention_reads_as_the_name_in_a_code_span():
 
 
 def test_html_from_a_title_is_shown_not_run():
-    assert md_text("<img src=x onerror=alert(1)> & <script>") == "&lt;img src=x onerror=alert\\(1\\)&gt; &amp; &lt;script&gt;"
+    shown = md_text("<img src=x onerror=alert(1)> & <script>")
+    assert shown == "&lt;img src=x onerror=alert\\(1\\)&gt; &amp; &lt;script&gt;"
 
 
 def test_a_title_that_starts_like_a_heading_or_a_list_stays_text():
@@ -71,7 +72,8 @@ def test_a_title_that_starts_like_a_heading_or_a_list_stays_text():
 
 def test_links_go_only_to_web_addresses_and_cannot_be_ended_early():
     assert md_link("#1", "javascript:alert(1)") == "#1"
-    assert md_link("#1", "https://github.com/a/b/pull/1) ![x](y") == "[#1](https://github.com/a/b/pull/1%29%20!%5Bx%5D%28y)"
+    ended_early = md_link("#1", "https://github.com/a/b/pull/1) ![x](y")
+    assert ended_early == "[#1](https://github.com/a/b/pull/1%29%20!%5Bx%5D%28y)"
     assert md_code("torchlet`@x`|y.whl") == "`torchlet@xy.whl`"
 
 
@@ -112,7 +114,8 @@ def test_the_pick_detail_view_shows_a_pr_title_that_tries_markdown_as_text():
 
     pull = PullRequest(91300, "Fix [docs](https://evil.example) ![x](https://evil.example/p.png) @alice",
                        PullState.MERGED, "main", "fix", "https://github.com/acme/torchlet/pull/91300")
-    row = PickRow(PickRequest(1, "bob", "request body", trunk_prs=(PRRef(91300),)), PickStatus.UNDER_REVIEW, pulls=(pull,))
+    request = PickRequest(1, "bob", "request body", trunk_prs=(PRRef(91300),))
+    row = PickRow(request, PickStatus.UNDER_REVIEW, pulls=(pull,))
     heading = next(line for line in detail_markdown(row, "acme/torchlet").splitlines() if line.startswith("### "))
     assert heading == ("### Trunk PR #91300: Fix \\[docs\\]\\(https://evil.example\\) "
                        "\\!\\[x\\]\\(https://evil.example/p.png\\) `@alice`")

@@ -211,7 +211,8 @@ def detail_markdown(row: PickRow, home: str) -> str:
     for pr in row.pulls:
         role = "Release PR" if (pr.repository or home, pr.number) in release else "Trunk PR"
         where = f", onto {pr.base_ref}" if pr.base_ref else ""
-        parts.append(f"---\n\n### {role} #{pr.number}: {md_text(pr.title)}\n\n*{pr.state.value.replace('_', ' ')}{md_text(where)}*"
+        state = pr.state.value.replace("_", " ")
+        parts.append(f"---\n\n### {role} #{pr.number}: {md_text(pr.title)}\n\n*{state}{md_text(where)}*"
                      f"\n\n{pr.body.strip() or '_(no description)_'}")
     return "\n\n".join(parts) + "\n"
 
