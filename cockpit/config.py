@@ -1,6 +1,7 @@
 """``cockpit.toml``: one release described in one file, validated strictly.
 
-Every error names the file, the key and what was expected, in one line.
+Every error names the file, the key and what was expected, in one line. Every text value is made
+inert as it is read (``cockpit.domain.text``): a config is outside text like any other.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cockpit.domain.release import CITarget, Release, is_valid_version
+from cockpit.domain.text import inert
 from cockpit.errors import ConfigError
 
 CONFIG_NAME = "cockpit.toml"
@@ -84,7 +86,7 @@ class _Table:
 
     def fail(self, key: str, expected: str, got: Any = None) -> ConfigError:
         got_text = "" if got is None else f", got {type(got).__name__} {got!r}"
-        return ConfigError(f"{self.path}: key '{self._key(key)}': expected {expected}{got_text}")
+        return ConfigError(inert(f"{self.path}: key '{self._key(key)}': expected {expected}{got_text}"))
 
     def get(self, key: str, kind: type | tuple[type, ...], expected: str, default: Any = ..., *, required: bool = False) -> Any:
         if key not in self.data:
@@ -98,8 +100,8 @@ class _Table:
             raise self.fail(key, expected, value)
         return value
 
-    def str(self, key: str, default: Any = ..., *, nonempty: bool = True) -> str:
-        value = self.get(key, str, "a string", default)
+    def str(self, key: str, default: Any = ..., *, nonempty: bool = True, multiline: bool = False) -> str:
+        value = inert(self.get(key, str, "a string", default), multiline=multiline)
         if nonempty and default is ... and not value.strip():
             raise self.fail(key, "a non-empty string", value)
         return value
@@ -114,7 +116,7 @@ class _Table:
         value = self.get(key, list, "a list of strings", default)
         if not all(isinstance(v, str) for v in value):
             raise self.fail(key, "a list of strings", value)
-        return tuple(value)
+        return tuple(inert(v) for v in value)
 
     def table(self, key: str, *, required: bool = False) -> "_Table":
         value = self.get(key, dict, "a table", {} if not required else ..., required=required)
@@ -168,6 +170,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         raise rel.fail("version", "a release version like '2.5.0'", version)
     repository = _repository(rel, "repository")
     milestone = rel.get("milestone", (int, str), "a milestone number or title", None)
+    milestone = inert(milestone) if isinstance(milestone, str) else milestone
     tracker = rel.get("tracker_issue", int, "an issue number", None)
     release = Release(
         version=version,
@@ -239,10 +242,10 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         ci=tuple(ci),
         storage=storage,
         skip_labels=rel.strs("skip_labels", ("release-feature-request",)),
-        validation_comment=rel.str("validation_comment", Config.validation_comment),
+        validation_comment=rel.str("validation_comment", Config.validation_comment, multiline=True),
         stale_days=ui.num("stale_days", 7.0),
         checklist_template=(base / template) if template else None,
         state_path=(base / state) if state else None,
-        keymap=dict(km.data),
+        keymap={inert(key): inert(value) for key, value in km.data.items()},
         theme=ui.str("theme", "", nonempty=False),
     )

@@ -9,6 +9,8 @@
   layer, and the rate-limit headers of the last response are kept.
 - Conditional requests: GETs carry ``If-None-Match`` from a local ETag cache; a 304 answers from
   the cache and costs no rate-limit unit.
+- Outside text: every string of a decoded answer (and of an error body) is made inert here, once
+  (``cockpit.domain.text``): no title, body, job name or error message can reach a screen raw.
 - Logging: PyGithub's stderr handler and urllib3's warnings are silenced (they would draw over the
   TUI). The token appears in no message: errors are rebuilt from status and GitHub's message.
 """
@@ -32,6 +34,7 @@ from requests.adapters import HTTPAdapter
 from cockpit import logging_setup
 from cockpit.adapters.github_errors import translate
 from cockpit.domain.github import RateLimit
+from cockpit.domain.text import inert, inert_json
 from cockpit.errors import CockpitError, GitHubError, ReadOnlyError
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
@@ -214,11 +217,11 @@ class Transport:
             self.meter.count(not_modified=True)
             return cached.data, cached.link
         try:
-            data = json.loads(text) if text.strip() else None
-        except ValueError:
+            data = inert_json(json.loads(text)) if text.strip() else None
+        except (ValueError, RecursionError):  # nested past what can be read is not JSON to us either
             data = ...
         if status >= 400:
-            detail = data if isinstance(data, dict) else {"message": (text or "")[:200]}
+            detail = data if isinstance(data, dict) else {"message": inert((text or "")[:200])}
             raise translate(Requester.createException(status, resp_headers, detail), what, self) from None
         if data is ...:
             raise GitHubError(self.scrub(f"{what}: GitHub answered {status} with a body that is not valid JSON ({text[:60]!r}...)"))

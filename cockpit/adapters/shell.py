@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from cockpit.domain.text import inert
 from cockpit.errors import CockpitError, ReadOnlyError
 
 
@@ -72,7 +73,7 @@ class StepCommandRunner:
         try:
             assert proc.stdout is not None
             for line in proc.stdout:
-                line = line.rstrip("\r\n")
+                line = inert(line.rstrip("\r\n"))  # a program's colours and cursor moves are shown, not obeyed
                 if line.strip():
                     last = line.strip()
                 on_line(line)

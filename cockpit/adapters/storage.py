@@ -2,7 +2,8 @@
 
 The contract: every public method returns domain data or raises ``StorageError`` whose message
 names the URL and what went wrong (connection refused, timeout, a status other than 200, a page
-that is not HTML, a JSON body that is not PyPI's). No httpx exception escapes. Only GET and HEAD
+that is not HTML, a JSON body that is not PyPI's). No httpx exception escapes. File names, URLs,
+versions and error text from the servers are made inert as they are read (``cockpit.domain.text``). Only GET and HEAD
 requests are sent, so both clients are safe in a read-only session.
 """
 
@@ -18,6 +19,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 import httpx
 
 from cockpit.domain.artifacts import IndexFile
+from cockpit.domain.text import inert, inert_json
 from cockpit.errors import StorageError
 
 HEAD_CONCURRENCY = 8
@@ -60,7 +62,7 @@ def parse_project_page(text: str, page_url: str) -> list[IndexFile]:
         parser.feed(text)
         parser.close()
     except Exception as exc:  # html.parser raises assorted errors on hostile markup
-        raise StorageError(f"{page_url}: the project page is not parseable HTML ({exc})") from exc
+        raise StorageError(f"{page_url}: the project page is not parseable HTML ({inert(str(exc))})") from exc
     if parser.tags == 0 and text.strip():
         raise StorageError(f"{page_url}: expected a PEP 503 HTML page, got text without any HTML tag")
     files = []
@@ -75,7 +77,7 @@ def parse_project_page(text: str, page_url: str) -> list[IndexFile]:
             continue
         algo, _, digest = fragment.partition("=")
         sha256 = digest.lower() if algo == "sha256" and _SHA256.match(digest) else None
-        files.append(IndexFile(filename=filename, url=url, sha256=sha256))
+        files.append(IndexFile(filename=inert(filename), url=inert(url), sha256=sha256))
     return files
 
 
@@ -114,7 +116,7 @@ class _Client:
         except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
             raise StorageError(f"{method} {url}: request failed ({type(exc).__name__}: {exc})") from exc
         if response.status_code not in tuple(ok):
-            reason = response.reason_phrase or "error"
+            reason = inert(response.reason_phrase or "error")
             raise StorageError(f"{method} {url}: answered {response.status_code} {reason}; expected 200")
         return response
 
@@ -200,9 +202,9 @@ class PyPIClient(_Client):
         if response.status_code == 404:
             return None
         try:
-            data = response.json()
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise StorageError(f"GET {url}: the body is not valid JSON ({exc})") from exc
+            data = inert_json(response.json())
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            raise StorageError(f"GET {url}: the body is not valid JSON ({inert(str(exc))})") from exc
         if not isinstance(data, dict):
             raise StorageError(f"GET {url}: expected a JSON object, got {type(data).__name__}")
         return data

@@ -56,9 +56,10 @@ def requests_json(comments: list[IssueComment], repository: str) -> list[dict[st
 def read_comments(path: Path) -> list[IssueComment]:
     """The comments of an export file; ``TrackerExportError`` (one line) when it is not a JSON array of comments."""
     from cockpit.adapters.github_parse import Malformed, comment_from
+    from cockpit.domain.text import inert_json
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = inert_json(json.loads(Path(path).read_text(encoding="utf-8")))  # an export is GitHub's text too
     except OSError as exc:
         raise TrackerExportError(f"--from-json {path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cockpit.domain.commits import BranchDiffReport, CommitRecord, Evidence, EvidenceKind, ItemDiff, RevertOwed, Verdict
+from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_text
 
 # Sections in the order a release manager acts on them; a row's rank is its section's index.
 SECTIONS = (
@@ -167,13 +168,10 @@ def to_text(report: BranchDiffReport, summary: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def to_markdown(report: BranchDiffReport, summary: str) -> str:
-    """A section per kind of row, each a table, most urgent first."""
-    out = [f"## Branch diff: {_cell(_headline(report, summary))}", ""]
+    """A section per kind of row, each a table, most urgent first; outside text escaped and capped
+    by the shared escaper (``cockpit.services.markdown``), the whole under GitHub's comment limit."""
+    out = [f"## Branch diff: {md_text(_headline(report, summary), limit=SENTENCE_LIMIT)}", ""]
     section = None
     for row in attention_rows(report):
         if row.section == "rc delta":
@@ -181,5 +179,6 @@ def to_markdown(report: BranchDiffReport, summary: str) -> str:
         if row.section != section:
             section = row.section
             out += ["", f"### {section.capitalize()}", "", "| Ref | Title | Evidence |", "| --- | --- | --- |"]
-        out.append(f"| {_cell(row.ref)} | {_cell(row.title)} | {_cell(row.evidence)} |")
-    return "\n".join(out).replace("\n\n\n", "\n\n") + "\n"
+        out.append(f"| {md_text(row.ref)} | {md_text(row.title)} | {md_text(row.evidence, limit=SENTENCE_LIMIT)} |")
+    document = "\n".join(out).replace("\n\n\n", "\n\n") + "\n"
+    return cap_comment(document, whole="`cockpit missing-in-branch --format json`")

@@ -13,6 +13,7 @@ from typing import Any
 from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus, worst
 from cockpit.domain.reports import ChecklistReport, StepView
+from cockpit.domain.text import inert_json
 from cockpit.errors import ConfigError
 
 GATE_NAME = "checklist"
@@ -48,7 +49,7 @@ def load_template(path: Path | None = None) -> tuple[ChecklistStep, ...]:
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: cannot read the checklist template: {exc}") from None
     try:
-        data = tomllib.loads(text)
+        data = inert_json(tomllib.loads(text), multiline_keys=frozenset({"help"}))  # the template is outside text too
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     return parse_template(source, data)

@@ -1,8 +1,9 @@
 """Render the release picture as Markdown (to paste into the tracker) or JSON (for scripts).
 
-The Markdown is GitHub-flavoured and safe to paste: text from outside never breaks a table or a
-list (pipes, newlines, HTML are escaped) and logins are shown in code spans, so pasting the report
-into an issue pings nobody.
+The Markdown is GitHub-flavoured and safe to paste: every outside string goes through the shared
+escaper (``cockpit.services.markdown``): one line, capped, no link, image, emphasis or HTML from it,
+logins and @mentions in code spans so pasting the report pings nobody; the whole report stays under
+GitHub's comment limit with a visible "… (cut)" line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
+from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
 
 _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
 
@@ -40,36 +42,24 @@ def render_json(picture: ReleasePicture) -> str:
 
 
 def _cell(text: Any) -> str:
-    """Table-safe text: no pipes, newlines or HTML from outside break the Markdown table."""
-    text = str(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
-    return " ".join(text.split())
-
-
-def _login(name: Any) -> str:
-    """A GitHub login as a code span: shown, but not a mention that would notify the person."""
-    name = "".join(str(name).split()).replace("`", "").replace("|", "")
-    return f"`@{name.lstrip('@')}`" if name else "`(unknown)`"
-
-
-def _code(text: Any) -> str:
-    """A file name or sha as a code span (backquotes and pipes dropped: neither occurs in them)."""
-    return "`" + " ".join(str(text).replace("`", "").replace("|", "").split()) + "`"
+    """A sentence of ours around outside text (a summary, an error, a reason), escaped and capped."""
+    return md_text(text, limit=SENTENCE_LIMIT)
 
 
 def render_markdown(picture: ReleasePicture) -> str:
     v = picture.verdict
-    lines = [f"## Release {picture.version} ({picture.repository}, `{picture.branch}`): "
+    lines = [f"## Release {md_text(picture.version)} ({md_text(picture.repository)}, {md_code(picture.branch)}): "
              f"{'GO' if v.go else 'NO-GO'}", ""]
     lines += ["| gate | status | summary |", "|---|---|---|"]
     for gate in picture.gates.values():
-        lines.append(f"| {_cell(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
+        lines.append(f"| {md_text(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
     if v.reasons:
         lines += ["", "**Why not go:**", *(f"- {_cell(reason)}" for reason in v.reasons)]
     for pane, error in picture.errors.items():
         lines += ["", f"**{pane}** could not be loaded: {_cell(error)}"]
     lines += _milestone(picture) + _branch(picture) + _picks(picture) + _ci(picture) + _storage(picture)
     lines += _checklist(picture)
-    return "\n".join(lines) + "\n"
+    return cap_comment("\n".join(lines) + "\n", whole="`cockpit report --format json`")
 
 
 def _section(title: str, rows: list[str]) -> list[str]:
@@ -79,20 +69,20 @@ def _section(title: str, rows: list[str]) -> list[str]:
 def _milestone(p: ReleasePicture) -> list[str]:
     if not p.milestone:
         return []
-    rows = [f"- [#{i.number}]({i.html_url}) {_cell(i.title)} ({i.kind.value}, {i.state.value})"
+    rows = [f"- {md_link(f'#{i.number}', i.html_url)} {md_text(i.title)} ({i.kind.value}, {i.state.value})"
             for i in p.milestone.items if i.state.is_open]
-    return _section(f"Open in milestone {_cell(p.milestone.milestone.title)}", rows)
+    return _section(f"Open in milestone {md_text(p.milestone.milestone.title)}", rows)
 
 
 def _branch(p: ReleasePicture) -> list[str]:
     if not p.branch_diff:
         return []
     d = p.branch_diff.diff
-    rows = [f"- #{i.number} {_cell(i.title)}: **{i.verdict.value}**"
+    rows = [f"- #{i.number} {md_text(i.title)}: **{i.verdict.value}**"
             + (f" ({', '.join(e.kind.value for e in i.evidence)})" if i.evidence else "")
             for i in d.items if i.verdict in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW)]
-    rows += [f"- revert owed: `{r.revert_sha[:12]}` {_cell(r.revert_subject)}" for r in d.reverts_to_propagate]
-    rows += [f"- missing in main: `{c.sha[:12]}` {_cell(c.subject)}" for c in d.missing_in_main]
+    rows += [f"- revert owed: {md_code(r.revert_sha[:12])} {md_text(r.revert_subject)}" for r in d.reverts_to_propagate]
+    rows += [f"- missing in main: {md_code(c.sha[:12])} {md_text(c.subject)}" for c in d.missing_in_main]
     return _section("Branch diff", rows)
 
 
@@ -102,17 +92,18 @@ def _picks(p: ReleasePicture) -> list[str]:
     rows = []
     for row in p.picks.rows:
         if row.pending or row.flags:
-            prs = ", ".join(r.label(p.repository) for r in row.request.trunk_prs) or "-"
+            prs = ", ".join(md_text(r.label(p.repository)) for r in row.request.trunk_prs) or "-"
             flags = ", ".join(f.value for f in row.flags)
-            rows.append(f"- {_login(row.request.author)}: trunk {prs} · {row.status.value}" + (f" · {flags}" if flags else ""))
-    rows += [f"- merged without a request: #{pr.number} {_cell(pr.title)}" for pr in p.picks.unrequested]
+            rows.append(f"- {md_login(row.request.author)}: trunk {prs} · {row.status.value}"
+                        + (f" · {flags}" if flags else ""))
+    rows += [f"- merged without a request: #{pr.number} {md_text(pr.title)}" for pr in p.picks.unrequested]
     return _section("Cherry-picks needing attention", rows)
 
 
 def _ci(p: ReleasePicture) -> list[str]:
     if not p.ci:
         return []
-    rows = [f"- {v.repository} `{v.ref}`: {_MARK[v.status]} {_cell(v.reason)}"
+    rows = [f"- {md_text(v.repository)} {md_code(v.ref)}: {_MARK[v.status]} {_cell(v.reason)}"
             for v in (*p.ci.branches, *p.ci.rc_builds)]
     return _section("CI", rows)
 
@@ -121,9 +112,9 @@ def _storage(p: ReleasePicture) -> list[str]:
     if not p.storage:
         return []
     report = p.storage.report
-    rows = [f"- {_cell(x.kind)}: {_code(x.filename)} {_cell(x.detail)}" for x in report.problems]
+    rows = [f"- {md_text(x.kind)}: {md_code(x.filename)} {_cell(x.detail)}" for x in report.problems]
     if report.published_on_pypi:
-        rows.append(f"- {_cell(p.version)} is already on PyPI: the upload step is done and locked")
+        rows.append(f"- {md_text(p.version)} is already on PyPI: the upload step is done and locked")
     return _section(f"Release candidate artifacts ({len(report.expected)} expected)", rows)
 
 
@@ -134,17 +125,17 @@ def _checklist(p: ReleasePicture) -> list[str]:
     for view in p.checklist.steps:
         if view.step.section != section:
             section = view.step.section
-            rows += ["", f"**{_cell(section)}**", ""]
+            rows += ["", f"**{md_text(section)}**", ""]
         mark = "x" if view.done else " "
         if view.locked:
             who = f" — {_cell(view.locked)}"
         elif view.signoff and view.signoff.done and view.signoff.who:
-            who = f" — signed by {_cell(view.signoff.who)}, {_cell(view.signoff.when)}"
+            who = f" — signed by {md_text(view.signoff.who)}, {md_text(view.signoff.when)}"
         elif view.gate is not None:
             who = f" — {view.gate.status.value}: {_cell(view.gate.summary)}"
         else:
             who = ""
         note = f" ({_cell(view.signoff.note)})" if view.signoff and view.signoff.note else ""
         optional = "" if view.step.required else " _(optional)_"
-        rows.append(f"- [{mark}] {_cell(view.step.title)}{optional}{who}{note}")
+        rows.append(f"- [{mark}] {md_text(view.step.title)}{optional}{who}{note}")
     return _section("Checklist", rows)

@@ -198,3 +198,114 @@ async def test_panes_show_hostile_titles_as_text_never_as_markup(anyio_backend):
             assert app.is_running and not app.unexpected_errors
             cells = [str(c) for t in app.query(DataTable) for r in range(t.row_count) for c in t.get_row_at(r)]
             assert any("[/]" in c or "[bold]B[/bold]" in c for c in cells)  # shown literally
+
+
+# Terminal escapes from outside: made inert once, where the text enters (cockpit.domain.text).
+
+from cockpit.domain.text import inert, inert_json  # noqa: E402
+from tests.hostile_text import PAYLOAD, TERMINAL_ATTACKS, active_characters  # noqa: E402
+
+
+@pytest.mark.parametrize("attack", TERMINAL_ATTACKS, ids=list(TERMINAL_ATTACKS))
+def test_every_terminal_attack_is_shown_visibly_and_obeyed_never(attack):
+    text = f"Fix loader {TERMINAL_ATTACKS[attack]} for good"
+    for multiline in (False, True):
+        shown = inert(text, multiline=multiline)
+        assert not active_characters(shown), shown
+        assert shown.startswith("Fix loader ") and shown.endswith(" for good")
+
+
+def test_escapes_read_as_control_pictures_and_overrides_as_code_points():
+    assert inert("\x1b[2J\x00\x07\x7f") == "␛[2J␀␇␡"
+    assert inert("\u202eevil\u2066") == "<U+202E>evil<U+2066>"
+    assert inert("\x9b31m") == "<U+009B>31m"
+    assert inert("lone \ud800 surrogate") == "lone \ufffd surrogate"
+
+
+def test_bodies_keep_their_lines_and_titles_stay_one_line():
+    assert inert("a\r\nb\rc\n\td", multiline=True) == "a\nb\nc\n\td"
+    assert inert("a\r\nb\nc\td") == "a  b c\td"
+    plain = "Fix the loader (#123)"
+    assert inert(plain) is plain  # nothing to clean costs nothing
+
+
+@FAST
+@given(st.text())
+def test_any_text_comes_out_inert_and_cleaning_twice_changes_nothing(text):
+    for multiline in (False, True):
+        once = inert(text, multiline=multiline)
+        assert not active_characters(once)
+        assert inert(once, multiline=multiline) == once
+
+
+def test_a_github_answer_is_cleaned_everywhere_bodies_keeping_their_lines():
+    data = inert_json({"title": "t\x1b[2J", "body": "line 1\r\nline 2\x07", "user": {"login": "m\u202e"},
+                       "labels": [{"name": "bug\x1b]52;c;aGk=\x07"}], "\x1bkey": 3, "n": 1})
+    assert data == {"title": "t␛[2J", "body": "line 1\nline 2␇", "user": {"login": "m<U+202E>"},
+                    "labels": [{"name": "bug␛]52;c;aGk=␇"}], "␛key": 3, "n": 1}
+
+
+def test_the_github_adapter_cleans_answers_and_error_messages_at_its_one_door(monkeypatch):
+    from cockpit.adapters.github import GitHubClient
+    from cockpit.errors import GitHubError
+
+    client = GitHubClient("http://127.0.0.1:9", None, timeout=1, retries=0)
+    issue = {"number": 5, "title": "Fix" + PAYLOAD, "state": "open", "body": "a\n" + PAYLOAD,
+             "user": {"login": "mallory\x1b[2J"}, "labels": [{"name": "x" + PAYLOAD}]}
+    answers = iter([(200, {}, json.dumps(issue)), (422, {}, json.dumps({"message": "refused" + PAYLOAD}))])
+    monkeypatch.setattr(client._t.requester, "requestJson", lambda *a, **k: next(answers))
+    item = client.issue(REPO, 5)
+    for text in (item.title, item.body, item.author, *item.labels):
+        assert not active_characters(text), text
+    assert "\n" in item.body and "␛" in item.title
+    with pytest.raises(GitHubError) as error:
+        client.issue(REPO, 6)
+    assert "refused" in str(error.value) and not active_characters(str(error.value))
+    client.close()
+
+
+def test_a_commit_by_a_hostile_author_is_read_inert():
+    record = (b"a" * 40 + b"\x1f" + b"b" * 40 + b"\x1fMallory \x1b]52;c;aGk=\x07\x1f1700000000\x1f"
+              + "Fix \x1b[2J\u202e (#12)".encode() + "\x1fline one\r\nline \x9b two\x00".encode())
+    [commit] = parse_log(record)
+    assert commit.author == "Mallory ␛]52;c;aGk=␇"
+    assert commit.subject == "Fix ␛[2J<U+202E> (#12)"
+    assert commit.body == "line one\nline <U+009B> two"
+
+
+def test_a_hostile_wheel_name_on_the_index_is_read_inert():
+    page = '<a href="torchlet-2.5.0%1B%5B2J%E2%80%AE-cp312-cp312-linux_x86_64.whl">x</a>'
+    [file] = parse_project_page(page, "http://index.example/whl/test/torchlet/")
+    assert file.filename == "torchlet-2.5.0␛[2J<U+202E>-cp312-cp312-linux_x86_64.whl"
+
+
+def test_config_values_are_read_inert():
+    doc = {"release": {"version": "2.5.0", "repository": "acme/torchlet", "branch": "release/2.5\x1b[2J",
+                       "validation_comment": "Validated\r\nfor {version}\x07"},
+           "git": {"clone": "/tmp/x"}, "ci": [{"repository": "acme/torchlet", "required": ["lint\u202e"]}]}
+    config = parse_config(Path("/x/cockpit.toml"), doc)
+    assert config.release.branch == "release/2.5␛[2J"
+    assert config.validation_comment == "Validated\nfor {version}␇"
+    assert config.ci[0].required_workflows == ("lint<U+202E>",)
+    with pytest.raises(ConfigError) as error:
+        parse_config(Path("/x/cockpit.toml"), {**doc, "keymap": {"\x1b[2J": 3}})
+    assert not active_characters(str(error.value))
+
+
+def test_the_git_reader_s_quick_check_misses_no_character_inert_would_change():
+    from cockpit.adapters.git import _needs_cleaning
+
+    changed = [chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF and inert(chr(c), multiline=True) != chr(c)]
+    assert "\x1b" in changed and "\u202e" in changed
+    assert [c for c in changed if c not in "\x00\x1f" and not _needs_cleaning(c.encode())] == []
+    assert not _needs_cleaning("José fixed it (#1)\x1f\x00\n\t".encode())
+
+
+def test_a_tracker_export_read_by_cockpit_picks_is_inert(tmp_path):
+    from cockpit.cli.picks import read_comments
+
+    export = tmp_path / "comments.json"
+    export.write_text(json.dumps([{"id": 1, "user": {"login": "m\u202e"}, "body": "Link:\r\n* x\x1b]52;c;aGk=\x07"}]),
+                      encoding="utf-8")
+    [comment] = read_comments(export)
+    assert comment.author == "m<U+202E>" and comment.body == "Link:\n* x␛]52;c;aGk=␇"

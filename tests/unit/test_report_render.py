@@ -71,13 +71,13 @@ def test_a_pipe_or_a_newline_in_outside_text_never_breaks_the_gate_table():
     assert rows[:2] == ["| gate | status | summary |", "|---|---|---|"]
     assert len(rows) == 2 + 4, "one row per gate, none split by a newline"
     milestone = next(r for r in rows if r.startswith("| Milestone empty"))
-    assert milestone == "| Milestone empty | ❌ red | 1 open: Fix a \\| b and &lt;details&gt; in `conv` |"
+    assert milestone == "| Milestone empty | ❌ red | 1 open: Fix a \\| b and &lt;details&gt; in \\`conv\\` |"
     assert all(r.replace("\\|", "").count("|") == 4 for r in rows), "exactly three cells in every row"
 
 
 def test_list_items_stay_on_one_line_and_html_from_titles_is_shown_not_rendered():
     markdown = render_markdown(picture())
-    assert "- [#91234](https://github.com/acme/torchlet/pull/91234) Fix a \\| b and &lt;details&gt; in `conv` (pull, open)" in markdown
+    assert "- [#91234](https://github.com/acme/torchlet/pull/91234) Fix a \\| b and &lt;details&gt; in \\`conv\\` (pull, open)" in markdown
     assert "<details>" not in markdown
     assert "**ci** could not be loaded: GitHub: 502 from /repos/acme/torchlet/actions/runs retry later" in markdown
 
@@ -91,7 +91,7 @@ def test_pasting_the_report_pings_nobody():
 def test_the_verdict_heads_the_report_with_the_reasons_it_is_no_go():
     markdown = render_markdown(picture())
     assert markdown.startswith("## Release 2.5.0 (acme/torchlet, `release/2.5`): NO-GO\n")
-    assert "**Why not go:**\n- Milestone empty is red: 1 open: Fix a \\| b and &lt;details&gt; in `conv`\n" \
+    assert "**Why not go:**\n- Milestone empty is red: 1 open: Fix a \\| b and &lt;details&gt; in \\`conv\\`\n" \
            "- not signed: Performance run shows no regression" in markdown
     go = render_markdown(picture(verdict=GoNoGo(True)))
     assert go.startswith("## Release 2.5.0 (acme/torchlet, `release/2.5`): GO\n") and "Why not go" not in go

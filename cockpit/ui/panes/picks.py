@@ -10,6 +10,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
 from cockpit.services.pick_parser import suggest_class
+from cockpit.services.markdown import md_text
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
@@ -210,7 +211,8 @@ def detail_markdown(row: PickRow, home: str) -> str:
     for pr in row.pulls:
         role = "Release PR" if (pr.repository or home, pr.number) in release else "Trunk PR"
         where = f", onto {pr.base_ref}" if pr.base_ref else ""
-        parts.append(f"---\n\n### {role} #{pr.number}: {pr.title}\n\n*{pr.state.value.replace('_', ' ')}{where}*"
+        state = pr.state.value.replace("_", " ")
+        parts.append(f"---\n\n### {role} #{pr.number}: {md_text(pr.title)}\n\n*{state}{md_text(where)}*"
                      f"\n\n{pr.body.strip() or '_(no description)_'}")
     return "\n\n".join(parts) + "\n"
 
