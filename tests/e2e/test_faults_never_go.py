@@ -10,13 +10,19 @@ the retry absorbs, slow answers) leave the verdict GO: a fault never flips a tru
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 import tomli_w
 
 from cockpit.cli.main import main
 from cockpit.config import load_config
+from cockpit.domain.picks import PickFlag
 from cockpit.sandbox.demo import SandboxServers, prepare_world, sign_go_steps, write_config
 
 SEED, TRUNK_COMMITS = 7, 400  # the size of the shared sandbox world (tests/conftest.py)
@@ -131,8 +137,21 @@ def test_the_all_green_world_is_green_by_its_data_not_by_its_sign_offs(green, tm
     assert blocking == [] and any(line.startswith("unsigned: ") for line in lines)
 
 
+# A PR read one by one that fails was skipped as if deleted, and the request stayed clean: GO.
+# Issue 12 item 9 (a failed PR read makes its request could_not_read, the gate UNKNOWN) is fixed on
+# the i-refs branch; until it is merged these cases must fail, and once it is they must pass.
+PR_READS_UNKNOWN = hasattr(PickFlag, "COULD_NOT_READ")
+_PR_READ_DEFECT = pytest.mark.xfail(not PR_READS_UNKNOWN, strict=True,
+                                    reason="a failed PR read is skipped silently (issue 12 item 9, fixed on i-refs)")
+
+
+def _github_case(family: str, fault: str):
+    marks = (_PR_READ_DEFECT,) if family == "one PR at a time" else ()
+    return pytest.param(family, fault, marks=marks, id=f"{family}-{fault}")
+
+
 # Timeouts cost about a second each, so they are drilled on every request at once only.
-GITHUB_CASES = [(family, fault) for family in GITHUB_FAMILIES for fault in GITHUB_FAULTS
+GITHUB_CASES = [_github_case(family, fault) for family in GITHUB_FAMILIES for fault in GITHUB_FAULTS
                 if fault != "a timeout" or family == "every request"]
 INDEX_CASES = [(family, fault) for family in INDEX_FAMILIES for fault in INDEX_FAULTS
                if (family, fault) not in NOT_A_READ_FAILURE]
@@ -162,3 +181,24 @@ def test_faults_the_client_rides_out_leave_the_release_go(green, check, what):
     ABSORBED[what](green.github.faults)
     status, lines = check()
     assert status == 0 and lines[0].startswith(GO), (what, lines)
+
+
+def test_cockpit_sandbox_all_green_serves_a_release_check_calls_go(tmp_path):
+    env = {**os.environ, "COCKPIT_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cockpit", "sandbox", "--all-green", "--dir", str(tmp_path / "world")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        config = Path(proc.stdout.readline().strip())
+        assert config.name == "cockpit.toml" and config.exists()
+        done = subprocess.run([sys.executable, "-m", "cockpit", "--config", str(config), "check"],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, (done.stdout, done.stderr)
+        assert done.stdout.startswith("GO: release 2.5.0")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+    assert proc.returncode == 0
+    err = proc.stderr.read()
+    assert "all-green" in err and "Traceback" not in err
