@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
@@ -150,19 +151,36 @@ class WheelIndex(_Client):
         return parse_project_page(text, str(response.url))
 
     def size_of(self, file: IndexFile) -> IndexFile:
-        """``file`` with ``size`` from a HEAD's Content-Length (None when absent or not a number)."""
+        """``file`` with ``size`` from a HEAD's Content-Length. Raises ``StorageError`` when the HEAD fails.
+
+        A HEAD that answers without a usable Content-Length leaves ``size`` None with ``size_error``
+        saying so: a size nobody stated is unknown, never assumed fine.
+        """
         response = self._request("HEAD", file.url)
-        length = response.headers.get("content-length", "")
-        size = int(length) if length.strip().isdigit() else None
-        return IndexFile(filename=file.filename, url=file.url, sha256=file.sha256, size=size)
+        length = response.headers.get("content-length", "").strip()
+        if length.isdigit():
+            return replace(file, size=int(length), size_error="")
+        said = f"Content-Length {length!r}" if length else "no Content-Length"
+        return replace(file, size=None, size_error=f"HEAD {file.url} answered {response.status_code} with {said}")
 
     def with_sizes(self, files: Iterable[IndexFile]) -> list[IndexFile]:
-        """HEAD every file, at most ``HEAD_CONCURRENCY`` at a time; order kept. Raises ``StorageError``."""
+        """HEAD every file, at most ``HEAD_CONCURRENCY`` at a time; order kept.
+
+        A HEAD that fails (an error status, a timeout, a refused connection) does not stop the others:
+        that file comes back with ``size`` None and the failure in ``size_error``, so the RC check
+        reports its size as unknown, with the reason, and still judges every other file.
+        """
         files = list(files)
         if not files:
             return []
         with ThreadPoolExecutor(max_workers=min(HEAD_CONCURRENCY, len(files)), thread_name_prefix="head") as pool:
-            return list(pool.map(self.size_of, files))
+            return list(pool.map(self._size_or_reason, files))
+
+    def _size_or_reason(self, file: IndexFile) -> IndexFile:
+        try:
+            return self.size_of(file)
+        except StorageError as exc:
+            return replace(file, size=None, size_error=str(exc))
 
 
 class PyPIClient(_Client):

@@ -66,27 +66,35 @@ def run_view(args: argparse.Namespace) -> int:
     return open_app(config, read_only=True)
 
 
+def _sandbox_config(world, servers) -> Path:
+    """Write the sandbox's config; an all-green world also gets its go sign-offs (first time only)."""
+    from cockpit.sandbox.demo import sign_go_steps, write_config
+
+    path = write_config(world, Path(world.clone_path).parent, github_url=servers.github_url, index_url=servers.index_url)
+    if world.all_green and sign_go_steps(load_config(path)):
+        _say("all-green sandbox: the checklist's manual steps before the go decision are signed in advance")
+    return path
+
+
 def run_demo(args: argparse.Namespace) -> int:
-    from cockpit.sandbox.demo import SandboxServers, prepare_world, write_config
+    from cockpit.sandbox.demo import SandboxServers, prepare_world
 
     started = time.monotonic()
-    world = prepare_world(args.seed, progress=_say)
+    world = prepare_world(args.seed, progress=_say, all_green=args.all_green)
     with SandboxServers(world, owned=True) as servers:
-        path = write_config(world, Path(world.clone_path).parent,
-                            github_url=servers.github_url, index_url=servers.index_url)
+        path = _sandbox_config(world, servers)
         if time.monotonic() - started > 1:
             _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
         return open_app(_opened(load_config(path)), read_only=args.read_only)
 
 
 def run_sandbox(args: argparse.Namespace) -> int:
-    from cockpit.sandbox.demo import SandboxServers, prepare_world, write_config
+    from cockpit.sandbox.demo import SandboxServers, prepare_world
 
     directory = args.dir.resolve() if args.dir else None
-    world = prepare_world(args.seed, directory=directory, progress=_say)
+    world = prepare_world(args.seed, directory=directory, progress=_say, all_green=args.all_green)
     with SandboxServers(world, owned=True) as servers:
-        path = write_config(world, Path(world.clone_path).parent,
-                            github_url=servers.github_url, index_url=servers.index_url)
+        path = _sandbox_config(world, servers)
         print(path, flush=True)
         _say(f"GitHub emulator: {servers.github_url} (request log: {servers.github_url}/_sandbox/log)")
         _say(f"wheel index + PyPI: {servers.index_url}")

@@ -47,10 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo = command("demo", "cockpit.cli.commands:run_demo",
                    "open the cockpit on a fictional sandbox release (no network, no token)")
     demo.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
+    demo.add_argument("--all-green", action="store_true",
+                      help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)")
 
     sandbox = command("sandbox", "cockpit.cli.commands:run_sandbox",
                       "serve the sandbox release in the foreground and print its config path")
     sandbox.add_argument("--seed", type=int, default=7)
+    sandbox.add_argument("--all-green", action="store_true", help="serve a release whose every gate is green")
     sandbox.add_argument("--dir", type=Path, help="build the world here instead of the cache folder")
 
     view = command("view", "cockpit.cli.commands:run_view", "the read-only viewer")

@@ -13,6 +13,7 @@ class IndexFile:
     url: str
     sha256: str | None = None
     size: int | None = None  # bytes, from HEAD Content-Length
+    size_error: str = ""  # why ``size`` is None: the HEAD failed, or answered without a Content-Length
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class ExpectedArtifact:
 @dataclass(frozen=True)
 class ArtifactProblem:
     filename: str
-    kind: str  # missing / unexpected / oversize / size_warning / wrong_version / no_checksum / size_unknown
+    kind: str  # missing / truncated / unexpected / oversize / size_warning / wrong_version / no_checksum / size_unknown
     detail: str
 
 

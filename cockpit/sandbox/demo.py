@@ -7,12 +7,15 @@ import shutil
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import tomli_w
 
 from cockpit.errors import CockpitError
 from cockpit.sandbox.model import World
+
+if TYPE_CHECKING:
+    from cockpit.config import Config
 
 DEFAULT_SEED = 7
 CONFIG_NAME = "cockpit.toml"
@@ -27,24 +30,26 @@ def cache_root() -> Path:
     return Path(base) / "release-cockpit"
 
 
-def world_dir(seed: int, trunk_commits: int, root: Path | None = None) -> Path:
+def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_green: bool = False) -> Path:
     from cockpit.sandbox.world import WORLD_FORMAT
 
-    return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}-f{WORLD_FORMAT}"
+    green = "-green" if all_green else ""
+    return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}{green}-f{WORLD_FORMAT}"
 
 
 def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, directory: Path | None = None,
-                  progress: Callable[[str], None] = lambda _msg: None) -> World:
+                  progress: Callable[[str], None] = lambda _msg: None, all_green: bool = False) -> World:
     """Reuse the world built for these parameters, or build it (into a temporary folder first,
-    so an interrupted build is never mistaken for a finished one)."""
+    so an interrupted build is never mistaken for a finished one). ``all_green``: the release with
+    every blocking gate green (see ``cockpit.sandbox.world``)."""
     from cockpit.sandbox.world import build_world, load_world, save_world
 
-    target = directory or world_dir(seed, trunk_commits)
+    target = directory or world_dir(seed, trunk_commits, all_green=all_green)
     marker = target / "world.json"
     if marker.exists():
         try:
             world = load_world(marker)
-            if world.seed == seed and Path(world.clone_path).is_dir():
+            if world.seed == seed and world.all_green == all_green and Path(world.clone_path).is_dir():
                 return world
         except (OSError, ValueError, TypeError, KeyError):
             pass  # an unreadable cache is rebuilt
@@ -52,10 +57,11 @@ def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, direct
     if shutil.which("git") is None:
         raise CockpitError("git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox")
     target.parent.mkdir(parents=True, exist_ok=True)
-    progress(f"building the sandbox release (seed {seed}, {trunk_commits} trunk commits) in {target}")
+    kind = "all-green sandbox release" if all_green else "sandbox release"
+    progress(f"building the {kind} (seed {seed}, {trunk_commits} trunk commits) in {target}")
     staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
     try:
-        world = build_world(staging, seed=seed, trunk_commits=trunk_commits)
+        world = build_world(staging, seed=seed, trunk_commits=trunk_commits, all_green=all_green)
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
@@ -115,6 +121,35 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
     header = "# Written by 'cockpit demo' / 'cockpit sandbox': a fictional release served on 127.0.0.1.\n"
     path.write_text(header + tomli_w.dumps(doc), encoding="utf-8")
     return path
+
+
+GO_SIGNER = "sandbox (all-green world)"
+
+
+def sign_go_steps(config: "Config") -> int:
+    """Sign every required manual step the go decision waits for, in a state file not yet written.
+
+    The all-green world's data makes every gate green, but sign-offs are people's, kept in the
+    session state: without them the verdict stays NO-GO. Signed only when the state file does not
+    exist yet, so a demo reopened after unticking a step keeps it unticked. Returns how many were
+    signed; steps done after the go decision (the promotion itself) are left to the user.
+    """
+    from cockpit.domain.checklist import StepKind
+    from cockpit.services.checklist import load_template
+    from cockpit.state.store import StateStore
+
+    path = config.resolved_state_path
+    if path.exists():
+        return 0
+    steps = [s for s in load_template(config.checklist_template)
+             if s.kind is StepKind.MANUAL and s.required and not s.after_go]
+    store = StateStore(path)
+    try:
+        for step in steps:
+            store.set_signoff(step.id, done=True, who=GO_SIGNER, note="signed in advance by the sandbox")
+    finally:
+        store.close()
+    return len(steps)
 
 
 class SandboxServers:

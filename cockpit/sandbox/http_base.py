@@ -26,10 +26,11 @@ requests it hits (null: every one). Kinds and their parameters:
 
 - ``latency`` (``seconds``): sleep, then answer normally; combines with one other fault.
 - ``status`` (``status``, default 503): answer that status with an error body (a 5xx burst).
-- ``rate_limit``: GitHub's primary limit, 403 with ``X-RateLimit-Remaining: 0`` and
-  ``X-RateLimit-Reset`` = now + ``reset_in`` seconds (default 3600).
+- ``rate_limit``: GitHub's primary limit, ``status`` 403 (default) or 429 with
+  ``X-RateLimit-Remaining: 0`` and ``X-RateLimit-Reset`` = now + ``reset_in`` seconds (default 3600).
 - ``secondary_rate_limit`` (``status`` 403 or 429, ``retry_after`` seconds, default 60): the
-  secondary limit, with a ``Retry-After`` header.
+  secondary limit, with a ``Retry-After`` header; ``retry_after`` null sends none, so only the
+  message says "secondary rate limit" (GitHub does both).
 - ``malformed``: 200 with a truncated, unparseable JSON body.
 - ``not_found``: 404 with the server's error body.
 - ``timeout`` (``seconds``, default 30): sleep longer than a client's timeout, then answer
@@ -151,11 +152,12 @@ class FaultPlan:
     def status_burst(self, status: int = 503, count: int | None = 1, *, path: str | None = None) -> Fault:
         return self.add("status", path=path, count=count, status=status)
 
-    def rate_limit(self, *, reset_in: float = 3600, path: str | None = None, count: int | None = None) -> Fault:
-        return self.add("rate_limit", path=path, count=count, reset_in=reset_in)
+    def rate_limit(self, *, reset_in: float = 3600, status: int = 403, path: str | None = None,
+                   count: int | None = None) -> Fault:
+        return self.add("rate_limit", path=path, count=count, reset_in=reset_in, status=status)
 
     def secondary_rate_limit(
-        self, *, status: int = 403, retry_after: int = 60, path: str | None = None, count: int | None = None
+        self, *, status: int = 403, retry_after: int | None = 60, path: str | None = None, count: int | None = None
     ) -> Fault:
         return self.add("secondary_rate_limit", path=path, count=count, status=status, retry_after=retry_after)
 
@@ -330,9 +332,10 @@ class SandboxServer:
         if kind == "rate_limit":
             reset = int(time.time() + float(p.get("reset_in", 3600)))
             headers = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(reset)}
-            return self.error(403, "API rate limit exceeded for 127.0.0.1.", headers)
+            return self.error(int(p.get("status", 403)), "API rate limit exceeded for 127.0.0.1.", headers)
         if kind == "secondary_rate_limit":
-            headers = {"Retry-After": str(int(p.get("retry_after", 60)))}
+            retry_after = p.get("retry_after", 60)
+            headers = {} if retry_after is None else {"Retry-After": str(int(retry_after))}
             return self.error(
                 int(p.get("status", 403)), "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", headers
             )

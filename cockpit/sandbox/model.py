@@ -152,3 +152,4 @@ class World:
     platforms: list[str] = field(default_factory=list)
     python_tags: list[str] = field(default_factory=list)
     truth: dict = field(default_factory=dict)  # what the builder planted, for the tests (see world.py)
+    all_green: bool = False  # built with every blocking gate green (see world.build_world)

@@ -1,10 +1,16 @@
 """Build the sandbox world: a fictional ``acme/torchlet`` release, deterministic from a seed.
 
-``build_world(dest, seed=7, trunk_commits=2000, milestone_items=60, version="2.5.0")`` writes
+``build_world(dest, seed=7, trunk_commits=2000, milestone_items=60, version="2.5.0", all_green=False)`` writes
 ``dest/torchlet`` (a working clone) and ``dest/torchlet-remote.git`` (its bare ``origin``) with one
 ``git fast-import`` stream, and returns a ``World`` (``cockpit.sandbox.model``) holding what the
 GitHub, wheel-index and PyPI emulators serve. ``save_world`` / ``load_world`` cache it as JSON;
 bump ``WORLD_FORMAT`` whenever the generator's output changes.
+
+``all_green=True`` builds the same release with the release manager's work done: every blocking
+gate is green (nothing open or missing in the milestone, every request decided and clean, no
+revert owed, CI green, every wheel staged within the limits); only the checklist's manual steps
+are left to sign (``demo.sign_go_steps``). It is the baseline the fault tests need: any NO-GO on
+it comes from a fault, never from the data.
 
 ``world.truth`` records every planted fact, for the tests. Keys (numbers are strings when keys):
 
@@ -78,7 +84,7 @@ _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerge
 
 
 def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milestone_items: int = 60,
-                version: str = "2.5.0") -> World:
+                version: str = "2.5.0", all_green: bool = False) -> World:
     """Write the git repositories under ``dest`` and return the world (same seed, same SHAs)."""
     if not is_valid_version(version):
         raise ValueError(f"version {version!r}: expected X.Y.Z, e.g. 2.5.0")
@@ -87,29 +93,32 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     rng = random.Random(seed)
     fill = _milestone_fill(milestone_items - CORE_ITEMS, trunk_commits)
     plan = plan_history(rng, trunk_commits, version, fill_picks=fill["pick"], fill_missing=fill["missing"],
-                        fill_before_cut=fill["before_cut"])
+                        fill_before_cut=fill["before_cut"], all_green=all_green)
     clone, remote, tags = write_history(plan, dest)
     branch = plan.branch_name
-    core, facts = core_repo(plan, open_issues=fill["open_issue"], closed_unmerged=fill["closed_unmerged"])
+    core, facts = core_repo(plan, open_issues=fill["open_issue"], closed_unmerged=fill["closed_unmerged"],
+                            all_green=all_green)
     core.tags = dict(tags)
     tracker_issue(plan, core, facts)
     vision_prs, vision_numbers = vision_pulls(branch)
-    picks = tracker_comments(plan, core, facts, vision_numbers)
+    picks = tracker_comments(plan, core, facts, vision_numbers, all_green=all_green)
     writer = CIWriter()
     rc2 = f"v{version}-rc2"
-    ci_core = torchlet_ci(writer, core, branch, [(c.sha, c.time) for c in reversed(plan.branch[-4:])], rc2, tags[rc2])
+    ci_core = torchlet_ci(writer, core, branch, [(c.sha, c.time) for c in reversed(plan.branch[-4:])], rc2, tags[rc2],
+                          all_green=all_green)
     vision, ci_vision = domain_repo(writer, VISION, branch, "green")
     vision.pulls = vision_prs
-    audio, ci_audio = domain_repo(writer, AUDIO, branch, "amber")
-    wheels, pypi, storage = wheels_and_pypi(rng, seed, version)
-    ci = {CORE: "red", VISION: "green", AUDIO: "amber"}
+    audio, ci_audio = domain_repo(writer, AUDIO, branch, "green" if all_green else "amber")
+    wheels, pypi, storage = wheels_and_pypi(rng, seed, version, all_green=all_green)
+    ci = {CORE: "green", VISION: "green", AUDIO: "green"} if all_green else {CORE: "red", VISION: "green", AUDIO: "amber"}
     truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
-    truth.update(ci=ci, ci_detail={CORE: ci_core, VISION: ci_vision, AUDIO: ci_audio}, storage=storage)
+    truth.update(ci=ci, ci_detail={CORE: ci_core, VISION: ci_vision, AUDIO: ci_audio}, storage=storage,
+                 all_green=all_green)
     return World(
         seed=seed, version=version, repository=CORE, release_branch=branch, milestone_number=MILESTONE,
         tracker_issue=facts.tracker, repos={CORE: core, VISION: vision, AUDIO: audio}, wheels=wheels, pypi=pypi,
         clone_path=str(clone), remote_path=str(remote), ci_repositories=ci, packages=[PACKAGE],
-        platforms=list(PLATFORMS), python_tags=list(PYTHON_TAGS), truth=truth)
+        platforms=list(PLATFORMS), python_tags=list(PYTHON_TAGS), truth=truth, all_green=all_green)
 
 
 def _milestone_fill(extra: int, trunk_commits: int) -> dict[str, int]:
@@ -134,8 +143,15 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
     subjects = [c.message.split("\n", 1)[0] for c in delta]
     delta_trunk = sorted(plan.trunk[i].pr for c in delta for i in c.picks if plan.trunk[i].pr)
     named = {plan.trunk[i].pr for c in delta if c.role != "noref" for i in c.picks if plan.trunk[i].pr}
-    shapes = {c.role: c.sha for c in plan.branch if c.role != "x_pick"}
+    shapes = {c.role: c.sha for c in plan.branch if c.role != "x_pick" and not _takes_owed_revert(plan, c)}
     shapes["x_pick"] = next(c.sha for c in plan.branch if c.role == "x_pick")
+    taken = {plan.trunk[i].role for c in plan.branch if _takes_owed_revert(plan, c) for i in c.picks}
+    owed = [(r, target) for r, target in (("revert_picked", "pick_reverted"), ("revert_pre_owed", "pre_reverted_owed"))
+            if r not in taken]
+    not_owed = [("revert_pre_taken", "pre_reverted_taken", "already_taken"),
+                ("revert_filler", "filler_reverted", "target_not_in_branch")]
+    not_owed += [(r, target, "already_taken") for r, target in (("revert_picked", "pick_reverted"),
+                                                                ("revert_pre_owed", "pre_reverted_owed")) if r in taken]
     return {
         "format": WORLD_FORMAT,
         "cut_sha": plan.trunk[plan.cut].sha, "main_head": plan.trunk[-1].sha, "branch_head": plan.branch[-1].sha,
@@ -144,12 +160,11 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
         "closed_milestone": {"number": CLOSED_MILESTONE, "title": "2.4.1"},
         "tracker_issue": facts.tracker,
         "verdicts": dict(facts.verdicts), "evidence": dict(facts.evidence),
-        "reverts_owed": [{"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr}
-                         for r, target in (("revert_picked", "pick_reverted"), ("revert_pre_owed", "pre_reverted_owed"))],
+        "reverts_owed": [{"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr} for r, target in owed],
         "reverts_not_owed": [{"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr, "why": why}
-                             for r, target, why in (("revert_pre_taken", "pre_reverted_taken", "already_taken"),
-                                                    ("revert_filler", "filler_reverted", "target_not_in_branch"))],
-        "missing_in_main": [shapes["branch_fix"]], "release_only": [shapes["version_bump"], shapes["pin"]],
+                             for r, target, why in not_owed],
+        "missing_in_main": [shapes["branch_fix"]] if "branch_fix" in shapes else [],
+        "release_only": [shapes["version_bump"], shapes["pin"]],
         "rc_delta": {"base": f"v{plan.version}-rc1", "head": f"v{plan.version}-rc2", "commits": [c.sha for c in delta],
                      "prs": sorted({int(n) for s in subjects for n in re.findall(r"\(#(\d+)\)", s)} | named),
                      "trunk_prs": delta_trunk},
@@ -161,6 +176,12 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
         "edge_cases": {"markup_title_pr": t("missing_2").pr, "long_body_sha": t("pick_x3").sha,
                        "non_ascii_author": CONTRIBUTORS[1].name},
     }
+
+
+def _takes_owed_revert(plan: HistoryPlan, commit: Any) -> bool:
+    """An ``all_green`` branch's extra revert picks (the planted ``revert_pick`` shape is another)."""
+    return commit.role == "revert_pick" and any(plan.trunk[i].role in ("revert_picked", "revert_pre_owed")
+                                                for i in commit.picks)
 
 
 def save_world(world: World, path: Path) -> None:

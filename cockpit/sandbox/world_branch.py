@@ -13,7 +13,9 @@ from cockpit.sandbox.world_names import (
     T_END,
     Person,
 )
-from cockpit.sandbox.world_plan import X_PICKS, BranchCommit, HistoryPlan
+from cockpit.sandbox.world_plan import REVERTS, X_PICKS, BranchCommit, HistoryPlan
+
+OWED_REVERTS = ("revert_picked", "revert_pre_owed")  # reverts on main whose target the branch carries
 
 
 def _index_at(plan: HistoryPlan, when: int) -> int:
@@ -22,8 +24,12 @@ def _index_at(plan: HistoryPlan, when: int) -> int:
     return min(len(plan.trunk) - 1, plan.cut + max(0, (when - T_CUT) * post // (T_END - T_CUT)))
 
 
-def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str]) -> None:
-    """The release branch: release-only commits and one pick of every shape, in time order."""
+def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str], *, all_green: bool = False) -> None:
+    """The release branch: release-only commits and one pick of every shape, in time order.
+
+    ``all_green``: the release manager's work is done: the branch also takes the reverts it owes
+    (``OWED_REVERTS``), and carries no fix made only on the branch (it would wait for main).
+    """
     first, second = RELEASE_MANAGERS
 
     def pick(kind: str, roles: list[str], content: str = "v1", committer: Person = first,
@@ -40,7 +46,8 @@ def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str]) ->
     branch = [
         release_only("version_bump", T_CUT + 3 * HOUR, [("version.txt", "version:release")], first),
         release_only("pin", T_CUT + DAY, [(".ci/docker/ci_commit_pins/triton.txt", "pin:release")], second),
-        release_only("branch_fix", T_CUT + (T_END - T_CUT) * 55 // 100, [(files["branch_fix"], "branch_fix:v1")], first),
+        *([] if all_green else [release_only("branch_fix", T_CUT + (T_END - T_CUT) * 55 // 100,
+                                              [(files["branch_fix"], "branch_fix:v1")], first)]),
         pick("pr_plain", ["pick_pr_plain"], committer=second),
         pick("pr_trailer", ["pick_pr_trailer"]),
         pick("bulk", ["bulk_1", "bulk_2", "bulk_3"], committer=second),
@@ -51,6 +58,9 @@ def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str]) ->
     branch[-1].changes = [(files["pre_reverted_taken"], "pre_reverted_taken:v0")]
     for k, role in enumerate(list(X_PICKS) + plan.fill_picks):
         branch.append(pick("x_pick", [role], committer=PICKBOT if k % 2 else first))
+    for role in OWED_REVERTS if all_green else ():
+        branch.append(pick("revert_pick", [role], committer=second, with_pr=False))
+        branch[-1].changes = [(files[REVERTS[role]], f"{REVERTS[role]}:v0")]
     branch.sort(key=lambda c: c.time)
     plan.branch = branch
     plan.rc_after = (len(branch) // 2 - 1, len(branch) - 3)

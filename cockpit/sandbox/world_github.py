@@ -52,8 +52,13 @@ class CoreFacts:
     tracker: int = 0
 
 
-def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int = 0) -> tuple[SbRepo, CoreFacts]:
-    """The core repository with its pulls, milestones, issues and release PRs (no comments yet)."""
+def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int = 0,
+              all_green: bool = False) -> tuple[SbRepo, CoreFacts]:
+    """The core repository with its pulls, milestones, issues and release PRs (no comments yet).
+
+    ``all_green``: the release manager moved everything unfinished to the next milestone: PRs
+    missing from the branch, the pick that landed modified, open items and issues needing review.
+    """
     repo = SbRepo(CORE)
     facts = CoreFacts()
     repo.milestones = [
@@ -62,6 +67,8 @@ def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int =
         SbMilestone(NEXT_MILESTONE, _next_minor(plan.version), "open", "Next minor release", None),
     ]
     in_milestone = _milestone_roles(plan)
+    moved = {r for r, v in in_milestone.items() if v in (Verdict.MISSING, Verdict.LANDED_MODIFIED)} if all_green else set()
+    in_milestone = {r: v for r, v in in_milestone.items() if r not in moved}
     for commit in plan.trunk:
         if commit.pr is None:
             continue
@@ -70,15 +77,15 @@ def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int =
         body = commit.paragraph + "".join(f"\n\n{line}" for line in commit.extra)
         repo.pulls.append(SbPull(
             commit.pr, commit.title, login, "main", f"gh/{login}/{commit.index}/head", "closed", True, body, labels,
-            [], MILESTONE if commit.role in in_milestone else None, iso(commit.time - 2 * DAY - commit.index % 7 * HOUR),
+            [], MILESTONE if commit.role in in_milestone else NEXT_MILESTONE if commit.role in moved else None, iso(commit.time - 2 * DAY - commit.index % 7 * HOUR),
             iso(commit.time), iso(commit.time), iso(commit.time), commit.sha, fake_sha("head", CORE, commit.pr)))
     for role, verdict in in_milestone.items():
         number = plan.by_role(role).pr
         facts.verdicts[str(number)] = verdict
         facts.evidence[str(number)] = _evidence(plan, role)
     _release_prs(plan, repo, facts)
-    _issues(plan, repo, facts, open_issues)
-    _unmerged_pulls(plan, repo, facts, closed_unmerged)
+    _issues(plan, repo, facts, open_issues, all_green)
+    _unmerged_pulls(plan, repo, facts, closed_unmerged, all_green)
     _skipped(plan, repo, facts)
     _refs(plan, repo)
     return repo, facts
@@ -162,14 +169,25 @@ def _issue(plan: HistoryPlan, repo: SbRepo, number: int, title: str, *, state: s
     return issue
 
 
-def _issues(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_open: int) -> None:
+def _issues(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_open: int, all_green: bool = False) -> None:
+    def unfinished(number: int, verdict: str) -> int:
+        """The milestone of an item the release cannot ship with (its verdict recorded unless moved)."""
+        if all_green:
+            return NEXT_MILESTONE
+        facts.verdicts[str(number)], facts.evidence[str(number)] = verdict, []
+        return MILESTONE
+
     titles = {"issue_fix_picked": "torchlet.compile crashes on empty inputs after 2.4.1",
               "issue_fix_missing": "Silent wrong result in index_put_ with duplicate indices",
               "issue_fix_precut": "DataLoader workers hang on macOS with spawn"}
     for role, number in plan.issues.items():
         fix = plan.by_role(role)
-        _issue(plan, repo, number, titles[role], state="closed", labels=["module: regression", "triaged"], when=fix.time - 2 * DAY)
         facts.issues[role] = number
+        if role == "issue_fix_missing" and all_green:
+            _issue(plan, repo, number, titles[role], state="closed", labels=["module: regression", "triaged"],
+                   milestone=NEXT_MILESTONE, when=fix.time - 2 * DAY)
+            continue
+        _issue(plan, repo, number, titles[role], state="closed", labels=["module: regression", "triaged"], when=fix.time - 2 * DAY)
         facts.verdicts[str(number)] = {"issue_fix_picked": "landed", "issue_fix_missing": "missing"}.get(role, "landed_before_cut")
         facts.evidence[str(number)] = ([str(E.BEFORE_CUT)] if role == "issue_fix_precut" else
                                        sorted(map(str, _PICKED)) if role == "issue_fix_picked" else [])
@@ -177,15 +195,17 @@ def _issues(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_open: int) 
     needs_review = [(collision, "Document the deprecation of the legacy autograd profiler"),
                     (plan.numbers.after(plan.cut - 40), "Flaky test_fsdp_checkpoint on multi-GPU runners")]
     for number, title in needs_review:
-        _issue(plan, repo, number, title, state="closed", labels=["triaged", "module: docs"], when=T_CUT - 10 * DAY)
-        facts.verdicts[str(number)], facts.evidence[str(number)] = "needs_review", []
+        milestone = unfinished(number, "needs_review")
+        _issue(plan, repo, number, title, state="closed", labels=["triaged", "module: docs"], milestone=milestone,
+               when=T_CUT - 10 * DAY)
     facts.issues["needs_review_collision"] = collision
     for k in range(2 + extra_open):
         number = plan.numbers.after(len(plan.trunk) - 30 + k % 20)
+        milestone = unfinished(number, "open_issue")
         _issue(plan, repo, number, f"RC validation: {['import fails', 'wheel too large', 'slow first compile'][k % 3]} on "
                f"{['aarch64', 'Windows', 'macOS 15', 'Python 3.13t'][k % 4]}",
-               state="open", labels=[ISSUE_LABELS[k % len(ISSUE_LABELS)], "high priority"], when=T_END - (5 - k % 4) * DAY)
-        facts.verdicts[str(number)], facts.evidence[str(number)] = "open_issue", []
+               state="open", labels=[ISSUE_LABELS[k % len(ISSUE_LABELS)], "high priority"], milestone=milestone,
+               when=T_END - (5 - k % 4) * DAY)
     for k, title in enumerate(("AdamW regression with foreach=True", "conv2d slower on CPU than 2.4", "FSDP OOM when resuming",
                                "torchlet.export drops buffers")):
         number = plan.numbers.after(plan.cut + 2 + k)
@@ -198,8 +218,11 @@ def _issues(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_open: int) 
                state="closed", labels=["triaged"], milestone=CLOSED_MILESTONE, when=T_CUT - 40 * DAY)
 
 
-def _unmerged_pulls(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_closed: int) -> None:
-    """Milestone PRs that never merged: open ones, closed ones, and a number prefix of a picked PR."""
+def _unmerged_pulls(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_closed: int, all_green: bool = False) -> None:
+    """Milestone PRs that never merged: open ones, closed ones, and a number prefix of a picked PR.
+
+    ``all_green``: the open ones were moved to the next milestone.
+    """
     collision = plan.numbers.take(plan.by_role("pick_x1").pr // 10)
     specs = [(plan.numbers.after(len(plan.trunk) - 20), "open", "trunk_open", "Fix cudnn version check for 9.3"),
              (plan.numbers.after(len(plan.trunk) - 12), "open", "open_pr", "Support cp313t in the wheel smoke test"),
@@ -209,11 +232,13 @@ def _unmerged_pulls(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_clo
     for number, state, role, title in specs:
         author = CONTRIBUTORS[number % len(CONTRIBUTORS)].login
         when = T_END - 6 * DAY if state == "open" else T_CUT - 20 * DAY
+        moved = all_green and state == "open"
         repo.pulls.append(SbPull(
             number, title, author, "main", f"{author}/{role}", state, False, f"{title}.\n\ncc @{RELEASE_MANAGERS[0].login}",
-            ["module: cuda" if state == "open" else "Stale"], [], MILESTONE, iso(when), iso(when + 2 * DAY),
-            iso(when + 2 * DAY) if state == "closed" else None, None, None, fake_sha("head", CORE, number)))
-        facts.verdicts[str(number)], facts.evidence[str(number)] = "not_merged", []
+            ["module: cuda" if state == "open" else "Stale"], [], NEXT_MILESTONE if moved else MILESTONE, iso(when),
+            iso(when + 2 * DAY), iso(when + 2 * DAY) if state == "closed" else None, None, None, fake_sha("head", CORE, number)))
+        if not moved:
+            facts.verdicts[str(number)], facts.evidence[str(number)] = "not_merged", []
         facts.issues[role] = number
 
 

@@ -49,8 +49,11 @@ def fill_capacity(trunk_commits: int) -> int:
 
 
 def plan_history(rng: random.Random, trunk_commits: int, version: str, *, fill_picks: int = 0,
-                 fill_missing: int = 0, fill_before_cut: int = 0) -> HistoryPlan:
-    """Decide every commit of main and of the release branch (deterministic for ``rng``)."""
+                 fill_missing: int = 0, fill_before_cut: int = 0, all_green: bool = False) -> HistoryPlan:
+    """Decide every commit of main and of the release branch (deterministic for ``rng``).
+
+    ``all_green``: the release branch owes nothing (see ``world_branch.plan_branch``).
+    """
     n = trunk_commits
     if n < MIN_TRUNK_COMMITS:
         raise ValueError(f"trunk_commits={n}: the sandbox needs at least {MIN_TRUNK_COMMITS} to plant every shape")
@@ -113,7 +116,7 @@ def plan_history(rng: random.Random, trunk_commits: int, version: str, *, fill_p
         fix = plan.by_role(role)
         plan.issues[role] = issue = plan.numbers.after(max(0, fix.index - 3))
         fix.extra.append(f"Fixes #{issue}")
-    plan_branch(rng, plan, special_files)
+    plan_branch(rng, plan, special_files, all_green=all_green)
     return plan
 
 

@@ -84,14 +84,20 @@ def tracker_issue(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts) -> SbIssue:
     return issue
 
 
-def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_prs: tuple[int, int, int]) -> dict:
-    """Post the request comments on the tracker; return ``truth["picks"]``."""
+def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_prs: tuple[int, int, int], *,
+                     all_green: bool = False) -> dict:
+    """Post the request comments on the tracker; return ``truth["picks"]``.
+
+    ``all_green``: every request is decided and clean: the pending, misaimed and rejected ones
+    (and the comment that only looks like a request) were never posted, the reverted pick's revert
+    is on the branch, and the version bump has its request too.
+    """
     tp = lambda role: plan.by_role(role).pr  # noqa: E731 - a trunk PR by role
     rp = facts.release_prs
     issue = lambda k: url(facts.issues[f"regression_{k}"], "issues")  # noqa: E731
     when = lambda role, hours=10: plan.by_role(role).time + hours * HOUR  # noqa: E731
     people = [c.login for c in CONTRIBUTORS]
-    extra_rp = {
+    extra_rp = {} if all_green else {
         "trunk_open": open_release_pr(plan, repo, "trunk_open", author=people[4], title="Fix cudnn version check for 9.3"),
         "wrong_base": open_release_pr(plan, repo, "missing_1", base="main"),
         "missing_2": open_release_pr(plan, repo, "missing_2"),
@@ -134,7 +140,7 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
         when("pick_conflict"), [tp("pick_conflict")], [rp["pick_conflict"]], status=a, category="Critical fix")
     req(people[10], fields([url(tp("pick_reverted"))], [url(rp["pick_reverted"])], ["Critical fix"], bullet="- ",
                            extra=(f"Issue fixed: {issue(1)}",)) + "\nreverted\n",
-        when("pick_reverted"), [tp("pick_reverted")], [rp["pick_reverted"]], status=a, flags=[F.TRUNK_REVERTED],
+        when("pick_reverted"), [tp("pick_reverted")], [rp["pick_reverted"]], status=a, flags=[] if all_green else [F.TRUNK_REVERTED],
         category="Critical fix", hints=["reverted"], edited_after=DAY)
     req(people[2], fields([url(tp("pick_noref"))], [url(rp["pick_noref"])], ["Docs"], inline=True),
         when("pick_noref"), [tp("pick_noref")], [rp["pick_noref"]], status=a, category="Docs")
@@ -144,36 +150,44 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
     pin_time = next(c.time for c in plan.branch if c.role == "pin")
     req(RELEASE_MANAGERS[1].login, fields(["NA"], [url(rp["pin"])], ["Release only"]), pin_time - 6 * HOUR,
         [], [rp["pin"]], status=a, category="Release only", trunk_na=True)
-    fix_time = next(c.time for c in plan.branch if c.role == "branch_fix")
-    req(RELEASE_MANAGERS[0].login, fields(["NA"], [url(rp["branch_fix"])], ["Critical fix"], extra=(f"Issue fixed: {issue(2)}",)),
-        fix_time - 6 * HOUR, [], [rp["branch_fix"]], status=a, category="Critical fix", trunk_na=True)
+    if all_green:
+        bump_time = next(c.time for c in plan.branch if c.role == "version_bump")
+        req(RELEASE_MANAGERS[0].login, fields(["NA"], [url(rp["version_bump"])], ["Release only"]), bump_time - HOUR,
+            [], [rp["version_bump"]], status=a, category="Release only", trunk_na=True)
+    else:
+        fix_time = next(c.time for c in plan.branch if c.role == "branch_fix")
+        req(RELEASE_MANAGERS[0].login, fields(["NA"], [url(rp["branch_fix"])], ["Critical fix"], extra=(f"Issue fixed: {issue(2)}",)),
+            fix_time - 6 * HOUR, [], [rp["branch_fix"]], status=a, category="Critical fix", trunk_na=True)
     req(people[11], fields([url(x1)], [url(rp["pick_x1"])], ["Critical fix"], extra=(f"Issue fixed: {issue(0)}",)),
         when("pick_x1", 30), [x1], [rp["pick_x1"]], status=a, flags=[F.DUPLICATE], category="Critical fix")
-    u = S.UNDER_REVIEW
-    req(people[4], fields([url(trunk_open)], [url(extra_rp["trunk_open"])], ["Regression"], extra=(f"Issue fixed: {issue(1)}",)),
-        T_END - 3 * DAY, [trunk_open], [extra_rp["trunk_open"]], status=u, flags=[F.TRUNK_NOT_MERGED], category="Regression")
-    req(people[0], fields([url(tp("missing_1"))], [url(extra_rp["wrong_base"])], ["Critical fix"], extra=(f"Issue fixed: {issue(3)}",)),
-        when("missing_1"), [tp("missing_1")], [extra_rp["wrong_base"]], status=u, flags=[F.WRONG_BASE], category="Critical fix")
-    req(people[5], fields([url(tp("missing_2"))], [url(extra_rp["missing_2"])], ["Regression"]),
-        when("missing_2"), [tp("missing_2")], [extra_rp["missing_2"]], status=u, flags=[F.MISSING_ISSUE_LINK], category="Regression")
-    req(people[6], fields([url(tp("missing_3"))], [], ["Test/CI fixes"]),
-        when("missing_3"), [tp("missing_3")], [], status=S.NO_RELEASE_PR, flags=[F.NO_RELEASE_PR], category="Test/CI fixes")
-    req(people[7], fields([url(tp("missing_4"))], [url(extra_rp["missing_4"])], ["Critical fix"], extra=(f"Issue fixed: {issue(2)}",))
-        + "\nclosing\n", when("missing_4"), [tp("missing_4")], [extra_rp["missing_4"]], status=S.REJECTED,
-        category="Critical fix", hints=["closing"], edited_after=4 * DAY)
-    req(people[8], fields([url(tp("missing_5"))], [url(extra_rp["missing_5"])], ["Special Dispensation"]) + "\nDO NOT MERGE\n",
-        when("missing_5"), [tp("missing_5")], [extra_rp["missing_5"]], status=u, category="Special Dispensation",
-        hints=["do not merge"], edited_after=2 * DAY)
-    v_trunk, v_release, v_issue = vision_prs
-    req(people[9], fields([url(v_trunk, repository=VISION)], [url(v_release, repository=VISION)], ["Critical fix"],
-                          extra=(f"Issue fixed: {url(v_issue, 'issues', VISION)}",)),
-        T_END - 5 * DAY, [f"{VISION}#{v_trunk}"], [f"{VISION}#{v_release}"], status=u, category="Critical fix")
+    if not all_green:  # the pending, misaimed and rejected requests
+        u = S.UNDER_REVIEW
+        req(people[4], fields([url(trunk_open)], [url(extra_rp["trunk_open"])], ["Regression"], extra=(f"Issue fixed: {issue(1)}",)),
+            T_END - 3 * DAY, [trunk_open], [extra_rp["trunk_open"]], status=u, flags=[F.TRUNK_NOT_MERGED], category="Regression")
+        req(people[0], fields([url(tp("missing_1"))], [url(extra_rp["wrong_base"])], ["Critical fix"], extra=(f"Issue fixed: {issue(3)}",)),
+            when("missing_1"), [tp("missing_1")], [extra_rp["wrong_base"]], status=u, flags=[F.WRONG_BASE], category="Critical fix")
+        req(people[5], fields([url(tp("missing_2"))], [url(extra_rp["missing_2"])], ["Regression"]),
+            when("missing_2"), [tp("missing_2")], [extra_rp["missing_2"]], status=u, flags=[F.MISSING_ISSUE_LINK], category="Regression")
+        req(people[6], fields([url(tp("missing_3"))], [], ["Test/CI fixes"]),
+            when("missing_3"), [tp("missing_3")], [], status=S.NO_RELEASE_PR, flags=[F.NO_RELEASE_PR], category="Test/CI fixes")
+        req(people[7], fields([url(tp("missing_4"))], [url(extra_rp["missing_4"])], ["Critical fix"], extra=(f"Issue fixed: {issue(2)}",))
+            + "\nclosing\n", when("missing_4"), [tp("missing_4")], [extra_rp["missing_4"]], status=S.REJECTED,
+            category="Critical fix", hints=["closing"], edited_after=4 * DAY)
+        req(people[8], fields([url(tp("missing_5"))], [url(extra_rp["missing_5"])], ["Special Dispensation"]) + "\nDO NOT MERGE\n",
+            when("missing_5"), [tp("missing_5")], [extra_rp["missing_5"]], status=u, category="Special Dispensation",
+            hints=["do not merge"], edited_after=2 * DAY)
+        v_trunk, v_release, v_issue = vision_prs
+        req(people[9], fields([url(v_trunk, repository=VISION)], [url(v_release, repository=VISION)], ["Critical fix"],
+                              extra=(f"Issue fixed: {url(v_issue, 'issues', VISION)}",)),
+            T_END - 5 * DAY, [f"{VISION}#{v_trunk}"], [f"{VISION}#{v_release}"], status=u, category="Critical fix")
     for k, role in enumerate(plan.fill_picks):
         req(people[k % len(people)], fields([url(tp(role))], [url(rp[role])], ["Test/CI fixes"], bullet=["* ", "- ", ""][k % 3]),
             when(role), [tp(role)], [rp[role]], status=a, category="Test/CI fixes")
     unparsed = dict(status=S.UNPARSED, flags=[F.UNPARSED], parsed=False)
     req(people[3], "Thanks for running this! Is the RC1 date still on track? <3\n", T_CUT + 2 * DAY, [], [], **unparsed)
-    req(people[10], f"{CATEGORY_LABEL}\n* Regression\n\n(links to follow once CI is green)\n", T_CUT + 9 * DAY, [], [], **unparsed)
+    if not all_green:  # looks like a request, so it blocks until someone reads it
+        req(people[10], f"{CATEGORY_LABEL}\n* Regression\n\n(links to follow once CI is green)\n", T_CUT + 9 * DAY, [], [],
+            **unparsed)
     req(RELEASE_MANAGERS[0].login, "The cherry-pick window for RC2 closes in two days. Please use the template "
         "from the issue body; requests without a release PR cannot be reviewed.\n", T_CUT + 20 * DAY, [], [], **unparsed)
     return _post(repo, facts.tracker, requests)

@@ -1,7 +1,7 @@
 """Release-candidate wheels in the test channel, the previous release in stable, and PyPI.
 
 The RC set is every platform x Python tag, except exactly one missing file; exactly one file is
-over PyPI's 1000 MB limit. Stable holds the previous patch release; PyPI has 2.4.0 and 2.4.1.
+over PyPI's 1000 MB limit (an ``all_green`` world has neither: every wheel staged, each in bounds). Stable holds the previous patch release; PyPI has 2.4.0 and 2.4.1.
 """
 
 from __future__ import annotations
@@ -34,20 +34,22 @@ def _wheel(rng: random.Random, seed: int, channel: str, version: str, tag: str, 
     return SbWheel(channel, PACKAGE, name, size, hashlib.sha256(f"{seed}:{channel}:{name}".encode()).hexdigest())
 
 
-def wheels_and_pypi(rng: random.Random, seed: int, version: str, previous: str = "2.4.1") -> tuple[list[SbWheel], list[SbPyPIRelease], dict]:
+def wheels_and_pypi(rng: random.Random, seed: int, version: str, previous: str = "2.4.1", *,
+                    all_green: bool = False) -> tuple[list[SbWheel], list[SbPyPIRelease], dict]:
     """The index's files, PyPI's releases, and ``truth["storage"]``."""
     wheels: list[SbWheel] = []
+    missing, oversize = ((), ()) if all_green else (MISSING, OVERSIZE)
     for platform in PLATFORMS:
         for tag in PYTHON_TAGS:
-            if (platform, tag) == MISSING:
+            if (platform, tag) == missing:
                 continue
-            size = 1012 if (platform, tag) == OVERSIZE else _BASE_MB[platform] + rng.uniform(-8, 25)
+            size = 1012 if (platform, tag) == oversize else _BASE_MB[platform] + rng.uniform(-8, 25)
             wheels.append(_wheel(rng, seed, "test", version, tag, platform, size))
         for tag in PREVIOUS_TAGS:
             wheels.append(_wheel(rng, seed, "stable", previous, tag, platform, _BASE_MB[platform] - 30))
     pypi = [SbPyPIRelease(PACKAGE, v, [wheel_name(PACKAGE, v, t, p) for p in PLATFORMS for t in PREVIOUS_TAGS],
                           iso(T_CUT - days * DAY)) for v, days in (("2.4.0", 75), (previous, 20))]
-    truth = {"missing": [wheel_name(PACKAGE, version, MISSING[1], MISSING[0])],
-             "oversize": [wheel_name(PACKAGE, version, OVERSIZE[1], OVERSIZE[0])],
+    truth = {"missing": [wheel_name(PACKAGE, version, missing[1], missing[0])] if missing else [],
+             "oversize": [wheel_name(PACKAGE, version, oversize[1], oversize[0])] if oversize else [],
              "expected_count": len(PLATFORMS) * len(PYTHON_TAGS), "channel": "test", "stable_version": previous}
     return wheels, pypi, truth

@@ -18,13 +18,16 @@ from cockpit.domain.artifacts import (
     StorageReport,
 )
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.services.wheel_sizes import truncated_wheels
 
 RC_GATE = "rc_artifacts"
 PYPI_GATE = "pypi_not_published"
 MB = 1_000_000
 
-PROBLEM_ORDER = ("missing", "wrong_version", "oversize", "size_warning", "unexpected", "no_checksum", "size_unknown")
-BLOCKING = frozenset({"missing", "wrong_version", "oversize"})
+PROBLEM_ORDER = ("missing", "truncated", "wrong_version", "oversize", "size_warning", "unexpected", "no_checksum",
+                 "size_unknown")
+BLOCKING = frozenset({"missing", "truncated", "wrong_version", "oversize"})
+UNKNOWN_ONLY = frozenset({"size_unknown"})  # alone, these leave the gate UNKNOWN: nothing is known to be wrong
 
 _RELEASE_PART = re.compile(r"^[vV]?(\d+(?:\.\d+)*)")
 
@@ -127,8 +130,9 @@ def validate_rc(
     the same release number but another version, such as ``2.5.0a0`` or ``2.5.0rc1``, stands for
     it; ``2.5.0+cu130`` is the release's version), ``unexpected`` (a wheel of this version nobody
     expects, e.g. ``py3-none-any``, or a file that is not a wheel), ``oversize`` / ``size_warning``
-    (over the limits), ``no_checksum`` (no ``#sha256=``), ``size_unknown`` (no Content-Length).
-    Files of other releases (2.4.1 left in the test channel) are not this release's: ignored.
+    (over the limits), ``truncated`` (far smaller than its siblings or under 1 KB: see
+    ``cockpit.services.wheel_sizes``), ``no_checksum`` (no ``#sha256=``), ``size_unknown`` (the HEAD
+    failed or gave no Content-Length; the detail says which). Files of other releases (2.4.1 left in the test channel) are not this release's: ignored.
     """
     want = {_key(e.package, e.python_tag, e.platform): e for e in expected}
     covered: set[tuple[str, str, str]] = set()
@@ -162,8 +166,11 @@ def validate_rc(
             where = f" in {index_url}" if index_url else ""
             problems.append(ArtifactProblem(artifact.filename, "missing", f"no {artifact.package} wheel for "
                                             f"{artifact.python_tag} on {artifact.platform}{where}"))
-    for file in {f.filename: f for f in mine}.values():
+    judged = list({f.filename: f for f in mine}.values())
+    for file in judged:
         problems.extend(_file_problems(file, size_limit_mb, size_warn_mb))
+    wheels = [(f, w) for f in judged if (w := parse_wheel_filename(f.filename)) is not None]
+    problems.extend(truncated_wheels(wheels))
     unique = {(p.kind, p.filename): p for p in problems}.values()
     ordered = sorted(unique, key=lambda p: (PROBLEM_ORDER.index(p.kind), p.filename))
     return StorageReport(
@@ -177,7 +184,11 @@ def validate_rc(
 
 
 def storage_gate(report: StorageReport) -> Gate:
-    """The ``rc_artifacts`` gate: RED on missing / oversize / wrong version, AMBER on the rest."""
+    """The ``rc_artifacts`` gate: RED on missing / truncated / oversize / wrong version, AMBER on the rest.
+
+    Sizes the index would not tell (``size_unknown``) alone make it UNKNOWN: not known to be wrong,
+    not known to be fine either, so never GREEN.
+    """
     title = GATE_TITLES[RC_GATE]
     if not report.expected:
         return Gate(RC_GATE, title, GateStatus.UNKNOWN,
@@ -191,6 +202,7 @@ def storage_gate(report: StorageReport) -> Gate:
         return Gate(RC_GATE, title, GateStatus.GREEN, summary)
     words = {
         "missing": "missing",
+        "truncated": "truncated",
         "wrong_version": "wrong version",
         "oversize": f"over {_mb(report.size_limit_mb)} MB",
         "size_warning": f"over {_mb(report.size_warn_mb)} MB",
@@ -200,7 +212,12 @@ def storage_gate(report: StorageReport) -> Gate:
     }
     parts = [f"{n} {words.get(kind, kind)}" for kind, n in counts.items() if n]
     summary = f"{_plural(len(report.problems), 'problem')}: {', '.join(parts)}"
-    status = GateStatus.RED if any(counts.get(k) for k in BLOCKING) else GateStatus.AMBER
+    if any(counts.get(k) for k in BLOCKING):
+        status = GateStatus.RED
+    elif all(p.kind in UNKNOWN_ONLY for p in report.problems):
+        status = GateStatus.UNKNOWN
+    else:
+        status = GateStatus.AMBER
     return Gate(RC_GATE, title, status, summary, details)
 
 
@@ -231,7 +248,7 @@ def _file_problems(file: IndexFile, limit_mb: float, warn_mb: float) -> list[Art
     if not file.sha256:
         problems.append(ArtifactProblem(file.filename, "no_checksum", "the index link has no #sha256= digest"))
     if file.size is None:
-        problems.append(ArtifactProblem(file.filename, "size_unknown", "the index gave no Content-Length"))
+        problems.append(ArtifactProblem(file.filename, "size_unknown", file.size_error or "the index gave no Content-Length"))
     elif file.size > limit_mb * MB:
         problems.append(ArtifactProblem(file.filename, "oversize",
                                         f"{_mb(file.size / MB)} MB, over the {_mb(limit_mb)} MB limit"))

@@ -89,6 +89,7 @@ def test_a_head_without_content_length_leaves_the_size_unknown(index):
     index._http = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(200)))
     [file] = index.with_sizes([IndexFile("a-1-py3-none-any.whl", "http://index/a-1-py3-none-any.whl")])
     assert file.size is None
+    assert file.size_error == "HEAD http://index/a-1-py3-none-any.whl answered 200 with no Content-Length"
 
 
 def test_pypi_says_which_versions_are_published(pypi):
@@ -106,11 +107,14 @@ def test_a_server_error_becomes_a_storage_error_naming_the_url(index, emulator):
     assert "500" in str(caught.value)
 
 
-def test_a_failing_head_fails_the_size_check_with_the_file_url(index, emulator):
+def test_a_failing_head_leaves_that_size_unknown_with_the_reason_and_sizes_the_rest(index, emulator):
     files = index.project_files("torchlet")
     emulator.faults.status_burst(503, count=1, path=r"cu130/torchlet-2\.5\.0%2Bcu130")
-    with pytest.raises(StorageError, match=r"HEAD .*%2Bcu130.*503"):
-        index.with_sizes(files)
+    sized = {f.filename: f for f in index.with_sizes(files)}
+    failed = sized[CUDA_WHEEL]
+    assert failed.size is None
+    assert "HEAD" in failed.size_error and "%2Bcu130" in failed.size_error and "503" in failed.size_error
+    assert all(f.size is not None and not f.size_error for name, f in sized.items() if name != CUDA_WHEEL)
 
 
 def test_a_refused_connection_becomes_a_storage_error_naming_the_url():
@@ -205,3 +209,16 @@ def test_the_rc_check_over_the_index_flags_the_oversize_cuda_wheel_and_the_missi
     gate = storage_gate(validate_rc(expected, found, version="2.5.0", index_url=index.project_url("torchlet")))
     assert gate.status.value == "red"
     assert gate.summary == "5 problems: 4 missing, 1 over 1000 MB"
+
+
+def test_a_head_answering_an_error_page_of_22_bytes_is_a_truncated_wheel_not_a_present_one(index, emulator):
+    from cockpit.services.storage import expected_artifacts, storage_gate, validate_rc
+
+    expected = expected_artifacts(["torchlet"], "2.5.0", PLATFORMS, ["cp311", "cp312", "cp313"])
+    files = index.project_files("torchlet")
+    emulator.faults.malformed(path=r"torchlet-2\.5\.0-cp312-cp312-win_amd64\.whl", count=1)
+    report = validate_rc(expected, index.with_sizes(files), version="2.5.0")
+    [problem] = [p for p in report.problems if p.kind != "oversize"]
+    assert (problem.kind, problem.filename) == ("truncated", "torchlet-2.5.0-cp312-cp312-win_amd64.whl")
+    assert "only 22 bytes" in problem.detail and "typically 306 MB" in problem.detail
+    assert storage_gate(report).status.value == "red"

@@ -297,3 +297,25 @@ def test_a_saved_world_loads_back_equal(world, tmp_path):
 def test_a_history_too_small_to_plant_every_shape_is_refused(tmp_path):
     with pytest.raises(ValueError, match="at least"):
         build_world(tmp_path, trunk_commits=50)
+
+
+def test_the_all_green_world_plants_nothing_that_blocks_a_release(tmp_path):
+    green = build_world(tmp_path / "green", seed=11, trunk_commits=N, all_green=True)
+    truth = green.truth
+    assert green.all_green and truth["all_green"]
+    assert set(truth["verdicts"].values()) <= {"landed", "landed_before_cut", "not_merged", "skipped"}
+    assert truth["reverts_owed"] == [] and truth["missing_in_main"] == []
+    assert {r["why"] for r in truth["reverts_not_owed"]} == {"already_taken", "target_not_in_branch"}
+    assert set(truth["ci"].values()) == {"green"} and truth["ci_detail"]["acme/torchlet"]["failed"] == []
+    assert truth["storage"]["missing"] == [] and truth["storage"]["oversize"] == []
+    assert all(p["status"] in ("accepted", "unparsed") for p in truth["picks"].values())
+    assert not {f for p in truth["picks"].values() for f in p["flags"]} & {"trunk_reverted", "wrong_base", "trunk_not_merged"}
+    assert truth["unrequested_merges"] == []
+    milestone = green.milestone_number
+    core = green.repos[green.repository]
+    open_items = [i.number for i in core.issues if i.milestone == milestone and i.state == "open"]
+    open_items += [p.number for p in core.pulls if p.milestone == milestone and p.state == "open"]
+    skipped = {int(n) for n, v in truth["verdicts"].items() if v == "skipped"}
+    assert set(open_items) <= skipped
+    # the option changes what the release manager did, not the history of main
+    assert truth["main_head"] == build_world(tmp_path / "plain", seed=11, trunk_commits=N).truth["main_head"]

@@ -141,7 +141,8 @@ def test_a_wheel_over_the_pypi_limit_is_red_and_one_over_the_warning_line_amber(
     assert storage_gate(report).summary == "2 problems: 1 over 1000 MB, 1 over 850 MB"
     assert storage_gate(report).status is GateStatus.RED
 
-    warned_only = validate_rc(EXPECTED, [found[1], *staged(EXPECTED)[0:1], *found[2:]], version="2.5.0")
+    sibling = wheel(found[0].filename, size=820 * MB)  # within the family's spread: not a truncated upload
+    warned_only = validate_rc(EXPECTED, [found[1], sibling, *found[2:]], version="2.5.0")
     assert storage_gate(warned_only).status is GateStatus.AMBER
 
 
@@ -194,6 +195,74 @@ def test_a_link_without_checksum_or_size_is_amber():
     gate = storage_gate(report)
     assert gate.status is GateStatus.AMBER
     assert gate.summary == "2 problems: 1 without checksum, 1 of unknown size"
+
+
+FAMILY = expected_artifacts(["torchlet"], "2.5.0", [LINUX, "macosx_11_0_arm64"], ["cp310", "cp311", "cp312", "cp313"])
+
+
+def family_sizes(linux_mb: float = 780, mac_mb: float = 72) -> list[IndexFile]:
+    """A healthy RC: Linux wheels around 780 MB, macOS ones around 72 MB (a tenth, by design)."""
+    return [wheel(e.filename, size=int((linux_mb if e.platform == LINUX else mac_mb) * MB) + i * 3 * MB)
+            for i, e in enumerate(FAMILY)]
+
+
+def test_a_wheel_whose_head_says_22_bytes_is_truncated_and_blocks_the_release():
+    found = family_sizes()
+    cut = found[1].filename
+    found[1] = wheel(cut, size=22)
+    report = validate_rc(FAMILY, found, version="2.5.0")
+    assert kinds(report) == [("truncated", cut)]
+    detail = report.problems[0].detail
+    assert "only 22 bytes" in detail and "typically 786 MB" in detail and LINUX in detail
+    gate = storage_gate(report)
+    assert gate.status is GateStatus.RED and gate.summary == "1 problem: 1 truncated"
+    assert gate.details == (f"truncated: {cut}: {detail}",)
+
+
+def test_a_wheel_far_smaller_than_its_siblings_of_the_same_platform_is_truncated():
+    found = family_sizes()
+    cut = found[2].filename
+    found[2] = wheel(cut, size=212 * MB)  # an upload that stopped a quarter of the way
+    report = validate_rc(FAMILY, found, version="2.5.0")
+    assert kinds(report) == [("truncated", cut)]
+    assert "212 MB, under 50% of the 783 MB typical of its 3 siblings (torchlet manylinux_2_28_x86_64)" in (
+        report.problems[0].detail)
+
+
+def test_small_platforms_and_python_to_python_spread_are_not_truncation():
+    found = family_sizes()
+    found[0] = wheel(found[0].filename, size=560 * MB)  # 30% under the others: a slimmer build, still plausible
+    assert validate_rc(FAMILY, found, version="2.5.0").problems == ()
+
+
+def test_each_accelerator_variant_is_its_own_family():
+    expected = expected_artifacts(["torchlet"], "2.5.0", [LINUX], ["cp312", "cp313"])
+    found = [wheel(f"torchlet-2.5.0+cpu-{t}-{t}-{LINUX}.whl", size=180 * MB) for t in ("cp312", "cp313")]
+    found += [wheel(f"torchlet-2.5.0+cu130-{t}-{t}-{LINUX}.whl", size=700 * MB) for t in ("cp312", "cp313")]
+    assert validate_rc(expected, found, version="2.5.0").problems == ()
+    found[3] = wheel(found[3].filename, size=250 * MB)  # bigger than the cpu wheels, yet cut
+    report = validate_rc(expected, found, version="2.5.0")
+    assert kinds(report) == [("truncated", found[3].filename)]
+    assert "(torchlet +cu130 manylinux_2_28_x86_64)" in report.problems[0].detail
+
+
+def test_a_lone_wheel_under_a_kilobyte_is_truncated_even_without_siblings():
+    expected = expected_artifacts(["torchlet"], "2.5.0", ["win_amd64"], ["cp312"])
+    report = validate_rc(expected, [wheel(expected[0].filename, size=512)], version="2.5.0")
+    assert kinds(report) == [("truncated", expected[0].filename)]
+    assert report.problems[0].detail.startswith("only 512 bytes: no wheel with real contents is under 1.0 KB")
+
+
+def test_a_size_nobody_stated_is_unknown_with_the_reason_never_green():
+    found = staged(EXPECTED)
+    why = "HEAD http://index/whl/test/x.whl: answered 503 Service Unavailable; expected 200"
+    found[0] = IndexFile(found[0].filename, found[0].url, SHA, size=None, size_error=why)
+    report = validate_rc(EXPECTED, found, version="2.5.0")
+    assert kinds(report) == [("size_unknown", found[0].filename)]
+    assert report.problems[0].detail == why
+    gate = storage_gate(report)
+    assert gate.status is GateStatus.UNKNOWN
+    assert gate.summary == "1 problem: 1 of unknown size" and why in gate.details[0]
 
 
 def test_dotted_platform_sets_and_free_threaded_abi_tags_match_expected_wheels():
