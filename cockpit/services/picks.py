@@ -155,7 +155,7 @@ def picks_gate(rows: Sequence[PickRow], unrequested: Sequence[PullRequest], unre
     details += [f"#{p.number} {p.title} merged into the branch without a request" for p in unrequested]
     details += list(unread)
     cannot_tell = [_count(len(not_known), "request")] if not_known else []
-    cannot_tell += [f"{len(unread)} of the branch checks"] if unread else []
+    cannot_tell += ["the branch history"] if unread else []
     if flagged or unrequested:
         status = GateStatus.RED
         parts = [_count(len(flagged), "flagged request")] if flagged else []
