@@ -116,3 +116,27 @@ async def test_refresh_all_under_a_persistent_503_shows_the_branch_diff_stale_li
         await settle(app, pilot)
         assert not branch.stale and app.gates["branch_diff_clean"] == before
     app.backend.state.close()
+
+
+@pytest.mark.anyio
+async def test_when_only_the_milestone_fails_to_refresh_the_branch_diff_derived_from_it_goes_stale_too(
+        sandbox, impatient):
+    app = CockpitApp(build_backend(impatient))
+    app.animation_level = "none"
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        before = app.gates["branch_diff_clean"]
+        for name in ("milestone", "branch"):
+            app.pane(name).RETRY_BASE_S = 600
+        sandbox.github.faults.status_burst(503, count=None, path=MILESTONE)
+        await pilot.press("1", "r")  # the milestone pane alone is loaded again
+        await settle(app, pilot)
+        branch = app.pane("branch")
+        assert app.pane("milestone").stale and branch.stale and "503" in (branch.error or "")
+        gate = app.gates["branch_diff_clean"]
+        assert gate.status is GateStatus.UNKNOWN and "STALE" in gate.summary and before.summary in gate.summary
+        sandbox.github.faults.clear()
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert not branch.stale and app.gates["branch_diff_clean"] == before
+    app.backend.state.close()
