@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from cockpit.domain.commits import BranchDiffReport
 from cockpit.domain.github import MilestoneItem
 from cockpit.domain.reports import BranchReport
-from cockpit.loaders.shared import last_result, shared
+from cockpit.loaders.shared import shared
 
 if TYPE_CHECKING:
     from cockpit.bootstrap import CockpitBackend
@@ -63,11 +63,6 @@ def shared_branch_diff(backend: "CockpitBackend", *, reuse_within: float = 0.0) 
     result = shared(backend, BRANCH_DIFF, compute, reuse_within=reuse_within)
     backend.remember(branch_report=result)  # the validation action reads it
     return result
-
-
-def last_branch_diff(backend: "CockpitBackend") -> BranchReport | None:
-    """The last branch diff computed in this session, however old; None before the first."""
-    return last_result(backend, BRANCH_DIFF)  # type: ignore[return-value]
 
 
 def analyze(backend: "CockpitBackend", items: list[MilestoneItem] | tuple[MilestoneItem, ...], *,

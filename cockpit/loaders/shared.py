@@ -54,8 +54,3 @@ def shared(backend: "CockpitBackend", key: str, compute: Callable[[], T], *, reu
         backend.remember(**{f"{key}_result": (time.monotonic(), value), f"{key}_failed": None})
         return value
 
-
-def last_result(backend: "CockpitBackend", key: str) -> object | None:
-    """The last value computed for ``key``, however old, or None."""
-    last = backend.cached(f"{key}_result")
-    return last[1] if last is not None else None

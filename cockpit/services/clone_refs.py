@@ -65,7 +65,8 @@ def require_ref(git: RefPort, name: str, remote: str, what: str = "branch") -> R
     """Like ``find_ref``, but a missing ref is a ``GitError`` saying how to fetch it."""
     found = find_ref(git, name, remote)
     if found is None:
-        raise GitError(f"no {what} '{name}' (nor '{remote}/{name}') in the clone: fetch it with 'git fetch {remote} {name}'")
+        raise GitError(f"no {what} '{name}' (nor '{remote}/{name}') in the clone: "
+                       f"fetch it with 'git fetch {remote} {name}'")
     return found
 
 

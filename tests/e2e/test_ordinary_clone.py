@@ -76,7 +76,8 @@ def test_a_local_pick_branch_starts_from_the_remotes_release_branch(sandbox, ord
         name = f"cherry-pick-{missing.number}-release-2.5"
         assert result.ok and name in result.message, result.message
         clone = config.git.clone
-        assert git(clone, "rev-parse", f"{name}~{len(missing.commits)}") == git(clone, "rev-parse", "origin/release/2.5")
+        start = git(clone, "rev-parse", f"{name}~{len(missing.commits)}")
+        assert start == git(clone, "rev-parse", "origin/release/2.5")
     finally:
         backend.state.close()
 

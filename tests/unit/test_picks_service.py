@@ -238,7 +238,8 @@ def test_naive_now_is_taken_as_utc():
     assert round(row.age_days, 3) == 2
 
 
-FAILED_503 = "GitHub: read pull request #11 of acme/torchlet: GitHub failed (503) after 2 retries; try again in a minute."
+FAILED_503 = ("GitHub: read pull request #11 of acme/torchlet: GitHub failed (503) after 2 retries; "
+              "try again in a minute.")
 
 
 def test_a_release_pr_that_failed_to_load_makes_its_request_and_the_gate_unknown_never_clean():
