@@ -33,9 +33,10 @@ def register(backend: "CockpitBackend") -> None:
         return f"cherry-pick-{number}-{rel.branch.replace('/', '-')}"
 
     def pick_branch(target: Any) -> str:
+        from cockpit.loaders.branch import release_branch
+
         name = branch_name(target)
-        start = rel.branch if backend.git.rev_parse(rel.branch) else f"{backend.config.git.remote}/{rel.branch}"
-        backend.git.create_branch(name, start)
+        backend.git.create_branch(name, release_branch(backend).ref)
         try:
             backend.git.cherry_pick(shas(target), branch=name)
         except Exception:

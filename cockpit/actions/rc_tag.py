@@ -1,8 +1,10 @@
 """The built-in RC tagging step: tag the release branch head as the next ``vX.Y.Z-rcN`` and push it.
 
 N is one more than the highest RC tag of this version the clone knows. The tag goes on the
-remote-tracking head of the release branch (``origin/release/2.5``) when the clone has it, else on
-the local branch, and is pushed to the configured remote. The step is signed off when the push
+release branch's commit as every pane resolves it (``cockpit.services.clone_refs``: the local
+branch, else the remote's), named by the remote-tracking head (``origin/release/2.5``) when the
+clone has it; a local branch that differs from the remote's is refused (the panes would have
+judged one commit and CI another), and the tag is pushed to the configured remote. The step is signed off when the push
 succeeds, with the tag and the commit in its note.
 """
 
@@ -32,13 +34,22 @@ def register(backend: "CockpitBackend") -> None:
 
     def plan() -> tuple[str, str, str]:
         """(tag, ref, sha) the action would make and tag."""
+        from cockpit.loaders.branch import release_branch
+
         tag = next_rc_tag(rel.version, backend.git.tags())
-        for ref in (f"{remote}/{rel.branch}", rel.branch):
-            sha = backend.git.rev_parse(ref)
-            if sha:
-                return tag, ref, sha
-        raise GitError(f"neither {remote}/{rel.branch} nor {rel.branch} exists in {backend.config.git.clone}; "
-                       f"fetch the release branch first")
+        try:
+            branch = release_branch(backend)  # the commit every pane judged
+        except GitError:
+            raise GitError(f"neither {rel.branch} nor {remote}/{rel.branch} exists in {backend.config.git.clone}; "
+                           f"fetch the release branch first") from None
+        pushed = f"{remote}/{rel.branch}"
+        pushed_sha = branch.sha if branch.ref == pushed else backend.git.rev_parse(pushed)
+        if pushed_sha is None:
+            return tag, branch.ref, branch.sha  # no remote-tracking branch: the local one is all there is
+        if pushed_sha != branch.sha:
+            raise GitError(f"the local {rel.branch} ({branch.sha[:12]}) is not {pushed} ({pushed_sha[:12]}): the panes "
+                           f"judged the local branch, CI the pushed one; push or pull {rel.branch} first")
+        return tag, pushed, pushed_sha
 
     def describe(_target: StepRun | str) -> str:
         tag, ref, sha = plan()

@@ -59,6 +59,7 @@ class PickFlag(StrEnum):
     UNREQUESTED_MERGE = "unrequested_merge"
     STALE = "stale"
     UNPARSED = "unparsed"
+    COULD_NOT_READ = "could_not_read"  # a PR it names failed to load: its other flags are not known
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ class PicksReport:
     rows: tuple[PickRow, ...]
     unrequested: tuple[PullRequest, ...]
     gate: Gate
+    unread: tuple[str, ...] = ()  # what could not be read for the whole pane (the history), with the reason
 
 
 @dataclass(frozen=True)

@@ -1,35 +1,80 @@
-"""Branch-diff pane: one git log per range, one patch-id batch, the milestone items from GitHub."""
+"""Branch-diff pane: one git log per range, one patch-id batch, the milestone items from GitHub.
+
+The diff is computed once for every pane that needs it (the cherry-picks pane reads the reverts
+owed from it), and always from the milestone list as it stands: when that list cannot be read
+again, the load fails and the pane shows its last diff as STALE, never as fresh.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cockpit.domain.commits import BranchDiffReport
+from cockpit.domain.github import MilestoneItem
 from cockpit.domain.reports import BranchReport
-from cockpit.errors import CockpitError
+from cockpit.loaders.shared import shared
 
 if TYPE_CHECKING:
     from cockpit.bootstrap import CockpitBackend
+    from cockpit.services.clone_refs import ReleaseRefs, ResolvedRef
+
+BRANCH_DIFF = "branch_diff"  # the shared computation's key (see ``cockpit.loaders.shared``)
 
 
 def rc_tags(backend: "CockpitBackend") -> list[str]:
     """This release's RC tags in the local clone, oldest first (``v2.5.0-rc1``, ``-rc2``, ...)."""
-    prefix = f"v{backend.config.release.version}-rc"
-    tags = [t for t in backend.git.tags() if t.startswith(prefix) and t[len(prefix):].isdigit()]
-    return sorted(tags, key=lambda t: int(t[len(prefix):]))
+    from cockpit.services import clone_refs
+
+    return clone_refs.rc_tags(backend.git.tags(), backend.config.release.version)
+
+
+def release_branch(backend: "CockpitBackend") -> "ResolvedRef":
+    """The release branch as the clone has it: local, else the configured remote's."""
+    from cockpit.services.clone_refs import require_ref
+
+    return require_ref(backend.git, backend.config.release.branch, backend.config.git.remote)
+
+
+def release_refs(backend: "CockpitBackend") -> "ReleaseRefs":
+    """Main, the release branch and the cut, resolved the one way every pane resolves them."""
+    from cockpit.services import clone_refs
+
+    rel, git_cfg = backend.config.release, backend.config.git
+    return clone_refs.release_refs(backend.git, main=rel.main, branch=rel.branch, remote=git_cfg.remote,
+                                   cut_override=git_cfg.cut)
 
 
 def load_branch_diff(backend: "CockpitBackend") -> BranchReport:
-    from cockpit.loaders.milestone import fetch_milestone
-    from cockpit.services.branch_diff import branch_gate
-    from cockpit.services.branch_loader import load_branch_diff as analyze
+    """The pane's load: the diff computed again (or taken from a load running at the same time)."""
+    return shared_branch_diff(backend)
 
-    items = backend.cached("milestone_items")
-    if items is None:
-        _, items = fetch_milestone(backend)
+
+def shared_branch_diff(backend: "CockpitBackend", *, reuse_within: float = 0.0) -> BranchReport:
+    """The branch diff, computed once for all panes loading at the same time; one younger than
+    ``reuse_within`` seconds is reused, unless a later computation failed."""
+    from cockpit.loaders.milestone import MILESTONE_REUSE_S, fetch_milestone
+    from cockpit.services.branch_diff import branch_gate
+
+    def compute() -> BranchReport:
+        _, items = fetch_milestone(backend, reuse_within=MILESTONE_REUSE_S)
+        diff = analyze(backend, items, with_rc_delta=True)
+        return BranchReport(diff=diff, gate=branch_gate(diff))
+
+    result = shared(backend, BRANCH_DIFF, compute, reuse_within=reuse_within)
+    backend.remember(branch_report=result)  # the validation action reads it
+    return result
+
+
+def analyze(backend: "CockpitBackend", items: list[MilestoneItem] | tuple[MilestoneItem, ...], *,
+            with_rc_delta: bool) -> BranchDiffReport:
+    """The branch-diff engine over the clone for ``items`` (none: only the history's own findings,
+    reverts owed and fixes only on the branch, which need no milestone)."""
+    from cockpit.services.branch_loader import load_branch_diff as engine
+
     rel, git_cfg = backend.config.release, backend.config.git
-    tags = rc_tags(backend)
+    tags = rc_tags(backend) if with_rc_delta else []
     rc_range = {"rc_base": tags[-2], "rc_head": tags[-1]} if len(tags) >= 2 else {}
-    report = analyze(
+    return engine(
         backend.git,
         main=rel.main,
         branch=rel.branch,
@@ -41,23 +86,3 @@ def load_branch_diff(backend: "CockpitBackend") -> BranchReport:
         release_only_patterns=git_cfg.release_only_patterns,
         **rc_range,
     )
-    result = BranchReport(diff=report, gate=branch_gate(report))
-    backend.remember(branch_report=result)
-    return result
-
-
-def find_cut(backend: "CockpitBackend") -> str | None:
-    """The cut, for when the branch diff has not run yet; None when it cannot be found."""
-    from cockpit.services.branch_loader import find_cut as locate
-
-    rel, git_cfg = backend.config.release, backend.config.git
-    git = backend.git
-    main_sha = git.rev_parse(rel.main) or git.rev_parse(f"{git_cfg.remote}/{rel.main}")
-    branch_sha = git.rev_parse(rel.branch) or git.rev_parse(f"{git_cfg.remote}/{rel.branch}")
-    if not (main_sha and branch_sha):
-        return None
-    try:
-        return locate(git, main_sha=main_sha, branch_sha=branch_sha, branch=rel.branch,
-                      remote=git_cfg.remote, cut_override=git_cfg.cut)
-    except CockpitError:
-        return None

@@ -1,7 +1,10 @@
 """Cherry-pick pane: the tracker's comments, the release PRs in one list call, the trunk PRs named.
 
 Trunk PRs that are in the milestone come from the milestone's item list (shared with the milestone
-pane; it carries merged state and body); only the others are read one by one.
+pane; it carries merged state and body); only the others are read one by one. The trunk PRs
+reverted on main come from the branch diff (computed once for both panes), so the gate is the
+same whichever pane loads first. Whatever could not be read is said, never taken as clean: a PR
+that failed to load marks its request, history that failed marks the whole gate, UNKNOWN.
 """
 
 from __future__ import annotations
@@ -10,19 +13,17 @@ from typing import TYPE_CHECKING
 
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem, PullRequest, PullState
 from cockpit.domain.reports import PicksReport
-from cockpit.errors import CockpitError, ConfigError
+from cockpit.errors import CockpitError, ConfigError, GitError
 
-# A milestone list younger than this (read by the milestone pane) is reused as is.
-MILESTONE_REUSE_S = 60.0
 _PULL_STATE = {ItemState.OPEN: PullState.OPEN, ItemState.MERGED: PullState.MERGED,
                ItemState.CLOSED_UNMERGED: PullState.CLOSED_UNMERGED}
 
 if TYPE_CHECKING:
     from cockpit.bootstrap import CockpitBackend
+    from cockpit.domain.commits import BranchDiffReport
 
 
 def load_picks(backend: "CockpitBackend") -> PicksReport:
-    from cockpit.loaders.branch import find_cut
     from cockpit.services.pick_parser import parse_requests
     from cockpit.services.picks import (
         needed_pull_numbers,
@@ -38,17 +39,32 @@ def load_picks(backend: "CockpitBackend") -> PicksReport:
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
     pulls = dict(release_pulls)
     needed = needed_pull_numbers(requests, repo) - pulls.keys()
-    if needed and rel.milestone is not None:
-        pulls.update((n, pr) for n, pr in _milestone_pulls(backend).items() if n in needed)
+    milestone_read = rel.milestone is not None
+    if needed and milestone_read:
+        in_milestone = _milestone_pulls(backend)
+        milestone_read = in_milestone is not None
+        pulls.update((n, pr) for n, pr in (in_milestone or {}).items() if n in needed)
+    unreadable: dict[int, str] = {}
     for number in sorted(needed - pulls.keys()):
         try:
             pulls[number] = gh.pull(repo, number)
-        except CockpitError:
-            continue  # a deleted or mistyped PR: the analysis flags the request instead
-    branch = backend.cached("branch_report")
-    reverted = {r.reverted_pr for r in branch.diff.reverts_to_propagate if r.reverted_pr} if branch else set()
-    cut = branch.diff.cut if branch else find_cut(backend)
-    branch_log = backend.git.log(f"{cut}..{rel.branch}") if cut else []
+        except CockpitError as exc:  # a deleted or mistyped PR, or GitHub failing: the request says which
+            unreadable[number] = str(exc)
+    unread: list[str] = []
+    diff, why = _branch_diff(backend, with_milestone=milestone_read)
+    if why:
+        unread.append(f"which trunk PRs were reverted on main is not known: {why}")
+    reverted = {r.reverted_pr for r in diff.reverts_to_propagate if r.reverted_pr} if diff else set()
+    branch_prs: set[int] = set()
+    if diff is not None:
+        try:
+            from cockpit.loaders.branch import release_branch
+
+            log = backend.git.log(f"{diff.cut}..{release_branch(backend).sha}")
+            # only PRs based on the release branch: a pick's subject also names its trunk PR
+            branch_prs = pr_numbers_in_subjects(c.subject for c in log) & release_pulls.keys()
+        except GitError as exc:
+            unread.append(f"merges into {rel.branch} without a request are not known: {exc}")
     return picks_report(
         requests,
         tracker_issue=rel.tracker_issue,
@@ -57,21 +73,45 @@ def load_picks(backend: "CockpitBackend") -> PicksReport:
         release_branch=rel.branch,
         repository=repo,
         reverted_trunk_prs=reverted,
-        # only PRs based on the release branch: a pick's subject also names its trunk PR
-        branch_pr_numbers=pr_numbers_in_subjects(c.subject for c in branch_log) & release_pulls.keys(),
+        branch_pr_numbers=branch_prs,
+        unreadable_pulls=unreadable,
+        unread=unread,
         now=backend.clock(),
         stale_days=backend.config.stale_days,
     )
 
 
-def _milestone_pulls(backend: "CockpitBackend") -> dict[int, PullRequest]:
-    """The milestone's pull requests as ``PullRequest``s (base unknown: only trunk PRs use them)."""
-    from cockpit.loaders.milestone import fetch_milestone
+def _branch_diff(backend: "CockpitBackend", *, with_milestone: bool) -> "tuple[BranchDiffReport | None, str]":
+    """The branch diff the picks need (reverts owed, the cut), or None and why it could not be had.
+
+    It is the branch pane's own diff (shared, so the work is done once); when the milestone cannot
+    be read, the history alone answers, as the reverts need no milestone.
+    """
+    from cockpit.loaders.branch import analyze, shared_branch_diff
+    from cockpit.loaders.milestone import MILESTONE_REUSE_S
+
+    if with_milestone:
+        try:
+            return shared_branch_diff(backend, reuse_within=MILESTONE_REUSE_S).diff, ""
+        except GitError as exc:
+            return None, str(exc)
+        except CockpitError:
+            pass  # the milestone could not be read (the branch pane says so): the history alone answers
+    try:
+        return analyze(backend, (), with_rc_delta=False), ""
+    except CockpitError as exc:
+        return None, str(exc)
+
+
+def _milestone_pulls(backend: "CockpitBackend") -> dict[int, PullRequest] | None:
+    """The milestone's pull requests as ``PullRequest``s (base unknown: only trunk PRs use them);
+    None when the milestone cannot be read."""
+    from cockpit.loaders.milestone import MILESTONE_REUSE_S, fetch_milestone
 
     try:
         _, items = fetch_milestone(backend, reuse_within=MILESTONE_REUSE_S)
     except CockpitError:
-        return {}  # the milestone pane shows that error; here the PRs are read one by one instead
+        return None  # the milestone pane shows that error; here the PRs are read one by one instead
     return {i.number: _as_pull(i) for i in items if i.kind is ItemKind.PULL and i.state in _PULL_STATE}
 
 

@@ -1,4 +1,4 @@
-"""Tie the git port to the branch-diff engine: find the cut, read each range once, analyze.
+"""Tie the git port to the branch-diff engine: resolve the refs (``clone_refs``), read each range once, analyze.
 
 The port is anything with ``GitRepo``'s method names (the real adapter, or a fake in tests), so
 this module stays free of GitPython. The number of git calls does not grow with history size:
@@ -18,6 +18,7 @@ from cockpit.domain.github import MilestoneItem
 from cockpit.errors import GitError
 from cockpit.services import refs
 from cockpit.services.branch_diff import DEFAULT_RELEASE_ONLY, analyze_branch, rc_delta
+from cockpit.services.clone_refs import release_refs
 
 
 class GitPort(Protocol):
@@ -35,33 +36,6 @@ class GitPort(Protocol):
     def is_ancestor(self, a: str, b: str) -> bool: ...
 
     def is_shallow(self) -> bool: ...
-
-
-def _resolve(repo: GitPort, name: str, remote: str, what: str) -> str:
-    for candidate in (name, f"{remote}/{name}"):
-        sha = repo.rev_parse(candidate)
-        if sha:
-            return sha
-    raise GitError(f"no {what} '{name}' (nor '{remote}/{name}') in the clone: fetch it with 'git fetch {remote} {name}'")
-
-
-def find_cut(repo: GitPort, *, main_sha: str, branch_sha: str, branch: str, remote: str, cut_override: str = "") -> str:
-    """The cut: the override, else ``orig/<branch>`` (local or on ``remote``), else the merge base."""
-    if cut_override:
-        sha = repo.rev_parse(cut_override)
-        if not sha:
-            raise GitError(f"the cut '{cut_override}' (git.cut in the config) names no commit in the clone")
-        return sha
-    for candidate in (f"orig/{branch}", f"{remote}/orig/{branch}"):
-        sha = repo.rev_parse(candidate)
-        if sha:
-            return sha
-    sha = repo.merge_base(main_sha, branch_sha)
-    if sha:
-        return sha
-    if repo.is_shallow():
-        raise GitError(f"the clone is shallow and lacks the cut of {branch}: run 'git fetch --unshallow {remote}'")
-    raise GitError(f"{branch} shares no history with main and there is no orig/{branch}: set git.cut in the config")
 
 
 def before_cut_pattern(numbers: Sequence[int], repository: str) -> str:
@@ -109,9 +83,8 @@ def load_branch_diff(
     ``rc_base``/``rc_head`` (e.g. two RC tags) add the delta between them. Raises GitError with one
     actionable line for a missing ref, a shallow clone lacking the cut, or a failing git command.
     """
-    main_sha = _resolve(repo, main, remote, "branch")
-    branch_sha = _resolve(repo, branch, remote, "branch")
-    cut = find_cut(repo, main_sha=main_sha, branch_sha=branch_sha, branch=branch, remote=remote, cut_override=cut_override)
+    start = release_refs(repo, main=main, branch=branch, remote=remote, cut_override=cut_override)
+    main_sha, branch_sha, cut = start.main.sha, start.branch.sha, start.cut
     if repo.is_shallow() and not (repo.is_ancestor(cut, main_sha) and repo.is_ancestor(cut, branch_sha)):
         raise GitError(f"the clone is shallow and lacks the history from the cut to {main} and {branch}: run 'git fetch --unshallow {remote}'")
     trunk = repo.log(f"{cut}..{main_sha}")

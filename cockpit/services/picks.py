@@ -51,19 +51,23 @@ def analyze_picks(
     repository: str,
     reverted_trunk_prs: Collection[int] = frozenset(),
     branch_pr_numbers: Collection[int] = frozenset(),
+    unreadable_pulls: Mapping[int, str] | None = None,
     now: datetime,
     stale_days: float = 7.0,
 ) -> tuple[tuple[PickRow, ...], tuple[PullRequest, ...]]:
     """Rows (one per comment, in order) and the PRs merged into the branch that no request names.
 
     ``pulls`` maps ``PRRef`` or plain numbers (this repository) to the loaded PRs; a PR missing
-    from it is reported in the row's notes, never guessed. ``now`` is injected for ages.
+    from it is reported in the row's notes, never guessed. ``unreadable_pulls`` maps this
+    repository's PR numbers that failed to load to the error: their requests are flagged
+    ``could_not_read`` with it. ``now`` is injected for ages.
     """
     now = _aware(now)
     rows: list[PickRow] = []
     first_request: dict[int, PickRow] = {}
+    failed = dict(unreadable_pulls or {})
     for request in requests:
-        row = _row(request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days)
+        row = _row(request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days, failed)
         row = _mark_duplicate(row, first_request, repository)
         rows.append(row)
     named = {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs) if _is_home(ref, repository)}
@@ -84,10 +88,16 @@ def picks_report(
     repository: str,
     reverted_trunk_prs: Collection[int] = frozenset(),
     branch_pr_numbers: Collection[int] = frozenset(),
+    unreadable_pulls: Mapping[int, str] | None = None,
+    unread: Sequence[str] = (),
     now: datetime,
     stale_days: float = 7.0,
 ) -> PicksReport:
-    """``analyze_picks`` and ``picks_gate`` together, as the pane's report."""
+    """``analyze_picks`` and ``picks_gate`` together, as the pane's report.
+
+    ``unread`` says, in words, what could not be read for all requests at once (the branch history
+    behind the reverted-trunk flags and the unrequested merges): it keeps the gate from GREEN.
+    """
     rows, unrequested = analyze_picks(
         requests,
         pulls=pulls,
@@ -95,21 +105,32 @@ def picks_report(
         repository=repository,
         reverted_trunk_prs=reverted_trunk_prs,
         branch_pr_numbers=branch_pr_numbers,
+        unreadable_pulls=unreadable_pulls,
         now=now,
         stale_days=stale_days,
     )
-    return PicksReport(tracker_issue, tracker_title, rows, unrequested, picks_gate(rows, unrequested))
+    gate = picks_gate(rows, unrequested, unread)
+    return PicksReport(tracker_issue, tracker_title, rows, unrequested, gate, unread=tuple(unread))
 
 
 def blocking_flags(row: PickRow) -> tuple[PickFlag, ...]:
-    """The flags that keep the gate from green: all of a pending row's, few of a settled one's."""
+    """The flags that turn the gate red: all of a pending row's, few of a settled one's.
+
+    ``could_not_read`` is not among them: it says the row's flags are not known (see ``unknown``).
+    """
     if row.status is PickStatus.REJECTED:
         return ()
     if row.status is PickStatus.UNPARSED and not looks_like_request(row.request):
         return ()
     if row.status is PickStatus.ACCEPTED:
         return tuple(f for f in row.flags if f in _BLOCKING_WHEN_ACCEPTED)
-    return row.flags
+    return tuple(f for f in row.flags if f is not PickFlag.COULD_NOT_READ)
+
+
+def unknown(row: PickRow) -> bool:
+    """Whether a PR of this request failed to load, so its flags cannot be known (a rejected
+    request, decided by its release PR's own state, needs nothing more)."""
+    return PickFlag.COULD_NOT_READ in row.flags and row.status is not PickStatus.REJECTED
 
 
 def looks_like_request(request: PickRequest) -> bool:
@@ -117,18 +138,24 @@ def looks_like_request(request: PickRequest) -> bool:
     return bool(_LOOKS_LIKE_REQUEST.search(request.body[:100_000]))
 
 
-def picks_gate(rows: Sequence[PickRow], unrequested: Sequence[PullRequest]) -> Gate:
-    """``picks_clear``: RED on any blocking flag or unrequested merge, AMBER while picks are under
-    review, GREEN otherwise. Unparsed comments that do not look like requests (chatter) are listed
-    in the rows with the ``unparsed`` flag but do not block (see ``blocking_flags``).
+def picks_gate(rows: Sequence[PickRow], unrequested: Sequence[PullRequest], unread: Sequence[str] = ()) -> Gate:
+    """``picks_clear``: RED on any blocking flag or unrequested merge; else UNKNOWN while a request's
+    PR or the branch history (``unread``) could not be read; AMBER while picks are under review;
+    GREEN otherwise. Unparsed comments that do not look like requests (chatter) are listed in the
+    rows with the ``unparsed`` flag but do not block (see ``blocking_flags``).
     """
     flagged = [r for r in rows if blocking_flags(r)]
-    reviewing = [r for r in rows if not blocking_flags(r) and r.status is PickStatus.UNDER_REVIEW]
+    not_known = [r for r in rows if unknown(r)]
+    reviewing = [r for r in rows if not blocking_flags(r) and not unknown(r) and r.status is PickStatus.UNDER_REVIEW]
     accepted = sum(1 for r in rows if r.status is PickStatus.ACCEPTED)
     rejected = sum(1 for r in rows if r.status is PickStatus.REJECTED)
     details = [f"{row_label(r)}: {', '.join(f.value.replace('_', ' ') for f in blocking_flags(r))}" for r in flagged]
+    details += [f"{row_label(r)}: {_unread_note(r)}" for r in not_known]
     details += [f"{row_label(r)}: under review" for r in reviewing]
     details += [f"#{p.number} {p.title} merged into the branch without a request" for p in unrequested]
+    details += list(unread)
+    cannot_tell = [_count(len(not_known), "request")] if not_known else []
+    cannot_tell += ["the branch history"] if unread else []
     if flagged or unrequested:
         status = GateStatus.RED
         parts = [_count(len(flagged), "flagged request")] if flagged else []
@@ -136,12 +163,21 @@ def picks_gate(rows: Sequence[PickRow], unrequested: Sequence[PullRequest]) -> G
             parts.append(_count(len(unrequested), "unrequested merge"))
         if reviewing:
             parts.append(f"{len(reviewing)} under review")
+        if cannot_tell:
+            parts.append(f"could not read {' and '.join(cannot_tell)}")
         summary = ", ".join(parts)
+    elif cannot_tell:
+        first = _unread_note(not_known[0]) if not_known else unread[0]
+        status, summary = GateStatus.UNKNOWN, f"could not read {' and '.join(cannot_tell)}: {first}"
     elif reviewing:
         status, summary = GateStatus.AMBER, f"{_count(len(reviewing), 'pick')} under review"
     else:
         status, summary = GateStatus.GREEN, f"no pending cherry-picks ({accepted} accepted, {rejected} rejected)"
     return Gate(GATE_NAME, GATE_TITLE, status, summary, tuple(details))
+
+
+def _unread_note(row: PickRow) -> str:
+    return next((n for n in row.notes if " could not be read: " in n), "a PR it names could not be read")
 
 
 def row_label(row: PickRow, repository: str = "") -> str:
@@ -162,6 +198,7 @@ def _row(
     reverted: set[int],
     now: datetime,
     stale_days: float,
+    failed: Mapping[int, str],
 ) -> PickRow:
     age = _days(now, req.created_at)
     if not req.parsed:
@@ -174,7 +211,7 @@ def _row(
     for ref in req.release_prs:
         pr = _lookup(pulls, ref, repository)
         if pr is None:
-            notes.append(f"release PR {ref.label(repository)} not loaded")
+            notes.append(_not_loaded("release", ref, repository, failed, flags))
             continue
         release.append(pr)
         if _is_home(ref, repository) and pr.state is not PullState.CLOSED_UNMERGED and pr.base_ref != branch:
@@ -189,7 +226,7 @@ def _row(
         for ref in req.trunk_prs:
             pr = _lookup(pulls, ref, repository)
             if pr is None:
-                notes.append(f"trunk PR {ref.label(repository)} not loaded")
+                notes.append(_not_loaded("trunk", ref, repository, failed, flags))
             else:
                 trunk.append(pr)
             if pr is not None and pr.state is not PullState.MERGED:
@@ -208,6 +245,15 @@ def _row(
     notes += _hint_notes(req, status)
     loaded = tuple(dict.fromkeys((*release, *trunk)))
     return PickRow(req, status, tuple(dict.fromkeys(flags)), age, release_age, tuple(notes), loaded)
+
+
+def _not_loaded(kind: str, ref: PRRef, repository: str, failed: Mapping[int, str], flags: list[PickFlag]) -> str:
+    """The note for a PR that is not loaded; one that failed to load also flags the row."""
+    error = failed.get(ref.number) if _is_home(ref, repository) else None
+    if error is None:
+        return f"{kind} PR {ref.label(repository)} not loaded"
+    flags.append(PickFlag.COULD_NOT_READ)
+    return f"{kind} PR {ref.label(repository)} could not be read: {error}"
 
 
 def _status(req: PickRequest, release: list[PullRequest]) -> PickStatus:

@@ -56,6 +56,8 @@ PANES: tuple[tuple[str, str, str], ...] = (
     ("checklist", "5 Checklist", "cockpit.ui.panes.checklist:ChecklistPane"),
 )
 """Name, tab title and class of each pane; the classes are imported when first needed."""
+DERIVED_FROM: dict[str, tuple[str, ...]] = {"milestone": ("branch",)}
+"""Panes whose report is computed from another pane's data (the picks read PRs one by one instead)."""
 
 
 def pane_class(name: str) -> type[Pane]:
@@ -364,11 +366,25 @@ class CockpitApp(App[None]):
 
     def on_gates_reported(self, message: GatesReported) -> None:
         self.gates.update({g.name: g for g in message.gates})
+        self._propagate_staleness({g.name for g in message.gates})
         self.pane("overview").show_gates(self.gates)
         if any(g.name != "checklist" for g in message.gates) and not self._checklist_due:
             # Several panes often finish together: evaluate the checklist once for all of them.
             self._checklist_due = True
             self.call_after_refresh(self._reevaluate_checklist)
+
+    def _propagate_staleness(self, reported: set[str]) -> None:
+        """A pane whose data others derive from failed to load: those show STALE too, never a fresh
+        verdict on a list that could not be refreshed (their own retry reads it again)."""
+        for source, derived in DERIVED_FROM.items():
+            pane = self.mounted_pane(source)
+            if pane is None or pane.last_failure is None or not reported & set(pane.GATES):
+                continue
+            for name in derived:
+                other = self.mounted_pane(name)
+                loading = any(w.group == name and not w.is_finished for w in self.workers)
+                if other is not None and other.report is not None and not other.stale and not loading:
+                    other.inputs_failed(pane.last_failure)
 
     def _reevaluate_checklist(self) -> None:
         self._checklist_due = False

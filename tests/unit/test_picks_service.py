@@ -236,3 +236,50 @@ def test_branch_pr_numbers_come_from_subject_suffixes():
 def test_naive_now_is_taken_as_utc():
     row = only_row([request(1, [1], [11], days_old=2)], [pr(1), pr(11, PullState.OPEN, BRANCH)], now=NOW.replace(tzinfo=None))
     assert round(row.age_days, 3) == 2
+
+
+FAILED_503 = ("GitHub: read pull request #11 of acme/torchlet: GitHub failed (503) after 2 retries; "
+              "try again in a minute.")
+
+
+def test_a_release_pr_that_failed_to_load_makes_its_request_and_the_gate_unknown_never_clean():
+    # #11 aims at main (wrong base), but its read failed: the flag cannot be known, so nothing says clean
+    rows, unrequested = analyze([request(1, [1], [11]), request(2, [2], [12])],
+                                [pr(1), pr(2), pr(12, PullState.MERGED, BRANCH)], unreadable_pulls={11: FAILED_503})
+    assert PickFlag.COULD_NOT_READ in rows[0].flags
+    assert f"release PR #11 could not be read: {FAILED_503}" in rows[0].notes
+    gate = picks_gate(rows, unrequested)
+    assert gate.status is GateStatus.UNKNOWN
+    assert gate.summary == f"could not read 1 request: release PR #11 could not be read: {FAILED_503}"
+    assert f"#11: release PR #11 could not be read: {FAILED_503}" in gate.details
+
+
+def test_a_trunk_pr_that_failed_to_load_keeps_an_accepted_pick_unknown():
+    rows, unrequested = analyze([request(1, [1], [11])], [pr(11, PullState.MERGED, BRANCH)],
+                                unreadable_pulls={1: "GitHub: read pull request #1 of acme/torchlet: not found (404)"})
+    assert rows[0].status is PickStatus.ACCEPTED and PickFlag.COULD_NOT_READ in rows[0].flags
+    assert picks_gate(rows, unrequested).status is GateStatus.UNKNOWN
+
+
+def test_a_rejected_pick_needs_nothing_more_even_when_its_trunk_pr_failed_to_load():
+    rows, unrequested = analyze([request(1, [1], [11])], [pr(11, PullState.CLOSED_UNMERGED, BRANCH)],
+                                unreadable_pulls={1: "GitHub: rate limit"})
+    assert picks_gate(rows, unrequested).status is GateStatus.GREEN
+
+
+def test_an_unreadable_pr_is_named_beside_the_red_flags_without_hiding_them():
+    rows, unrequested = analyze([request(1, [1], []), request(2, [2], [12])], [pr(1), pr(2)],
+                                unreadable_pulls={12: "GitHub: rate limit"})
+    gate = picks_gate(rows, unrequested)
+    assert gate.status is GateStatus.RED
+    assert gate.summary == "1 flagged request, could not read 1 request"
+    assert "#12: release PR #12 could not be read: GitHub: rate limit" in gate.details
+
+
+def test_history_that_could_not_be_read_keeps_the_gate_from_green_and_says_why():
+    why = "which trunk PRs were reverted on main is not known: Git: no branch 'release/2.5' in the clone"
+    report = picks_report([request(1, [1], [11])], tracker_issue=9000, tracker_title="Tracker",
+                          pulls={1: pr(1), 11: pr(11, PullState.MERGED, BRANCH)}, release_branch=BRANCH,
+                          repository=REPO, unread=[why], now=NOW)
+    assert report.gate.status is GateStatus.UNKNOWN and report.unread == (why,)
+    assert report.gate.summary == f"could not read the branch history: {why}"

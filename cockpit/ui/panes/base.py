@@ -78,6 +78,7 @@ class Pane(Vertical):
         self.loaded_at: datetime | None = None
         self.failures = 0
         self.stale = False
+        self.last_failure: BaseException | None = None  # why the latest load failed; None once one succeeds
         self._last_gate: Gate | None = None
         self._retry_timer: Any = None
 
@@ -161,6 +162,7 @@ class Pane(Vertical):
     def _loaded(self, report: Any) -> None:
         self.report, self.error = report, None
         self.loaded_at, self.failures, self.stale = self.now(), 0, False
+        self.last_failure = None
         self.remove_class("-stale")
         self._cancel_retry()
         self.query_one(".pane-error", Static).display = False
@@ -200,7 +202,13 @@ class Pane(Vertical):
             pass
         table.move_cursor(row=min(row, table.row_count - 1), animate=False, scroll=True)
 
+    def inputs_failed(self, exc: BaseException) -> None:
+        """The data this pane's report is derived from could not be refreshed (``exc`` says why):
+        the report is as stale as that data, exactly as if this pane's own load had failed."""
+        self._failed(exc)
+
     def _failed(self, exc: BaseException) -> None:
+        self.last_failure = exc
         self.error = error_text(exc)
         self.failures += 1
         _log.info("%s failed to load (%d in a row): %s", self.PANE, self.failures, self.error,
