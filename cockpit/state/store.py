@@ -3,13 +3,13 @@ posted-comment ledger and the audit log, in one schema-versioned TOML file.
 
 Written atomically (temp file, fsync, rename, fsync of the folder) and guarded by a lock file. A
 file that does not parse, or that a newer cockpit wrote, is never overwritten: it is copied aside
-and the store turns read-only with ``problem`` saying why. Never holds a token.
+and the store turns read-only with ``problem`` saying why. Never holds a token: every string is
+redacted on its way to the file.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 import threading
@@ -24,12 +24,14 @@ import tomli_w
 
 from cockpit.errors import ReadOnlyError, StateError
 from cockpit.state.lock import StateLock
+from cockpit.state.redaction import redact, redact_all
+
+__all__ = ["SCHEMA", "StateStore", "iso", "redact"]
 
 if TYPE_CHECKING:  # the checklist types load with the checklist, after the first screen
     from cockpit.domain.checklist import AuditEntry, Signoff
 
 SCHEMA = 1
-_TOKEN = re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")
 _PREF_TYPES = (str, int, float, bool, list)
 
 
@@ -50,11 +52,6 @@ def _guarded(method: _F) -> _F:
 def iso(moment: datetime) -> str:
     """UTC ISO 8601 with a Z, the one time format of the state file."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def redact(text: str) -> str:
-    """Replace anything shaped like a GitHub token, so one pasted into a note is never stored."""
-    return _TOKEN.sub("[redacted token]", text)
 
 
 class StateStore:
@@ -185,6 +182,8 @@ class StateStore:
 
     def _save(self) -> None:
         self._check_writable()
+        # The one place tokens are taken out: every string of every table, whoever put it there.
+        self._data = redact_all(self._data)
         text = _dumps(self._data)
         folder = self.path.parent
         try:
@@ -252,10 +251,11 @@ class StateStore:
         from cockpit.domain.checklist import Signoff
 
         table = self._mutable_table("signoffs")
-        signoff = Signoff(step_id, bool(done), who, when or iso(self._clock()), redact(note))
+        signoff = Signoff(step_id, bool(done), who, when or iso(self._clock()), note)
         table[step_id] = {"done": signoff.done, "who": signoff.who, "when": signoff.when, "note": signoff.note}
         self._save()
-        return signoff
+        saved = self._table("signoffs").get(redact(step_id), {})  # as written: redacted
+        return Signoff(step_id, signoff.done, _text(saved.get("who")), _text(saved.get("when")), _text(saved.get("note")))
 
     @_guarded
     def notes(self) -> dict[str, str]:
@@ -266,7 +266,6 @@ class StateStore:
     def set_note(self, step_id: str, note: str) -> None:
         """Set a step's note (also on its sign-off, if any); an empty note removes it."""
         table = self._mutable_table("notes")
-        note = redact(note)
         if note:
             table[step_id] = note
         else:
@@ -290,7 +289,7 @@ class StateStore:
                 "action": entry.action,
                 "target": entry.target,
                 "outcome": entry.outcome,
-                "detail": redact(entry.detail),
+                "detail": entry.detail,
             }
         )
         self._save()
@@ -320,7 +319,7 @@ class StateStore:
         if value is None:
             table.pop(key, None)
         else:
-            table[key] = redact(value) if isinstance(value, str) else value
+            table[key] = value
         self._save()
 
     @_guarded

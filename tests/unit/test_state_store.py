@@ -321,3 +321,68 @@ def test_workers_recording_at_the_same_time_lose_nothing(state_path):
         t.join()
     store.close()
     assert len(opened(state_path, read_only=True).audit_log()) == 40
+
+
+class ChecklistBackend:
+    """Just what the checklist actions need: the state, the registry, who acts and when."""
+
+    def __init__(self, store: StateStore) -> None:
+        from cockpit.actions.checklist import register
+        from cockpit.actions.registry import ActionRegistry
+
+        self.state, self.who, self.clock = store, "alice", lambda: FIXED
+        self.actions = ActionRegistry(store, read_only=False, who="alice", clock=lambda: FIXED)
+        register(self)
+
+    def checklist_steps(self) -> list:
+        return []
+
+
+SESSION_TOKEN = "0123456789abcdef0123456789abcdef01234567"  # an old-style token: no recognisable shape
+TOKEN_SHAPES = {
+    "classic": "ghp_" + "A1b2" * 9,
+    "fine-grained": "github_pat_11ABCDEFG0" + "x_Y9" * 16,
+    "oauth": "gho_" + "Zz09" * 9,
+    "server-to-server": "ghs_" + "Qq12" * 9,
+    "user-to-server": "ghu_" + "Ww34" * 9,
+    "refresh": "ghr_" + "Ee56" * 19,
+    "the session's own token": SESSION_TOKEN,
+}
+
+
+@pytest.fixture
+def session_token():
+    from cockpit.state import redaction
+
+    redaction.add_secret(SESSION_TOKEN)
+    yield SESSION_TOKEN
+    redaction.forget_secrets()
+
+
+@pytest.mark.parametrize("token", TOKEN_SHAPES.values(), ids=TOKEN_SHAPES.keys())
+def test_a_token_pasted_anywhere_reaches_no_field_of_the_state_file(state_path, session_token, token):
+    store = opened(state_path)
+    backend = ChecklistBackend(store)
+    result = backend.actions.run("checklist.note", ("perf_run", f"used GH_TOKEN_{token}_ oops"), confirmed=True)
+    assert result.ok
+    store.set_signoff("promote_pypi", done=True, who=f"bob {token}", note=f"token={token}")
+    store.audit(AuditEntry(f"t {token}", token, f"x{token}", f"#{token}", "failed", f"401 for {token}"))
+    store.set_pref("last_search", token)
+    store.set_pref("searches", [f"a {token}", "b"])
+    store.ledger_put(f"acme/torchlet#{token}", token)
+    store.acknowledge(f"ci:{token}")
+    text = state_path.read_text()
+    assert token not in text
+    assert text.count("[redacted token]") >= 12
+    note_entry = next(e for e in store.audit_log() if e.action == "checklist.note")
+    assert "[redacted token]" in note_entry.target and token not in note_entry.target
+    assert token not in store.notes()["perf_run"], "what the session shows matches the file"
+    assert token not in store.set_signoff("x", done=True, who="bob", note=token).note
+    store.close()
+
+
+def test_redaction_leaves_ordinary_text_alone(state_path, session_token):
+    store = opened(state_path)
+    store.set_note("perf_run", "ghp_ is a token prefix; github_pat_short; gh_token; 0123456789")
+    assert store.notes()["perf_run"] == "ghp_ is a token prefix; github_pat_short; gh_token; 0123456789"
+    store.close()
