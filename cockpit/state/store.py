@@ -14,7 +14,8 @@ import shutil
 import tempfile
 import threading
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
@@ -71,6 +72,7 @@ class StateStore:
     ) -> None:
         self.path = Path(path)
         self._guard = threading.RLock()
+        self._batch = threading.local()  # per thread: how deep in one_write(), whether it holds the guard
         self.viewer = read_only
         self.problem: str | None = None
         self._clock = clock
@@ -180,7 +182,41 @@ class StateStore:
             except OSError:
                 pass
 
+    @contextmanager
+    def one_write(self) -> Iterator[None]:
+        """Everything this thread records inside the block reaches the file in one atomic write, at its end.
+
+        An action and its audit entry are one write: a kill leaves both or neither. From the first
+        change until that write the store is held by this thread (other threads wait for it), so no
+        other save can carry the change alone; record the state last in an action, never before a
+        network call. Blocks nest (the outermost writes). Raises ``StateError`` when the write fails,
+        and then the changes are dropped, all of them.
+        """
+        depth = getattr(self._batch, "depth", 0)
+        self._batch.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._batch.depth = depth
+            if depth == 0 and getattr(self._batch, "holding", False):
+                self._batch.holding = False
+                try:
+                    self._write()
+                finally:
+                    self._guard.release()
+
     def _save(self) -> None:
+        """Write now, or at the end of this thread's ``one_write()`` block."""
+        self._check_writable()
+        if getattr(self._batch, "depth", 0):
+            if not getattr(self._batch, "holding", False):
+                self._guard.acquire()  # released by one_write() after the write
+                self._batch.holding = True
+            return
+        self._write()
+
+    def _write(self) -> None:
+        """The file, written whole: temp file, fsync, rename, fsync of the folder."""
         self._check_writable()
         # The one place tokens are taken out: every string of every table, whoever put it there.
         self._data = redact_all(self._data)

@@ -386,3 +386,104 @@ def test_redaction_leaves_ordinary_text_alone(state_path, session_token):
     store.set_note("perf_run", "ghp_ is a token prefix; github_pat_short; gh_token; 0123456789")
     assert store.notes()["perf_run"] == "ghp_ is a token prefix; github_pat_short; gh_token; 0123456789"
     store.close()
+
+
+SIGNER = textwrap.dedent(
+    """
+    import os
+    import sys
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from cockpit.actions.checklist import register
+    from cockpit.actions.registry import ActionRegistry
+    from cockpit.state.store import StateStore
+
+
+    class Backend:
+        def __init__(self, store):
+            self.state, self.who, self.clock = store, "alice", lambda: datetime.now(UTC)
+            self.actions = ActionRegistry(store, read_only=False, who="alice")
+            register(self)
+
+        def checklist_steps(self):
+            return []
+
+
+    store = StateStore(Path(sys.argv[1]))
+    if store.problem:
+        print("problem", store.problem, flush=True)
+        sys.exit(1)
+    actions = Backend(store).actions
+    print("ready", flush=True)
+    n = 0
+    while True:
+        n += 1
+        step = f"p{os.getpid()}-{n}"
+        assert actions.run("checklist.toggle", step, confirmed=True).ok
+        if n % 3 == 0:  # and unticked again
+            assert actions.run("checklist.toggle", step, confirmed=True).ok
+        if n % 5 == 0:
+            assert actions.run("checklist.note", (step, f"note {n}"), confirmed=True).ok
+    """
+)
+
+
+def test_a_session_killed_while_signing_off_leaves_every_sign_off_with_its_audit_entry(state_path):
+    import ast
+    from collections import Counter
+
+    rng = random.Random(4321)
+    kills = checked = 0
+    deadline = time.monotonic() + 12
+    while kills < 40 and time.monotonic() < deadline:
+        proc = subprocess.Popen([sys.executable, "-c", SIGNER, str(state_path)], cwd=REPO,
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.01, 0.08))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        kills += 1
+        if not state_path.exists():
+            continue
+        data = tomllib.loads(state_path.read_text())
+        audit = data.get("audit", [])
+        toggles = Counter(e["target"] for e in audit if e["action"] == "checklist.toggle")
+        signoffs = data.get("signoffs", {})
+        assert set(toggles) == set(signoffs), "every sign-off has its audit entry, and every entry its sign-off"
+        for step, entry in signoffs.items():
+            assert toggles[step] == (1 if entry["done"] else 2), f"{step}: the sign-off and its audit log disagree"
+        noted = {ast.literal_eval(e["target"])[0] for e in audit if e["action"] == "checklist.note"}
+        assert noted == set(data.get("notes", {})), "every note has its audit entry, and every entry its note"
+        checked += 1
+    assert kills >= 20 and checked >= 15
+
+
+def test_a_sign_off_and_its_audit_entry_are_one_write_of_the_file(state_path, monkeypatch):
+    store = opened(state_path)
+    actions = ChecklistBackend(store).actions
+    renames = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (renames.append(b), real_replace(a, b))[1])
+    assert actions.run("checklist.toggle", "docs_entry", confirmed=True).ok
+    assert renames == [state_path]
+    assert store.signoffs()["docs_entry"].done and [e.target for e in store.audit_log()] == ["docs_entry"]
+    store.close()
+
+
+def test_when_that_write_fails_neither_the_sign_off_nor_its_audit_entry_is_kept(state_path, monkeypatch):
+    store = opened(state_path)
+    actions = ChecklistBackend(store).actions
+
+    def full_disk(_a, _b):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    result = actions.run("checklist.toggle", "docs_entry", confirmed=True)
+    assert "not recorded in the state file" in result.message and "No space left on device" in result.message
+    assert store.signoffs() == {} and store.audit_log() == []
+    monkeypatch.undo()
+    assert actions.run("checklist.toggle", "docs_entry", confirmed=True).ok, "the next action writes again"
+    assert store.signoffs()["docs_entry"].done and len(store.audit_log()) == 1
+    store.close()
