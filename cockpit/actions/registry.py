@@ -86,9 +86,10 @@ class ActionRegistry:
         return self._read_only or self.state.read_only
 
     def _read_only_reason(self) -> str:
-        if self._read_only:
-            return "read-only session"
-        return f"read-only session ({self.state.problem or self.state.read_only_reason})"
+        """"read-only session", with why and what to do when the session meant to write (lock held
+        elsewhere, state file unreadable; the backend is then read-only too, so check the store first)."""
+        problem = getattr(self.state, "problem", None)
+        return f"read-only session ({problem})" if problem else "read-only session"
 
     def register(self, action: Action) -> Action:
         """Add an action; ids are unique."""

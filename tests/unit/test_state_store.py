@@ -487,3 +487,72 @@ def test_when_that_write_fails_neither_the_sign_off_nor_its_audit_entry_is_kept(
     assert actions.run("checklist.toggle", "docs_entry", confirmed=True).ok, "the next action writes again"
     assert store.signoffs()["docs_entry"].done and len(store.audit_log()) == 1
     store.close()
+
+
+def test_a_lock_held_by_a_cockpit_running_here_says_who_since_when_and_how_to_act_again(state_path):
+    lock = lock_path_for(state_path)
+    host = socket.gethostname()
+    lock.write_text(json.dumps({"pid": os.getppid(), "host": host, "started": "2026-10-01T09:00:00Z"}))
+    store = opened(state_path)
+    why = store.why_read_only
+    assert why.summary == f"state locked by pid {os.getppid()} on {host}"
+    assert f"held by pid {os.getppid()} on {host} since 2026-10-01T09:00:00Z" in why.detail
+    assert why.remedy.startswith("quit that cockpit, then start this one again")
+    assert str(lock) in why.remedy, "the lock file to delete if that pid is no cockpit"
+    assert store.read_only_reason == store.problem == str(why)
+    assert opened(state_path, take_over=True).read_only, "a cockpit running on this machine is never taken over"
+    assert json.loads(lock.read_text())["pid"] == os.getppid()
+
+
+def test_a_lock_from_another_machine_can_be_taken_over_once_that_session_is_confirmed_gone(state_path):
+    lock = lock_path_for(state_path)
+    lock.write_text(json.dumps({"pid": 4242, "host": "build-box-7", "started": "2026-10-01T09:00:00Z"}))
+    store = opened(state_path)
+    assert store.why_read_only.summary == "state locked by build-box-7"
+    assert "cannot be checked from here" in store.why_read_only.detail
+    assert "start again with --take-over" in store.why_read_only.remedy and str(lock) in store.why_read_only.remedy
+    taking = opened(state_path, take_over=True)
+    assert not taking.read_only and taking.why_read_only is None
+    assert json.loads(lock.read_text())["pid"] == os.getpid()
+    taking.set_pref("theme", "nord")
+    taking.close()
+
+
+def test_an_unreadable_lock_file_can_be_taken_over(state_path):
+    lock_path_for(state_path).write_text("{not json")
+    assert "--take-over" in opened(state_path).why_read_only.remedy
+    store = opened(state_path, take_over=True)
+    assert not store.read_only
+    store.close()
+    assert not lock_path_for(state_path).exists()
+
+
+def test_a_corrupt_state_file_says_the_parse_error_where_the_copy_went_and_how_to_recover(state_path):
+    state_path.write_text("schema = 1\n[signoffs\n")
+    store = opened(state_path)
+    why = store.why_read_only
+    (copy,) = state_path.parent.glob(f"{state_path.name}.corrupt-*")
+    assert why.summary == "state file corrupt"
+    assert "does not parse (" in why.detail and "line 2" in why.detail and str(copy) in why.detail
+    assert why.remedy == (f"repair {state_path} by hand (or move it away to start with an empty state), "
+                          "then start again")
+
+
+def test_locate_tells_the_state_file_and_its_lock_as_they_are(state_path):
+    from cockpit.state.lock import describe_lock
+    from cockpit.state.store import describe_state_file
+
+    assert describe_state_file(state_path).startswith("missing")
+    assert describe_lock(state_path) == "free"
+    store = opened(state_path)
+    store.set_pref("theme", "nord")
+    assert describe_state_file(state_path) == "readable"
+    assert describe_lock(state_path).startswith(f"held by pid {os.getpid()} on {socket.gethostname()} since")
+    assert describe_lock(state_path).endswith(", running")
+    store.close()
+    lock_path_for(state_path).write_text(json.dumps({"pid": 7, "host": "build-box-7", "started": "t"}))
+    assert "another machine" in describe_lock(state_path) and "--take-over" in describe_lock(state_path)
+    state_path.write_text("schema = [\n")
+    opened(state_path, read_only=True)
+    described = describe_state_file(state_path)
+    assert described.startswith("does not parse (") and "repair it or move it away" in described
