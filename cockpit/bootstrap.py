@@ -178,18 +178,19 @@ def current_user(git_repo: Any = None) -> str:
 
 
 def build_backend(config: Config, *, read_only: bool = False, token: str | None = None,
-                  clock: Callable[[], datetime] = utc_now) -> CockpitBackend:
+                  clock: Callable[[], datetime] = utc_now, take_over: bool = False) -> CockpitBackend:
     """The backend for ``config``, its adapters deferred until first used (see ``Deferred``).
 
     ``token`` None means: resolve it as configured, when GitHub is first contacted.
 
     The state file is opened first: when it cannot be written (held by another session, corrupt,
-    newer schema) the whole session is read-only, adapters included.
+    newer schema) the whole session is read-only, adapters included. ``take_over`` takes the lock of
+    a session the release manager confirmed is gone (see ``StateLock.acquire``).
     """
     from cockpit.state.store import StateStore
 
     _check_clone(config)
-    state = StateStore(config.resolved_state_path, read_only=read_only)
+    state = StateStore(config.resolved_state_path, read_only=read_only, take_over=take_over and not read_only)
     read_only = read_only or state.read_only
     gh, st = config.github, config.storage
 

@@ -12,7 +12,8 @@ import logging
 import threading
 from pathlib import Path
 
-from cockpit.state.store import redact
+from cockpit.state import redaction
+from cockpit.state.redaction import redact
 
 LOG_NAME = "cockpit-debug.log"
 _FORMAT = "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"
@@ -40,7 +41,8 @@ def scrub(text: str) -> str:
 
 
 def add_secret(secret: str | None) -> None:
-    """Remember a value that must never be logged (the token in use)."""
+    """Remember a value that must never be logged (the token in use); nor written in the state file."""
+    redaction.add_secret(secret)
     if secret and len(secret) >= 4:
         with _lock:
             _secrets.add(secret)

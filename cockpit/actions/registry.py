@@ -86,9 +86,10 @@ class ActionRegistry:
         return self._read_only or self.state.read_only
 
     def _read_only_reason(self) -> str:
-        if self._read_only:
-            return "read-only session"
-        return f"read-only session ({self.state.problem or self.state.read_only_reason})"
+        """"read-only session", with why and what to do when the session meant to write (lock held
+        elsewhere, state file unreadable; the backend is then read-only too, so check the store first)."""
+        problem = getattr(self.state, "problem", None)
+        return f"read-only session ({problem})" if problem else "read-only session"
 
     def register(self, action: Action) -> Action:
         """Add an action; ids are unique."""
@@ -139,9 +140,27 @@ class ActionRegistry:
         """Run the action if allowed; never raises ``CockpitError`` (it becomes ``ok=False``).
 
         Mutating actions need ``confirmed``; irreversible ones need ``typed == expected_typed``
-        (the version typed back). Every attempt of a non-safe action is audited.
+        (the version typed back). Every attempt of a non-safe action is audited, in the same write
+        of the state file as what the action recorded there (a sign-off, a note, the ledger): a
+        kill leaves both or neither.
         """
         action = self.get(action_id)
+        one_write = getattr(self.state, "one_write", None)
+        if action.danger is Danger.SAFE or self.read_only or one_write is None:
+            return self._run(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed)
+        result: ActionResult | None = None
+        try:
+            with one_write():
+                result = self._run(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed)
+        except CockpitError as exc:  # the write failed: neither the action's record nor its audit entry is kept
+            if result is None:
+                return ActionResult(False, f"{action.title} failed and could not be recorded in the state file: {exc}")
+            return ActionResult(result.ok, f"{result.message} (not recorded in the state file: {exc})")
+        return result
+
+    def _run(self, action: Action, target: Any, *, confirmed: bool, typed: str | None,
+             expected_typed: str | None) -> ActionResult:
+        action_id = action.id
         reason = self.refusal(action_id, target)
         if reason is None and action.danger is Danger.MUTATING and not confirmed:
             reason = f"{action.title} needs a confirmation first; it would {_describe(action, target)}"

@@ -38,11 +38,11 @@ def _opened(config: Config) -> Config:
     return config
 
 
-def open_app(config: Config, *, read_only: bool) -> int:
+def open_app(config: Config, *, read_only: bool, take_over: bool = False) -> int:
     from cockpit.bootstrap import build_backend
     from cockpit.ui.app import CockpitApp
 
-    backend = build_backend(config, read_only=read_only)
+    backend = build_backend(config, read_only=read_only, take_over=take_over)
     try:
         app = CockpitApp(backend)
         app.run()
@@ -54,7 +54,7 @@ def open_app(config: Config, *, read_only: bool) -> int:
 
 
 def run_app(args: argparse.Namespace) -> int:
-    return open_app(load(args), read_only=args.read_only)
+    return open_app(load(args), read_only=args.read_only, take_over=args.take_over)
 
 
 def run_view(args: argparse.Namespace) -> int:
@@ -85,7 +85,7 @@ def run_demo(args: argparse.Namespace) -> int:
         path = _sandbox_config(world, servers)
         if time.monotonic() - started > 1:
             _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
-        return open_app(_opened(load_config(path)), read_only=args.read_only)
+        return open_app(_opened(load_config(path)), read_only=args.read_only, take_over=args.take_over)
 
 
 def run_sandbox(args: argparse.Namespace) -> int:
@@ -116,7 +116,8 @@ def run_locate(args: argparse.Namespace) -> int:
     """Print every path the cockpit reads or writes, one per line, labelled."""
     from cockpit.logging_setup import debug_log_path
     from cockpit.sandbox.demo import cache_root
-    from cockpit.state.lock import lock_path_for
+    from cockpit.state.lock import describe_lock, lock_path_for
+    from cockpit.state.store import describe_state_file
     from cockpit.ui.themes import packaged_theme_dir, theme_dirs
 
     def show(label: str, where: object, note: str = "") -> None:
@@ -126,8 +127,9 @@ def run_locate(args: argparse.Namespace) -> int:
     show("config", path, "" if path.exists() else "missing")
     if path.exists():
         config = load_config(path)
-        show("state", config.resolved_state_path)
-        show("state lock", lock_path_for(config.resolved_state_path), "held while a session writes")
+        state = config.resolved_state_path
+        show("state", state, describe_state_file(state))
+        show("state lock", lock_path_for(state), describe_lock(state))
         show("debug log", debug_log_path(config.resolved_state_path), "written with --debug")
         show("clone", config.git.clone)
     user_themes = theme_dirs()[-1]

@@ -212,7 +212,11 @@ theme = ""
 
 
 def run_init(args: argparse.Namespace) -> int:
-    """Validate the flags, write the config, say what to run next."""
+    """Validate the flags, write the config, say what to run next; under ``--read-only``, write nothing."""
+    if getattr(args, "read_only", False):
+        print("cockpit init: --read-only: init writes a config file, so it refuses to run read-only; "
+              "run it without --read-only", file=sys.stderr)
+        return EXIT_BAD_INPUT
     problems = validate(args)
     if problems:
         for problem in problems:

@@ -25,6 +25,10 @@ def _common(*, top: bool) -> argparse.ArgumentParser:
     common.add_argument("--config", type=Path, help="the release's cockpit.toml (default: ./cockpit.toml)", **default)
     common.add_argument("--read-only", action="store_true",
                         help="never change anything: no writes to GitHub, git or the state file", **default)
+    common.add_argument("--take-over", action="store_true",
+                        help="take the state file's lock from a session you confirmed is gone (one on another "
+                             "machine, or an unreadable lock file); never from a cockpit running on this machine",
+                        **default)
     common.add_argument("--debug", action="store_true",
                         help="write a debug log beside the state file (secrets redacted)", **default)
     return common

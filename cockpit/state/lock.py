@@ -2,7 +2,9 @@
 
 The lock is ``<state>.lock`` holding JSON ``{"pid", "host", "started"}``. A lock whose owner is a
 dead process on this host is stale and is taken over; a lock from another host cannot be checked
-and is respected. Viewers never take the lock.
+and is respected, unless the release manager, having confirmed that session is gone, asks to take
+it over (``--take-over``, which also replaces an unreadable lock file). A lock whose owner runs on
+this host is never taken. Viewers never take the lock.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from cockpit.state.read_only import ReadOnlyReason
 
 
 @dataclass(frozen=True)
@@ -62,15 +66,20 @@ class StateLock:
     """An exclusive lock on one state file, held by this process until ``release()``."""
 
     def __init__(self, state_path: Path) -> None:
-        self.path = lock_path_for(state_path)
+        self.state_path = Path(state_path)
+        self.path = lock_path_for(self.state_path)
         self.owner: LockOwner | None = None
 
     @property
     def held(self) -> bool:
         return self.owner is not None
 
-    def acquire(self) -> str | None:
-        """Take the lock; return None on success, else why not ("held by pid N on HOST since ...")."""
+    def acquire(self, *, take_over: bool = False) -> ReadOnlyReason | None:
+        """Take the lock; return None on success, else why not and what to do.
+
+        ``take_over`` also takes a lock from another host and an unreadable lock file (the release
+        manager confirmed that session is gone); a lock whose owner runs on this host is never taken.
+        """
         if self.held:
             return None
         me = LockOwner(pid=os.getpid(), host=socket.gethostname(), started=_now())
@@ -81,26 +90,57 @@ class StateLock:
                     atexit.register(self.release)
                     return None
             except OSError as exc:
-                return f"cannot create the lock file {self.path}: {exc.strerror or exc}"
+                return ReadOnlyReason("cannot lock the state file", f"cannot create the lock file {self.path}: "
+                                      f"{exc.strerror or exc}", f"check that you may write in {self.path.parent}")
             current = read_owner(self.path)
             if current is None:
                 if not self.path.exists():
                     continue  # released between our two looks
-                return (
-                    f"the lock file {self.path} is unreadable; if no other cockpit uses this state"
-                    " file, delete it"
+                if take_over:
+                    self._remove_if_unchanged(None)
+                    continue
+                return ReadOnlyReason(
+                    "lock file unreadable", f"the lock file {self.path} is unreadable",
+                    "if no other cockpit uses this state file, delete it, or start again with --take-over",
                 )
-            if current.host != me.host or pid_alive(current.pid):
-                return current.describe()
-            # Stale: its owner died on this host. Only remove it if it is still that same file.
-            if read_owner(self.path) == current:
-                try:
-                    self.path.unlink()
-                except FileNotFoundError:
-                    pass
-                except OSError as exc:
-                    return f"cannot remove the stale lock {self.path}: {exc.strerror or exc}"
-        return f"the lock file {self.path} keeps changing; another cockpit is starting on this state"
+            if current.host == me.host and pid_alive(current.pid):
+                return self._held_here(current)
+            if current.host != me.host and not take_over:
+                return self._held_elsewhere(current)
+            # Stale (its owner died on this host) or taken over: only remove it if it is still that same file.
+            problem = self._remove_if_unchanged(current)
+            if problem:
+                return problem
+        return ReadOnlyReason("lock contended", f"the lock file {self.path} keeps changing; another cockpit is "
+                              "starting on this state file", "start again in a moment")
+
+    def _held_here(self, owner: LockOwner) -> ReadOnlyReason:
+        return ReadOnlyReason(
+            f"state locked by pid {owner.pid} on {owner.host}",
+            f"state file {self.state_path} is {owner.describe()} (a process running on this machine)",
+            f"quit that cockpit, then start this one again to act; if pid {owner.pid} is not a cockpit, "
+            f"delete the lock file {self.path}",
+        )
+
+    def _held_elsewhere(self, owner: LockOwner) -> ReadOnlyReason:
+        return ReadOnlyReason(
+            f"state locked by {owner.host}",
+            f"state file {self.state_path} is {owner.describe()} (another machine: whether that session "
+            "still runs cannot be checked from here)",
+            f"once that session is confirmed gone, start again with --take-over (or delete the lock file {self.path})",
+        )
+
+    def _remove_if_unchanged(self, seen: LockOwner | None) -> ReadOnlyReason | None:
+        if read_owner(self.path) != seen:
+            return None  # someone else changed it meanwhile: look again
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            return ReadOnlyReason("cannot take the lock", f"cannot remove the lock file {self.path}: "
+                                  f"{exc.strerror or exc}", f"check that you may write in {self.path.parent}")
+        return None
 
     def release(self) -> None:
         """Remove the lock file if it is still ours; safe to call twice."""
@@ -113,6 +153,22 @@ class StateLock:
                 pass
         self.owner = None
         atexit.unregister(self.release)
+
+
+def describe_lock(state_path: Path) -> str:
+    """Who holds the lock of ``state_path`` now, in words (for ``cockpit locate``); never takes it."""
+    path = lock_path_for(state_path)
+    if not path.exists():
+        return "free"
+    owner = read_owner(path)
+    if owner is None:
+        return "unreadable: if no other cockpit uses this state file, delete it or start with --take-over"
+    if owner.host == socket.gethostname():
+        if pid_alive(owner.pid):
+            return f"{owner.describe()}, running"
+        return f"{owner.describe()}, not running any more: the next cockpit takes it over"
+    return (f"{owner.describe()}, another machine: once that session is confirmed gone, "
+            "start with --take-over")
 
 
 def _create_exclusive(path: Path, owner: LockOwner) -> bool:

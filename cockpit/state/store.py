@@ -3,18 +3,19 @@ posted-comment ledger and the audit log, in one schema-versioned TOML file.
 
 Written atomically (temp file, fsync, rename, fsync of the folder) and guarded by a lock file. A
 file that does not parse, or that a newer cockpit wrote, is never overwritten: it is copied aside
-and the store turns read-only with ``problem`` saying why. Never holds a token.
+and the store turns read-only with ``problem`` saying why. Never holds a token: every string is
+redacted on its way to the file.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 import threading
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
@@ -24,12 +25,15 @@ import tomli_w
 
 from cockpit.errors import ReadOnlyError, StateError
 from cockpit.state.lock import StateLock
+from cockpit.state.read_only import VIEWER, ReadOnlyReason
+from cockpit.state.redaction import redact, redact_all
+
+__all__ = ["SCHEMA", "StateStore", "iso", "redact"]
 
 if TYPE_CHECKING:  # the checklist types load with the checklist, after the first screen
     from cockpit.domain.checklist import AuditEntry, Signoff
 
 SCHEMA = 1
-_TOKEN = re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")
 _PREF_TYPES = (str, int, float, bool, list)
 
 
@@ -52,17 +56,14 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def redact(text: str) -> str:
-    """Replace anything shaped like a GitHub token, so one pasted into a note is never stored."""
-    return _TOKEN.sub("[redacted token]", text)
-
-
 class StateStore:
     """One session's state file. Loads on construction; every mutator saves immediately.
 
     ``read_only`` is True for viewers and whenever ``problem`` is set (lock held elsewhere, file
     corrupt or from a newer cockpit); then every mutator raises ``ReadOnlyError`` and nothing at all
-    is written, not even the lock.
+    is written, not even the lock. ``why_read_only`` says why and what to do about it.
+    ``take_over`` takes the lock from a session on another machine that the release manager
+    confirmed is gone (see ``StateLock.acquire``).
     """
 
     def __init__(
@@ -70,12 +71,16 @@ class StateStore:
         path: Path,
         *,
         read_only: bool = False,
+        take_over: bool = False,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.path = Path(path)
         self._guard = threading.RLock()
+        self._batch = threading.local()  # per thread: how deep in one_write(), whether it holds the guard
         self.viewer = read_only
-        self.problem: str | None = None
+        self.take_over = take_over
+        self.reasons: list[ReadOnlyReason] = []
+        """Why the store cannot write (the first one is the main one); empty when it can."""
         self._clock = clock
         self._lock = StateLock(self.path)
         self._data: dict[str, Any] = {"schema": SCHEMA}
@@ -84,14 +89,25 @@ class StateStore:
         self.load()
 
     @property
+    def problem(self) -> str | None:
+        """Why a session that meant to write cannot (lock held, file unreadable), in one line; or None."""
+        return "; also ".join(str(r) for r in self.reasons) or None
+
+    @property
     def read_only(self) -> bool:
-        return self.viewer or self.problem is not None
+        return self.viewer or bool(self.reasons)
+
+    @property
+    def why_read_only(self) -> ReadOnlyReason | None:
+        """The main reason the session is read-only, with what to do; None when it writes."""
+        if self.reasons:
+            return self.reasons[0]
+        return VIEWER if self.viewer else None
 
     @property
     def read_only_reason(self) -> str | None:
-        if self.problem:
-            return self.problem
-        return "viewer mode (--read-only)" if self.viewer else None
+        why = self.why_read_only
+        return None if why is None else self.problem or str(why)
 
     @_guarded
     def load(self) -> None:
@@ -100,16 +116,18 @@ class StateStore:
         Calling it again retries a store that turned read-only (lock now free, file repaired).
         """
         if not self.viewer:
-            self.problem = None
+            self.reasons = []
         if not self.read_only and not self._lock.held:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                self.problem = f"cannot create the folder {self.path.parent}: {exc.strerror or exc}; opened read-only"
+                self.reasons.append(ReadOnlyReason(
+                    "state folder not writable", f"cannot create the folder {self.path.parent}: {exc.strerror or exc}; "
+                    "opened read-only", "create it or choose another [state] path"))
                 return self._read(keep_aside=False)
-            held = self._lock.acquire()
+            held = self._lock.acquire(take_over=self.take_over)
             if held:
-                self.problem = f"state file {self.path} is {held}; opened read-only"
+                self.reasons.append(ReadOnlyReason(held.summary, f"{held.detail}; opened read-only", held.remedy))
                 return self._read(keep_aside=False)
             self._sweep_temp_files()
         self._read(keep_aside=not self.read_only)
@@ -119,7 +137,8 @@ class StateStore:
         """Release the lock (also done at interpreter exit); the store stays readable, not writable."""
         if self._lock.held:
             self._lock.release()
-            self.problem = self.problem or f"the state store {self.path} was closed"
+            if not self.reasons:
+                self.reasons.append(ReadOnlyReason("closed", f"the state store {self.path} was closed"))
 
     @_guarded
     def reload_if_changed(self) -> bool:
@@ -144,20 +163,25 @@ class StateStore:
             self._data = {"schema": SCHEMA}
             return
         except OSError as exc:
-            return self._refuse(f"cannot read {self.path}: {exc.strerror or exc}", None)
+            return self._refuse("state file unreadable", f"cannot read {self.path}: {exc.strerror or exc}", None,
+                                f"check the permissions of {self.path}")
+        repair = f"repair {self.path} by hand (or move it away to start with an empty state), then start again"
         try:
             data = tomllib.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            return self._refuse(f"{self.path} does not parse ({exc})", "corrupt" if keep_aside else None)
+            return self._refuse("state file corrupt", f"{self.path} does not parse ({exc})",
+                                "corrupt" if keep_aside else None, repair)
         schema = data.get("schema", SCHEMA)
         if not isinstance(schema, int) or isinstance(schema, bool):
-            return self._refuse(f"{self.path}: 'schema' is {schema!r}, expected {SCHEMA}", "corrupt" if keep_aside else None)
+            return self._refuse("state file corrupt", f"{self.path}: 'schema' is {schema!r}, expected {SCHEMA}",
+                                "corrupt" if keep_aside else None, repair)
         if schema > SCHEMA:
             why = f"{self.path} was written by a newer cockpit (schema {schema}, this one reads {SCHEMA})"
-            return self._refuse(why, "newer" if keep_aside else None)
+            return self._refuse("state file from a newer cockpit", why, "newer" if keep_aside else None,
+                                f"use that newer cockpit, or move {self.path} away to start with an empty state")
         self._data = data
 
-    def _refuse(self, why: str, aside: str | None) -> None:
+    def _refuse(self, summary: str, why: str, aside: str | None, remedy: str) -> None:
         """Keep the file as it is, copy it aside if asked, and turn read-only."""
         if aside and self._aside is not None:
             why += f"; a copy is kept at {self._aside}"
@@ -169,8 +193,7 @@ class StateStore:
                 why += f"; a copy is kept at {copy}"
             except OSError as exc:
                 why += f"; could not copy it aside ({exc.strerror or exc})"
-        why = f"{why}; opened read-only, the file is left untouched"
-        self.problem = f"{self.problem}; also {why}" if self.problem else why
+        self.reasons.append(ReadOnlyReason(summary, f"{why}; opened read-only, the file is left untouched", remedy))
         self._lock.release()
 
     def _sweep_temp_files(self) -> None:
@@ -183,8 +206,44 @@ class StateStore:
             except OSError:
                 pass
 
+    @contextmanager
+    def one_write(self) -> Iterator[None]:
+        """Everything this thread records inside the block reaches the file in one atomic write, at its end.
+
+        An action and its audit entry are one write: a kill leaves both or neither. From the first
+        change until that write the store is held by this thread (other threads wait for it), so no
+        other save can carry the change alone; record the state last in an action, never before a
+        network call. Blocks nest (the outermost writes). Raises ``StateError`` when the write fails,
+        and then the changes are dropped, all of them.
+        """
+        depth = getattr(self._batch, "depth", 0)
+        self._batch.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._batch.depth = depth
+            if depth == 0 and getattr(self._batch, "holding", False):
+                self._batch.holding = False
+                try:
+                    self._write()
+                finally:
+                    self._guard.release()
+
     def _save(self) -> None:
+        """Write now, or at the end of this thread's ``one_write()`` block."""
         self._check_writable()
+        if getattr(self._batch, "depth", 0):
+            if not getattr(self._batch, "holding", False):
+                self._guard.acquire()  # released by one_write() after the write
+                self._batch.holding = True
+            return
+        self._write()
+
+    def _write(self) -> None:
+        """The file, written whole: temp file, fsync, rename, fsync of the folder."""
+        self._check_writable()
+        # The one place tokens are taken out: every string of every table, whoever put it there.
+        self._data = redact_all(self._data)
         text = _dumps(self._data)
         folder = self.path.parent
         try:
@@ -252,10 +311,12 @@ class StateStore:
         from cockpit.domain.checklist import Signoff
 
         table = self._mutable_table("signoffs")
-        signoff = Signoff(step_id, bool(done), who, when or iso(self._clock()), redact(note))
+        signoff = Signoff(step_id, bool(done), who, when or iso(self._clock()), note)
         table[step_id] = {"done": signoff.done, "who": signoff.who, "when": signoff.when, "note": signoff.note}
         self._save()
-        return signoff
+        saved = self._table("signoffs").get(redact(step_id), {})  # as written: redacted
+        return Signoff(step_id, signoff.done, _text(saved.get("who")), _text(saved.get("when")),
+                       _text(saved.get("note")))
 
     @_guarded
     def notes(self) -> dict[str, str]:
@@ -266,7 +327,6 @@ class StateStore:
     def set_note(self, step_id: str, note: str) -> None:
         """Set a step's note (also on its sign-off, if any); an empty note removes it."""
         table = self._mutable_table("notes")
-        note = redact(note)
         if note:
             table[step_id] = note
         else:
@@ -290,7 +350,7 @@ class StateStore:
                 "action": entry.action,
                 "target": entry.target,
                 "outcome": entry.outcome,
-                "detail": redact(entry.detail),
+                "detail": entry.detail,
             }
         )
         self._save()
@@ -320,7 +380,7 @@ class StateStore:
         if value is None:
             table.pop(key, None)
         else:
-            table[key] = redact(value) if isinstance(value, str) else value
+            table[key] = value
         self._save()
 
     @_guarded
@@ -344,6 +404,28 @@ class StateStore:
     @_guarded
     def acknowledged(self, key: str) -> bool:
         return key in self._table("acknowledged")
+
+
+def describe_state_file(path: Path) -> str:
+    """What a state file holds, in words, for ``cockpit locate``: missing, readable, or why not and
+    where its copies were kept. Reads only; never locks, never writes."""
+    path = Path(path)
+    copies = sorted(path.parent.glob(f"{path.name}.corrupt-*")) + sorted(path.parent.glob(f"{path.name}.newer-*"))
+    kept = f"; copies kept aside: {', '.join(str(c) for c in copies)}" if copies else ""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return f"missing: an empty session until something is recorded{kept}"
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc}): sessions open read-only{kept}"
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return f"does not parse ({exc}): sessions open read-only; repair it or move it away{kept}"
+    schema = data.get("schema", SCHEMA)
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema > SCHEMA:
+        return f"schema {schema!r}, this cockpit reads {SCHEMA}: sessions open read-only{kept}"
+    return f"readable{kept}"
 
 
 def _dumps(data: dict[str, Any]) -> str:

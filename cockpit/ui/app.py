@@ -131,7 +131,7 @@ class CockpitApp(App[None]):
     def compose(self) -> ComposeResult:
         release = self.backend.config.release
         title = f"Release Cockpit · {release.repository} {release.version} · {release.branch}"
-        yield CockpitHeader(title, read_only=self.backend.read_only)
+        yield CockpitHeader(title, read_only=self.backend.read_only, why=self._read_only_why())
         yield PaneTabs(((name, title) for name, title, _path in PANES), active="overview", id="tabs")
         with ContentSwitcher(initial="overview", id="panes"):
             for name, _title, _path in PANES:
@@ -157,6 +157,9 @@ class CockpitApp(App[None]):
         self._mounted_ok = True
         for problem in self._theme_problems:
             self.notify(problem, title="Themes", severity="warning", markup=False, timeout=10)
+        why = self._read_only_why()
+        if why is not None and getattr(self.backend.state, "problem", None):  # not asked for: say why, and what to do
+            self.notify(str(why), title=f"Read-only: {why.summary}", severity="warning", markup=False, timeout=30)
 
     def _after_first_paint(self) -> None:
         self._start_load(self.pane("overview"))
@@ -266,6 +269,10 @@ class CockpitApp(App[None]):
         if isinstance(screen, Screen):
             drop_unbound(screen, self.unbound_ids)
         return super().push_screen(screen, *args, **kwargs)
+
+    def _read_only_why(self) -> Any:
+        """Why the state file cannot be written (a ``ReadOnlyReason``), or None (a fake state may not say)."""
+        return getattr(self.backend.state, "why_read_only", None) if self.backend.read_only else None
 
     def _remembered_theme(self) -> str | None:
         pref = getattr(self.backend.state, "pref", None)

@@ -104,6 +104,19 @@ def with_semantic_colours(theme: Theme) -> Theme:
     return replace(theme, variables={**semantic_defaults(theme), **theme.variables})
 
 
+def unusable_reason(theme: Theme) -> str | None:
+    """Why the cockpit's CSS cannot use ``theme`` (a ``cockpit-*`` colour missing or not a colour), or None."""
+    for name in SEMANTIC_VARIABLES:
+        value = theme.variables.get(name)
+        if value is None:
+            return f"it has no '{name}' colour"
+        try:
+            Color.parse(value)
+        except ColorParseError:
+            return f"its '{name}' is {value!r}, not a colour"
+    return None
+
+
 def parse_theme(path: Path, data: dict[str, Any]) -> Theme:
     """Validate one parsed theme file; raise ``_BadTheme`` naming the file, key and expectation."""
     unknown = sorted(set(data) - _KEYS)
@@ -129,7 +142,8 @@ def parse_theme(path: Path, data: dict[str, Any]) -> Theme:
     for key, value in _table(path, data, "variables").items():
         if not isinstance(value, str):
             raise _BadTheme(f"{path}: key 'variables.{key}': expected a string, got {type(value).__name__} {value!r}")
-        variables[key] = value
+        # The cockpit's own colours reach table cells through Color.parse: nothing but a colour will do.
+        variables[key] = _colour(path, f"variables.{key}", value) if key in SEMANTIC_VARIABLES else value
     for key, value in _table(path, data, "semantic").items():
         if key not in SEMANTIC:
             raise _BadTheme(f"{path}: key 'semantic.{key}': not a semantic colour; expected one of {', '.join(SEMANTIC)}")
@@ -195,8 +209,9 @@ def install_themes(app: "App", *, requested: str | None, remembered: str | None,
 
     ``requested`` (the config's ``ui.theme`` or a flag) must name a theme: an unknown one raises
     ConfigError listing the valid names. ``remembered`` (the state file's last choice) falls back
-    to the default with a notice when it is gone. Textual's own themes stay selectable, with the
-    semantic colours filled in from their palettes.
+    to the default with a notice when it is gone or unusable. Textual's own themes stay selectable,
+    with the semantic colours filled in from their palettes; a registered theme whose ``cockpit-*``
+    colour is not a colour is taken off the list with a notice, so every theme offered can start.
 
     Call it from the app's ``__init__``: CSS that uses ``$cockpit-pass`` fails to parse when no
     theme defines it yet, and ``on_mount`` is too late for that.
@@ -208,17 +223,40 @@ def install_themes(app: "App", *, requested: str | None, remembered: str | None,
     for name, theme in list(app.available_themes.items()):
         if name not in ours:
             app.register_theme(with_semantic_colours(theme))
+    for name, theme in list(app.available_themes.items()):
+        why = unusable_reason(theme)
+        if why and name != "textual-dark":  # Textual falls back to textual-dark: it always stays (and is filled)
+            app.unregister_theme(name)
+            problems.append(f"the theme '{name}' cannot be used: {why} (theme skipped)")
     names = ours + sorted(set(app.available_themes) - set(ours))
+    names = [name for name in names if name in app.available_themes]
+    fallback = DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
     if requested:
         chosen = resolve_theme_name(requested, names)
     elif remembered and remembered in names:
         chosen = remembered
     else:
-        fallback = DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
         if remembered:
             problems.append(f"the theme '{remembered}' chosen last time is no longer available; using {fallback}")
         if DEFAULT_THEME not in names:
             problems.append(f"the cockpit's themes are missing from {packaged_theme_dir()}; using {fallback}")
         chosen = fallback
-    app.theme = chosen
+    try:
+        _use(app, chosen)
+    except Exception as exc:  # a palette Textual cannot turn into CSS variables: never worth a failed start
+        if chosen == fallback:
+            raise
+        problems.append(f"the theme '{chosen}' cannot be used: {exc}; using {fallback}")
+        _use(app, fallback)
     return problems
+
+
+def _use(app: "App", name: str) -> None:
+    """Switch ``app`` to theme ``name`` with its CSS variables in the stylesheet.
+
+    Setting ``app.theme`` to the theme already set (``textual-dark`` right after ``App.__init__``)
+    does not refresh the variables, and the stylesheet would keep Textual's own, without the
+    ``cockpit-*`` colours: the CSS would then fail to parse at start.
+    """
+    app.theme = name
+    app.stylesheet.set_variables(app.get_css_variables())

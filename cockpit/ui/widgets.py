@@ -124,7 +124,11 @@ class GateLine(Static):
 
 
 class CockpitHeader(Widget):
-    """Release, repository and branch; a READ-ONLY badge in viewer mode. One widget, one line."""
+    """Release, repository and branch; a READ-ONLY badge when the session cannot act. One widget, one line.
+
+    ``why`` (a ``ReadOnlyReason``) puts its summary in the badge ("READ-ONLY · state locked by pid 4242
+    on build-7"; a viewer's badge stays plain) and the whole reason, with what to do, in the tooltip.
+    """
 
     COMPONENT_CLASSES = {"cockpit-header--badge"}
     DEFAULT_CSS = """
@@ -136,14 +140,18 @@ class CockpitHeader(Widget):
     }
     """
 
-    def __init__(self, title: str, *, read_only: bool) -> None:
+    def __init__(self, title: str, *, read_only: bool, why: object | None = None) -> None:
         super().__init__(id="header")
-        self.heading, self.read_only = title, read_only
+        self.heading, self.read_only, self.why = title, read_only, why
+        if read_only and why is not None:
+            self.tooltip = Text(f"Read-only: {why}")
 
     def render(self) -> Content:
         line = Content.styled(f" {self.heading} ", "bold")
         if self.read_only:
-            line += Content.styled(" READ-ONLY ", self.get_visual_style("cockpit-header--badge"))
+            summary = getattr(self.why, "summary", "")
+            badge = f" READ-ONLY · {summary} " if summary and summary != "viewer" else " READ-ONLY "
+            line += Content.styled(badge, self.get_visual_style("cockpit-header--badge"))
         return line
 
 

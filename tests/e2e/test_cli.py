@@ -71,3 +71,32 @@ def test_cockpit_sandbox_prints_its_config_and_logs_the_requests_made_against_it
         proc.wait(timeout=10)
     assert proc.returncode == 0
     assert "Traceback" not in proc.stderr.read()
+
+
+def test_locate_says_who_holds_the_state_lock_and_take_over_takes_one_left_on_another_machine(sandbox, capsys,
+                                                                                              monkeypatch):
+    import socket
+
+    from cockpit.bootstrap import build_backend
+    from cockpit.state.lock import lock_path_for
+    from cockpit.state.store import StateStore
+
+    state = sandbox.config.resolved_state_path
+    holder = StateStore(state)
+    holder.set_pref("theme", "nord")
+    assert main(["--config", str(sandbox.config_path), "locate"]) == 0
+    out = capsys.readouterr().out
+    assert f"state:          {state}  (readable)" in out
+    assert f"held by pid {os.getpid()} on {socket.gethostname()} since" in out and ", running)" in out
+    holder.close()
+
+    lock_path_for(state).write_text(json.dumps({"pid": 99, "host": "laptop-of-bob", "started": "2026-10-01T09:00:00Z"}))
+    assert build_backend(sandbox.config).read_only, "a lock from another machine is respected"
+    assert main(["--config", str(sandbox.config_path), "locate"]) == 0
+    assert "laptop-of-bob since 2026-10-01T09:00:00Z, another machine" in capsys.readouterr().out
+    started = []  # what the app would have started with: the screen itself is not needed here
+    monkeypatch.setattr("cockpit.ui.app.CockpitApp.run", lambda app: started.append(
+        (app.backend.read_only, json.loads(lock_path_for(state).read_text())["pid"])))
+    assert main(["--config", str(sandbox.config_path), "--take-over"]) == 0
+    assert started == [(False, os.getpid())]
+    assert not lock_path_for(state).exists(), "released when the session ended"

@@ -125,3 +125,15 @@ def test_the_clone_must_have_the_release_branch_of_the_version(clone_with_remote
     assert init("--repository", "acme/torchlet", "--version", "3.1.0", "--clone", str(clone),
                 "--output", str(tmp_path / "c.toml")) == 2
     assert "--remote 'origin': the clone" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_init_under_read_only_refuses_and_writes_nothing(clone_with_remote_branch_only, tmp_path, capsys, where):
+    out = tmp_path / "cockpit.toml"
+    flags = ["init", "--repository", "acme/torchlet", "--version", "3.1.0",
+             "--clone", str(clone_with_remote_branch_only), "--remote", "upstream", "--output", str(out)]
+    argv = ["--read-only", *flags] if where == "before" else [*flags, "--read-only"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cockpit init: --read-only: init writes a config file") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clone", "remote.git"], "nothing written, no temp file"

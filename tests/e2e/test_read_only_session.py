@@ -129,3 +129,53 @@ async def test_a_viewer_pressing_every_key_changes_nothing_anywhere(private_worl
     for pane in ("milestone", "picks", "ci", "branch", "checklist"):
         titles = {a.title for a in backend.actions.for_pane(pane) if a.danger.value != "safe"}
         assert any(f"{t} would" in n for t in titles for n in refusals), (pane, refusals)
+
+
+def read_only_notices(app) -> list:
+    return [n for n in app._notifications if (n.title or "").startswith("Read-only")]
+
+
+async def test_a_session_on_a_state_file_another_cockpit_holds_says_who_holds_it_and_how_to_act(sandbox):
+    import os
+    import socket
+
+    other = StateStore(sandbox.config.resolved_state_path)  # another session of this machine, still running
+    other.set_pref("theme", "cockpit-dark")
+    backend = build_backend(sandbox.config)
+    app = CockpitApp(backend)
+    app.animation_level = "none"
+    try:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(app, pilot)
+            holder = f"pid {os.getpid()} on {socket.gethostname()}"
+            header = app.query_one("#header")
+            assert f" READ-ONLY · state locked by {holder} " in header.render().plain
+            assert f"held by {holder} since" in str(header.tooltip) and "quit that cockpit" in str(header.tooltip)
+            (notice,) = read_only_notices(app)
+            assert notice.title == f"Read-only: state locked by {holder}"
+            assert f"held by {holder} since" in notice.message and "quit that cockpit" in notice.message
+            await pilot.press("1", "d")
+            await settle(app, pilot)
+            refusal = list(app._notifications)[-1].message
+            assert refusal.startswith("read-only session (state file ") and f"held by {holder}" in refusal
+            assert "quit that cockpit" in refusal
+    finally:
+        backend.state.close()
+        other.close()
+
+
+async def test_a_session_on_a_corrupt_state_file_says_the_parse_error_and_where_the_copy_went(sandbox):
+    state = sandbox.config.resolved_state_path
+    state.write_text("schema = 1\n[signoffs\n")
+    backend = build_backend(sandbox.config)
+    app = CockpitApp(backend)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        (copy,) = state.parent.glob(f"{state.name}.corrupt-*")
+        assert " READ-ONLY · state file corrupt " in app.query_one("#header").render().plain
+        (notice,) = read_only_notices(app)
+        assert "does not parse (" in notice.message and f"a copy is kept at {copy}" in notice.message
+        assert f"repair {state} by hand" in notice.message
+    backend.state.close()
+    assert state.read_text() == "schema = 1\n[signoffs\n"

@@ -244,3 +244,17 @@ def test_an_internal_error_is_one_line_naming_the_debug_log(guarded, capfd, monk
     log = tmp_path / "cache" / logging_setup.LOG_NAME  # it broke before the config was read
     assert f"see {log}" in err
     assert "Traceback" in log.read_text(encoding="utf-8") and TOKEN not in log.read_text(encoding="utf-8")
+
+
+def test_auth_login_and_logout_refuse_under_read_only_and_leave_the_keyring_alone(memory_keyring, monkeypatch,
+                                                                                   capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    memory_keyring.set_password(KEYRING_SERVICE, "github.com", "kept")
+    piped = type("Piped", (), {"isatty": lambda self: False, "readline": lambda self: TOKEN + "\n"})
+    monkeypatch.setattr("sys.stdin", piped())
+    assert main(["--read-only", "auth", "login"]) == 2
+    assert main(["auth", "logout", "--read-only"]) == 2
+    assert main(["--read-only", "auth", "status"]) == 0, "looking is fine"
+    assert memory_keyring.saved[(KEYRING_SERVICE, "github.com")] == "kept"
+    err = capsys.readouterr().err
+    assert "'auth login' changes the system keyring" in err and "'auth logout' changes the system keyring" in err

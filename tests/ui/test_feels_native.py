@@ -170,3 +170,30 @@ async def test_the_status_bar_names_the_panes_still_loading_and_shows_the_api_bu
         await settle(app, pilot)
         assert str(app.query_one("#tasks", Static).render()) == ""
         assert str(app.query_one("#budget", Static).render()) == "GitHub 4,873/5,000 · 41 requests"
+
+
+async def test_every_theme_the_palette_offers_starts_the_cockpit_when_remembered():
+    offered = [c.name.removeprefix("Switch theme: ").removesuffix(" (current)")
+               for c in app_commands(make_app()) if c.name.startswith("Switch theme: ")]
+    assert {"cockpit-dark", "cockpit-light", "cockpit-high-contrast", "textual-dark", "nord"} <= set(offered)
+    for name in offered:
+        backend = FakeBackend()
+        backend.state.prefs["theme"] = name
+        app = CockpitApp(backend, clock=lambda: NOW)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.theme == name, name
+            assert app._theme_problems == [], name
+            gate = app.query_one("#verdict")
+            assert gate.is_mounted, name
+
+
+async def test_a_remembered_theme_that_no_longer_exists_falls_back_to_the_default_with_a_notice():
+    backend = FakeBackend()
+    backend.state.prefs["theme"] = "neon-nights"
+    app = CockpitApp(backend, clock=lambda: NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "cockpit-dark"
+        assert [n.message for n in app._notifications if n.title == "Themes"] == [
+            "the theme 'neon-nights' chosen last time is no longer available; using cockpit-dark"]

@@ -229,3 +229,12 @@ def test_an_action_that_ran_is_reported_even_if_the_audit_cannot_be_written(stor
     result = reg.run("milestone.validate", ISSUE, confirmed=True)
     assert result.ok and world.done == ["comment #123"]
     assert "not recorded in the audit log" in result.message and "No space left" in result.message
+
+
+def test_a_session_whose_state_is_held_elsewhere_says_by_whom_and_what_to_do_when_refused(store, world):
+    second = StateStore(store.path)
+    reg = registry(second, world, read_only=True)  # as the backend builds it: read-only because of the store
+    result = reg.run("milestone.validate", ISSUE, confirmed=True)
+    assert not result.ok and result.message.startswith("read-only session (state file ")
+    assert "held by pid" in result.message and "quit that cockpit" in result.message
+    assert world.done == []

@@ -321,3 +321,238 @@ def test_workers_recording_at_the_same_time_lose_nothing(state_path):
         t.join()
     store.close()
     assert len(opened(state_path, read_only=True).audit_log()) == 40
+
+
+class ChecklistBackend:
+    """Just what the checklist actions need: the state, the registry, who acts and when."""
+
+    def __init__(self, store: StateStore) -> None:
+        from cockpit.actions.checklist import register
+        from cockpit.actions.registry import ActionRegistry
+
+        self.state, self.who, self.clock = store, "alice", lambda: FIXED
+        self.actions = ActionRegistry(store, read_only=False, who="alice", clock=lambda: FIXED)
+        register(self)
+
+    def checklist_steps(self) -> list:
+        return []
+
+
+SESSION_TOKEN = "0123456789abcdef0123456789abcdef01234567"  # an old-style token: no recognisable shape
+TOKEN_SHAPES = {
+    "classic": "ghp_" + "A1b2" * 9,
+    "fine-grained": "github_pat_11ABCDEFG0" + "x_Y9" * 16,
+    "oauth": "gho_" + "Zz09" * 9,
+    "server-to-server": "ghs_" + "Qq12" * 9,
+    "user-to-server": "ghu_" + "Ww34" * 9,
+    "refresh": "ghr_" + "Ee56" * 19,
+    "the session's own token": SESSION_TOKEN,
+}
+
+
+@pytest.fixture
+def session_token():
+    from cockpit.state import redaction
+
+    redaction.add_secret(SESSION_TOKEN)
+    yield SESSION_TOKEN
+    redaction.forget_secrets()
+
+
+@pytest.mark.parametrize("token", TOKEN_SHAPES.values(), ids=TOKEN_SHAPES.keys())
+def test_a_token_pasted_anywhere_reaches_no_field_of_the_state_file(state_path, session_token, token):
+    store = opened(state_path)
+    backend = ChecklistBackend(store)
+    result = backend.actions.run("checklist.note", ("perf_run", f"used GH_TOKEN_{token}_ oops"), confirmed=True)
+    assert result.ok
+    store.set_signoff("promote_pypi", done=True, who=f"bob {token}", note=f"token={token}")
+    store.audit(AuditEntry(f"t {token}", token, f"x{token}", f"#{token}", "failed", f"401 for {token}"))
+    store.set_pref("last_search", token)
+    store.set_pref("searches", [f"a {token}", "b"])
+    store.ledger_put(f"acme/torchlet#{token}", token)
+    store.acknowledge(f"ci:{token}")
+    text = state_path.read_text()
+    assert token not in text
+    assert text.count("[redacted token]") >= 12
+    note_entry = next(e for e in store.audit_log() if e.action == "checklist.note")
+    assert "[redacted token]" in note_entry.target and token not in note_entry.target
+    assert token not in store.notes()["perf_run"], "what the session shows matches the file"
+    assert token not in store.set_signoff("x", done=True, who="bob", note=token).note
+    store.close()
+
+
+def test_redaction_leaves_ordinary_text_alone(state_path, session_token):
+    store = opened(state_path)
+    store.set_note("perf_run", "ghp_ is a token prefix; github_pat_short; gh_token; 0123456789")
+    assert store.notes()["perf_run"] == "ghp_ is a token prefix; github_pat_short; gh_token; 0123456789"
+    store.close()
+
+
+SIGNER = textwrap.dedent(
+    """
+    import os
+    import sys
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from cockpit.actions.checklist import register
+    from cockpit.actions.registry import ActionRegistry
+    from cockpit.state.store import StateStore
+
+
+    class Backend:
+        def __init__(self, store):
+            self.state, self.who, self.clock = store, "alice", lambda: datetime.now(UTC)
+            self.actions = ActionRegistry(store, read_only=False, who="alice")
+            register(self)
+
+        def checklist_steps(self):
+            return []
+
+
+    store = StateStore(Path(sys.argv[1]))
+    if store.problem:
+        print("problem", store.problem, flush=True)
+        sys.exit(1)
+    actions = Backend(store).actions
+    print("ready", flush=True)
+    n = 0
+    while True:
+        n += 1
+        step = f"p{os.getpid()}-{n}"
+        assert actions.run("checklist.toggle", step, confirmed=True).ok
+        if n % 3 == 0:  # and unticked again
+            assert actions.run("checklist.toggle", step, confirmed=True).ok
+        if n % 5 == 0:
+            assert actions.run("checklist.note", (step, f"note {n}"), confirmed=True).ok
+    """
+)
+
+
+def test_a_session_killed_while_signing_off_leaves_every_sign_off_with_its_audit_entry(state_path):
+    import ast
+    from collections import Counter
+
+    rng = random.Random(4321)
+    kills = checked = 0
+    deadline = time.monotonic() + 12
+    while kills < 40 and time.monotonic() < deadline:
+        proc = subprocess.Popen([sys.executable, "-c", SIGNER, str(state_path)], cwd=REPO,
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.01, 0.08))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        kills += 1
+        if not state_path.exists():
+            continue
+        data = tomllib.loads(state_path.read_text())
+        audit = data.get("audit", [])
+        toggles = Counter(e["target"] for e in audit if e["action"] == "checklist.toggle")
+        signoffs = data.get("signoffs", {})
+        assert set(toggles) == set(signoffs), "every sign-off has its audit entry, and every entry its sign-off"
+        for step, entry in signoffs.items():
+            assert toggles[step] == (1 if entry["done"] else 2), f"{step}: the sign-off and its audit log disagree"
+        noted = {ast.literal_eval(e["target"])[0] for e in audit if e["action"] == "checklist.note"}
+        assert noted == set(data.get("notes", {})), "every note has its audit entry, and every entry its note"
+        checked += 1
+    assert kills >= 20 and checked >= 15
+
+
+def test_a_sign_off_and_its_audit_entry_are_one_write_of_the_file(state_path, monkeypatch):
+    store = opened(state_path)
+    actions = ChecklistBackend(store).actions
+    renames = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (renames.append(b), real_replace(a, b))[1])
+    assert actions.run("checklist.toggle", "docs_entry", confirmed=True).ok
+    assert renames == [state_path]
+    assert store.signoffs()["docs_entry"].done and [e.target for e in store.audit_log()] == ["docs_entry"]
+    store.close()
+
+
+def test_when_that_write_fails_neither_the_sign_off_nor_its_audit_entry_is_kept(state_path, monkeypatch):
+    store = opened(state_path)
+    actions = ChecklistBackend(store).actions
+
+    def full_disk(_a, _b):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    result = actions.run("checklist.toggle", "docs_entry", confirmed=True)
+    assert "not recorded in the state file" in result.message and "No space left on device" in result.message
+    assert store.signoffs() == {} and store.audit_log() == []
+    monkeypatch.undo()
+    assert actions.run("checklist.toggle", "docs_entry", confirmed=True).ok, "the next action writes again"
+    assert store.signoffs()["docs_entry"].done and len(store.audit_log()) == 1
+    store.close()
+
+
+def test_a_lock_held_by_a_cockpit_running_here_says_who_since_when_and_how_to_act_again(state_path):
+    lock = lock_path_for(state_path)
+    host = socket.gethostname()
+    lock.write_text(json.dumps({"pid": os.getppid(), "host": host, "started": "2026-10-01T09:00:00Z"}))
+    store = opened(state_path)
+    why = store.why_read_only
+    assert why.summary == f"state locked by pid {os.getppid()} on {host}"
+    assert f"held by pid {os.getppid()} on {host} since 2026-10-01T09:00:00Z" in why.detail
+    assert why.remedy.startswith("quit that cockpit, then start this one again")
+    assert str(lock) in why.remedy, "the lock file to delete if that pid is no cockpit"
+    assert store.read_only_reason == store.problem == str(why)
+    assert opened(state_path, take_over=True).read_only, "a cockpit running on this machine is never taken over"
+    assert json.loads(lock.read_text())["pid"] == os.getppid()
+
+
+def test_a_lock_from_another_machine_can_be_taken_over_once_that_session_is_confirmed_gone(state_path):
+    lock = lock_path_for(state_path)
+    lock.write_text(json.dumps({"pid": 4242, "host": "build-box-7", "started": "2026-10-01T09:00:00Z"}))
+    store = opened(state_path)
+    assert store.why_read_only.summary == "state locked by build-box-7"
+    assert "cannot be checked from here" in store.why_read_only.detail
+    assert "start again with --take-over" in store.why_read_only.remedy and str(lock) in store.why_read_only.remedy
+    taking = opened(state_path, take_over=True)
+    assert not taking.read_only and taking.why_read_only is None
+    assert json.loads(lock.read_text())["pid"] == os.getpid()
+    taking.set_pref("theme", "nord")
+    taking.close()
+
+
+def test_an_unreadable_lock_file_can_be_taken_over(state_path):
+    lock_path_for(state_path).write_text("{not json")
+    assert "--take-over" in opened(state_path).why_read_only.remedy
+    store = opened(state_path, take_over=True)
+    assert not store.read_only
+    store.close()
+    assert not lock_path_for(state_path).exists()
+
+
+def test_a_corrupt_state_file_says_the_parse_error_where_the_copy_went_and_how_to_recover(state_path):
+    state_path.write_text("schema = 1\n[signoffs\n")
+    store = opened(state_path)
+    why = store.why_read_only
+    (copy,) = state_path.parent.glob(f"{state_path.name}.corrupt-*")
+    assert why.summary == "state file corrupt"
+    assert "does not parse (" in why.detail and "line 2" in why.detail and str(copy) in why.detail
+    assert why.remedy == (f"repair {state_path} by hand (or move it away to start with an empty state), "
+                          "then start again")
+
+
+def test_locate_tells_the_state_file_and_its_lock_as_they_are(state_path):
+    from cockpit.state.lock import describe_lock
+    from cockpit.state.store import describe_state_file
+
+    assert describe_state_file(state_path).startswith("missing")
+    assert describe_lock(state_path) == "free"
+    store = opened(state_path)
+    store.set_pref("theme", "nord")
+    assert describe_state_file(state_path) == "readable"
+    assert describe_lock(state_path).startswith(f"held by pid {os.getpid()} on {socket.gethostname()} since")
+    assert describe_lock(state_path).endswith(", running")
+    store.close()
+    lock_path_for(state_path).write_text(json.dumps({"pid": 7, "host": "build-box-7", "started": "t"}))
+    assert "another machine" in describe_lock(state_path) and "--take-over" in describe_lock(state_path)
+    state_path.write_text("schema = [\n")
+    opened(state_path, read_only=True)
+    described = describe_state_file(state_path)
+    assert described.startswith("does not parse (") and "repair it or move it away" in described

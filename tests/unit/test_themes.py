@@ -212,3 +212,49 @@ async def test_a_broken_user_theme_is_reported_and_the_cockpit_still_starts(tmp_
     async with app.run_test():
         assert app.problems == [f"{bad}: key 'error': expected a colour such as '#3FB950', got 'blood' (theme skipped)"]
         assert app.theme == "cockpit-dark"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("remembered", ["textual-dark", "textual-light", "ansi-dark", "nord"])
+async def test_a_textual_theme_chosen_last_time_starts_with_the_cockpits_colours(tmp_path, remembered):
+    """textual-dark is also Textual's own starting theme: choosing it again must still bring the colours."""
+    app = BareApp([packaged_theme_dir(), tmp_path / "none"], remembered=remembered)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.problems == [] and app.theme == remembered
+        expected = app.available_themes[remembered].variables["cockpit-pass"]
+        assert app.query_one(Gate).styles.color.hex == expected
+
+
+@pytest.mark.anyio
+async def test_a_remembered_user_theme_whose_status_colour_is_not_a_colour_falls_back_with_a_notice(tmp_path):
+    user = write(tmp_path / "themes", "muddy.toml", 'primary = "#112233"\n[variables]\ncockpit-fail = "$error"\n')
+    app = BareApp([packaged_theme_dir(), tmp_path / "themes"], remembered="muddy")
+    async with app.run_test():
+        assert app.theme == "cockpit-dark"
+        assert app.problems == [
+            f"{user}: key 'variables.cockpit-fail': expected a colour such as '#3FB950', got '$error' (theme skipped)",
+            "the theme 'muddy' chosen last time is no longer available; using cockpit-dark",
+        ]
+
+
+class AppWithAnOddTheme(BareApp):
+    """Something registered a theme before the cockpit's themes were installed, with a status colour CSS cannot use."""
+
+    def __init__(self, theme_folders: list[Path], *, remembered: str) -> None:
+        App.__init__(self)
+        from textual.theme import Theme
+
+        self.register_theme(Theme("odd", primary="#123456", variables={"cockpit-fail": "blood"}))
+        self.problems = install_themes(self, requested=None, remembered=remembered, dirs=theme_folders)
+
+
+@pytest.mark.anyio
+async def test_a_remembered_theme_the_cockpit_cannot_colour_is_not_offered_and_falls_back_with_a_notice(tmp_path):
+    app = AppWithAnOddTheme([packaged_theme_dir(), tmp_path / "none"], remembered="odd")
+    async with app.run_test():
+        assert app.theme == "cockpit-dark" and "odd" not in app.available_themes
+        assert app.problems == [
+            "the theme 'odd' cannot be used: its 'cockpit-fail' is 'blood', not a colour (theme skipped)",
+            "the theme 'odd' chosen last time is no longer available; using cockpit-dark",
+        ]
