@@ -25,7 +25,7 @@ from cockpit.services.pick_command import (  # noqa: F401 - callers import the c
     suggest_class,
 )
 from cockpit.services.pick_labels import CATEGORY, RELEASE, TRUNK, label_at, segments
-from cockpit.services.pick_prose import asks_for, not_a_request, prose_refs
+from cockpit.services.pick_prose import asks_for_picks, is_list_item, not_a_request, prose_refs
 from cockpit.services.pick_text import (
     ANY_URL,
     BOLD,
@@ -77,7 +77,7 @@ def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
         html_url=comment.html_url or "",
     )
     try:
-        return PickRequest(**base, **_parse_body(body[:MAX_PARSE_CHARS], repository or ""))
+        return PickRequest(**base, **read_request(body[:MAX_PARSE_CHARS], repository or ""))
     except Exception:  # noqa: BLE001 - a comment must never break the pane; show it unparsed
         return PickRequest(**base, parsed=False)
 
@@ -143,7 +143,12 @@ def _read(lines: list[tuple[str, bool]], *, headings: bool) -> _Reading:
     return reading
 
 
-def _parse_body(body: str, repository: str) -> dict:
+def read_request(body: str, repository: str) -> dict:
+    """What a comment's text says, as ``PickRequest`` keyword arguments (``parsed``, ``trunk_prs``, ...).
+
+    ``parse_request`` is the entry to use: it adds the comment's metadata and, should this ever
+    raise on some text (a bug), still returns the comment as unparsed.
+    """
     lines = _lines(body)
     reading = _read(lines, headings=False)
     if reading.template:
@@ -182,9 +187,10 @@ def _free_form_request(reading: _Reading, repository: str) -> dict:
         if not named:
             roles[name] += [PRRef(int(m.group("num"))) for m in map(_BARE_NUMBER.match, reading.fields[name]) if m]
     text = "\n".join(reading.unquoted)
+    asks = asks_for_picks(text)
     for line in reading.outside:
         for role, ref in prose_refs(line, repository):
-            if role or asks_for(line, text):
+            if role or asks or is_list_item(line):
                 roles[role or ""].append(ref)
     trunk, release = unique(roles[TRUNK]), unique(roles[RELEASE])
     mentioned = tuple(ref for ref in unique(roles[""]) if ref not in trunk and ref not in release)

@@ -20,7 +20,7 @@ _ROLE = re.compile(
     r"|\b(?:release|cherry\s?picks?|backports?)\s*:"
     r"|\b(?:cherry\s?picked|backported)\s+(?:in|as|at|into|via|by|with)\b)"
     r"|(?P<trunk>\b(?:main|trunk|master|upstream|landed)\b)"
-    r"|(?P<verb>\b(?:cherry\s?pick|pick|backport)s?\b)",
+    r"|(?P<verb>\b(?:cherry\s?pick|pick|backport)(?:s|ing)?\b)",
     re.IGNORECASE,
 )
 # Between two references only these words: the second one has the role of the first ("#1 and #2").
@@ -70,10 +70,14 @@ def _role(before: str) -> str | None:
     return RELEASE if last.group("release") else TRUNK
 
 
-def asks_for(line: str, text: str) -> bool:
-    """Whether a PR no word places, mentioned on ``line`` of a comment ``text``, is asked for: it is a
-    list item ("- [ ] #442") or the comment speaks of picking ("please include #7810")."""
-    return bool(_LIST_ITEM.match(line) or _ASKS.search(text.replace("-", " ")))
+def is_list_item(line: str) -> bool:
+    """A bullet, task or numbered list line: a PR listed there is asked for even without a word."""
+    return bool(_LIST_ITEM.match(line))
+
+
+def asks_for_picks(text: str) -> bool:
+    """Whether a comment speaks of picking ("please include #7810"): then the PRs it names are asked for."""
+    return bool(_ASKS.search(text.replace("-", " ")))
 
 
 def not_a_request(first_line: str, text: str, *, roles_told: bool) -> bool:

@@ -72,7 +72,8 @@ def pull_refs_at(line: str, repository: str, *, min_digits: int = 1) -> list[tup
 
 def issue_url(m: re.Match[str]) -> str:
     """An issue link of ``GH_URL`` in one spelling: scheme and host lower-cased, no trailing parts."""
-    return f"{m.group('scheme').lower()}://{m.group('host').lower()}/{m.group('owner')}/{m.group('repo')}/issues/{m.group('num')}"
+    where = f"{m.group('scheme').lower()}://{m.group('host').lower()}"
+    return f"{where}/{m.group('owner')}/{m.group('repo')}/issues/{m.group('num')}"
 
 
 def issue_urls(text: str) -> list[str]:
@@ -106,4 +107,5 @@ def note_hints(line: str) -> list[str]:
     if not HINT.sub(" ", text).strip(HINT_ONLY_PUNCTUATION):
         return hints(text)
     found = [h for m in BRACKETED_HINT.finditer(text) for h in hints(m.group(0))]
-    return found + [h for m in HINT.finditer(BRACKETED_HINT.sub(" ", text)) if m.group(0).isupper() for h in hints(m.group(0))]
+    shouted = [m.group(0) for m in HINT.finditer(BRACKETED_HINT.sub(" ", text)) if m.group(0).isupper()]
+    return found + [h for word in shouted for h in hints(word)]
