@@ -104,7 +104,9 @@ def _picks(p: ReleasePicture) -> list[str]:
         if row.pending or row.flags:
             prs = ", ".join(r.label(p.repository) for r in row.request.trunk_prs) or "-"
             flags = ", ".join(f.value for f in row.flags)
-            rows.append(f"- {_login(row.request.author)}: trunk {prs} · {row.status.value}" + (f" · {flags}" if flags else ""))
+            mentioned = ", ".join(r.label(p.repository) for r in row.request.mentioned_prs)
+            rows.append(f"- {_login(row.request.author)}: trunk {prs} · {row.status.value}"
+                        + (f" · {flags}" if flags else "") + (f" · mentions {mentioned}" if mentioned else ""))
     rows += [f"- merged without a request: #{pr.number} {_cell(pr.title)}" for pr in p.picks.unrequested]
     return _section("Cherry-picks needing attention", rows)
 
