@@ -32,6 +32,10 @@ _FILLER = frozenset({
     "reason", "reasons", "if", "applicable", "optional", "url", "urls",
 })
 _VOCABULARY = _TRUNK_WORDS | _RELEASE_WORDS | _CATEGORY_WORDS | _FILLER
+# "Release:" or "Landed:" alone says too little to be a label ("* Release: bump the version" is a
+# category line); with one of these words it is one ("release PR:", "cherry-pick:", "main:").
+_DECIDING = frozenset({"pr", "prs", "pull", "link", "links", "trunk", "main", "master", "cherry", "cherrypick",
+                       "cherrypicks", "backport", "backports"}) | _CATEGORY_WORDS
 _HEADING_RELEASE = re.compile(r"\b(?:release(?:\s+branch)?|cherry\s?picks?|backports?)\s+(?:prs?|pull\s+requests?)\b")
 _SEPARATOR = re.compile(r"\s[/|;]\s|,\s")
 
@@ -70,7 +74,7 @@ def label_at(line: str, pos: int = 0, *, headings: bool = False) -> Label | None
     m = _KEY.match(line, pos)
     if m:
         words = _words(m.group("key"))
-        field = _field(words) if words and set(words) <= _VOCABULARY else None
+        field = _field(words) if set(words) <= _VOCABULARY and _DECIDING.intersection(words) else None
         if field:
             template = words[:2] == ["link", "to"] or "criteria" in words
             return Label(field, template, line[m.end():].strip())

@@ -56,6 +56,8 @@ _EXTRA = re.compile(
 )
 _BARE_NUMBER = re.compile(r"^\s*(?:[-*+]\s+)?" + BOLD + r"(?P<num>\d{2,9})" + BOLD + r"\s*$")
 _QUOTE = re.compile(r"(?:>\s?)+")
+# What is left of a quoted line that holds only PR links once the links are blanked out.
+_ONLY_REFS = re.compile(r"(?:[-*+]\s+)?(?:[\s,;&]|\band\b|(?<![\w/&.-])(?:[\w.-]+/[\w.-]+)?#\d{1,9}\b)*")
 # The bot writes the category as "<Class> - <issue url>" (or "Docs - "): the link is the issue it fixes.
 _BOT_CATEGORY = re.compile(r"(?P<cls>[A-Za-z][\w /]*?)\s+[-\u2013\u2014](?:\s+(?P<url>\S+))?\s*")
 _CONNECTOR_WORDS = frozenset({"", "issue", "issues", "issue fixed", "fix", "fixes", "fixed", "see", "for", "closes"})
@@ -119,8 +121,8 @@ def _read(lines: list[tuple[str, bool]], *, headings: bool) -> _Reading:
         if not quoted:
             reading.unquoted.append(line)
         label = label_at(line, headings=headings) if line and not _EXTRA.match(line) else None
-        if quoted and (label or current is None):
-            current = None  # a quote of someone else's text; only a value under one's own label is read
+        if quoted and (label or current not in (TRUNK, RELEASE) or not _ONLY_REFS.fullmatch(mask_urls(line))):
+            current = None  # a quote of someone else's text; only a quoted PR link under one's own label is read
             continue
         if label:
             current = label.field
@@ -163,7 +165,8 @@ def _template_request(reading: _Reading, repository: str) -> dict:
     category, category_fixes, category_hints = _category(fields[CATEGORY])
     trunk_na = not trunk_prs and bool(NA.match(trunk_rest))
     if not (trunk_prs or release_prs or trunk_na or category):
-        return {"parsed": False, "not_a_request": True}  # the template pasted or quoted with its fields empty
+        # Fields left empty: the template pasted or quoted. Words but no PR: someone must read it.
+        return {"parsed": False, "not_a_request": not any(fields.values())}
     outside_text = "\n".join(reading.outside)
     fixes = [*trunk_issues, *release_issues, *category_fixes, *fixes_refs(outside_text)]
     found_hints = [*hints(outside_text), *hints(trunk_rest), *hints(release_rest), *category_hints]
@@ -236,7 +239,7 @@ def _category(lines: list[str]) -> tuple[str, list[str], list[str]]:
     """The category text with its links kept, issue links written into it, and hints.
 
     The bot's ``Regression - <issue url>`` is the class alone (the link goes to the fixes); a line
-    that is only an issue link ("Fixes <url>") is a fix, not category text.
+    that is only a link ("Fixes <url>") is not category text.
     """
     fixes: list[str] = []
     found_hints: list[str] = []
@@ -255,10 +258,8 @@ def _category(lines: list[str]) -> tuple[str, list[str], list[str]]:
         text = outside_urls(text, lambda piece: _without_hints(piece, here))
         found_hints += here
         text = " ".join(text.split()).strip(" -\u2013\u2014:,;")
-        words = " ".join(re.split(r"\W+", ANY_URL.sub(" ", text).casefold())).strip()
-        only_issue_links = len(issue_urls(text)) == len(ANY_URL.findall(text))
-        if words not in _CONNECTOR_WORDS or not only_issue_links:
-            parts.append(text)
+        if " ".join(re.split(r"\W+", ANY_URL.sub(" ", text).casefold())).strip() not in _CONNECTOR_WORDS:
+            parts.append(text)  # a line of only links ("Fixes <url>") is no category text
     return "; ".join(unique(parts)), fixes, found_hints
 
 

@@ -105,6 +105,26 @@ def test_every_template_request_of_the_corpus_is_read_fully_and_every_free_form_
     assert wrong == {"template": [], "free-form": [], "not a request": []}
 
 
+def test_a_template_with_words_but_no_pr_in_its_fields_is_left_for_a_person_to_read():
+    body = "Link to landed trunk PR (if applicable):\n* still in review\n\nLink to release branch PR:\n* soon\n"
+    request = parse_request(comment(body), repository=REPO)
+    assert request.parsed is False and request.not_a_request is False
+
+
+def test_a_category_line_starting_with_release_is_category_text_not_a_release_label():
+    body = ("Link to landed trunk PR (if applicable):\n* NA\n\nLink to release branch PR:\n* #150001\n\n"
+            "Criteria Category:\n* Release: bump the version to 2.5.1\n")
+    request = parse_request(comment(body), repository=REPO)
+    assert request.release_prs == (PRRef(150001),) and request.category == "Release: bump the version to 2.5.1"
+
+
+def test_a_quoted_sentence_under_a_label_is_someone_else_s_text_not_a_value():
+    body = ("Link to landed trunk PR (if applicable):\n> the fix in https://github.com/acme/torchlet/pull/77 broke us\n"
+            "* #78\n\nLink to release branch PR:\n* #79\n")
+    request = parse_request(comment(body), repository=REPO)
+    assert PRRef(77) not in request.trunk_prs and request.release_prs == (PRRef(79),)
+
+
 def test_a_free_form_comment_that_names_no_pr_is_no_request():
     request = parse_request(comment("main PR: will follow\nCat: bug fix"), repository=REPO)
     assert request.parsed is False and request.free_form is False
@@ -286,11 +306,14 @@ def test_generated_requests_round_trip_their_numbers(trunk, release):
         "We want to cherrypick " + "cherry pick " * 8_000 + "#12",
         "- [ ] #442\n" * 10_000,
         "see #12 " * 12_000,
+        "Link to landed main PR:\n> " + "a" * 90_000,
+        "Link to landed main PR:\n> " + "#1 " * 30_000 + "x",
         "Main PRs to pick this week" + " main" * 30_000 + ":",
         "Criteria Category: Regression " + "(see https://github.com/acme/torchlet/issues/1) " * 2_000,
     ],
     ids=["spaces", "dots", "slashes", "punctuation", "stars", "many-refs", "do-do", "repeated-fields", "megabyte",
          "many-labels-one-line", "many-separators", "deep-quote", "many-joined-refs", "many-role-words", "long-task-list", "refs-without-asking",
+         "quoted-word-under-label", "quoted-refs-under-label",
          "long-heading", "many-category-links"],
 )
 def test_hostile_huge_comments_parse_quickly(body):
