@@ -24,7 +24,13 @@ class PRRef:
 
 @dataclass(frozen=True)
 class PickRequest:
-    """One request comment of the tracker, as parsed. ``parsed`` is False when the template was not found."""
+    """One request comment of the tracker, as parsed.
+
+    ``parsed`` is False when no request was found: no template and no PR named, or a comment that is
+    no request (``not_a_request``: a reply, a question to someone, a quoted or empty template, a
+    bot's message). ``free_form`` requests were read from free text rather than the template: their
+    roles come from their words, and ``mentioned_prs`` are the PRs no word placed.
+    """
 
     comment_id: int
     author: str
@@ -36,6 +42,9 @@ class PickRequest:
     parsed: bool = True
     hints: tuple[str, ...] = ()  # words appended by release managers: merged, reverted, ...
     fixes: tuple[str, ...] = ()  # issue links mentioned ("Issue fixed:", "--fixes")
+    free_form: bool = False
+    mentioned_prs: tuple[PRRef, ...] = ()  # PRs of a free-form request whose role no word tells
+    not_a_request: bool = False
     created_at: datetime | None = None
     updated_at: datetime | None = None
     html_url: str = ""
@@ -46,6 +55,7 @@ class PickStatus(StrEnum):
     ACCEPTED = "accepted"
     REJECTED = "rejected"
     NO_RELEASE_PR = "no_release_pr"
+    FREE_FORM = "free_form"  # a request in free text whose PRs have no role yet: someone must read it
     UNPARSED = "unparsed"
 
 
@@ -58,6 +68,7 @@ class PickFlag(StrEnum):
     NO_RELEASE_PR = "no_release_pr"
     UNREQUESTED_MERGE = "unrequested_merge"
     STALE = "stale"
+    FREE_FORM = "free_form"
     UNPARSED = "unparsed"
     COULD_NOT_READ = "could_not_read"  # a PR it names failed to load: its other flags are not known
 
@@ -76,4 +87,6 @@ class PickRow:
 
     @property
     def pending(self) -> bool:
-        return self.status in (PickStatus.UNDER_REVIEW, PickStatus.NO_RELEASE_PR, PickStatus.UNPARSED)
+        return self.status in (
+            PickStatus.UNDER_REVIEW, PickStatus.NO_RELEASE_PR, PickStatus.FREE_FORM, PickStatus.UNPARSED
+        )

@@ -1,70 +1,70 @@
 """Read cherry-pick request comments of the release tracker issue into ``PickRequest``s.
 
-A request has three labelled fields ("Link to landed trunk PR (if applicable):", "Link to release
-branch PR:", "Criteria Category:"), each followed by a value on the same line or by bullet lines.
-People write them every which way, so the parser is forgiving and never raises: what it cannot
-read is kept (the body is always stored verbatim) and shown as unparsed.
+A template request has three labelled fields (trunk PR, release PR, category; see
+``pick_labels`` for the spellings), each followed by a value on the same line or by bullet lines.
+A comment without the template is read as a free-form request when it names a PR: its labels
+("main PR:", "cherry-pick:") and words ("we want to cherry-pick <url>") give the roles, and PRs no
+word places are kept as mentioned. Replies, questions, quoted templates and bot messages are not
+requests. People write every which way, so the parser is forgiving and never raises: the body is
+always stored verbatim.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PickRequest, PRRef
-from cockpit.errors import CockpitError
+from cockpit.services.pick_command import (  # noqa: F401 - callers import the command from here too
+    BOT_CLASSES,
+    CLASSES_NEEDING_FIXES,
+    PickCommandError,
+    bot_command,
+    suggest_class,
+)
+from cockpit.services.pick_labels import CATEGORY, RELEASE, TRUNK, label_at, segments
+from cockpit.services.pick_prose import asks_for_picks, is_list_item, not_a_request, prose_refs
+from cockpit.services.pick_text import (
+    ANY_URL,
+    BOLD,
+    BRACKETED_HINT,
+    BULLET,
+    HINT,
+    HINT_ONLY_PUNCTUATION,
+    NA,
+    fixes_refs,
+    hints,
+    issue_urls,
+    mask_urls,
+    note_hints,
+    outside_urls,
+    pull_refs_at,
+    unique,
+)
 
 # Comments longer than this are stored whole but only their head is read: real requests are short.
 MAX_PARSE_CHARS = 100_000
 
-_BOLD = r"(?:\*\*|__)?"
-_LABEL = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:#{1,6}\s+)?" + _BOLD + r"\s*(?:"
-    r"(?P<trunk>link\s+to\s+(?:the\s+)?landed\s+(?:trunk|master|main)\s+(?:pr|pull\s+request)s?)"
-    r"|(?P<release>link\s+to\s+(?:the\s+)?release\s+branch\s+(?:pr|pull\s+request)s?)"
-    r"|(?P<category>criteria\s+category)"
-    r")\s*(?:\((?:if\s+applicable|optional)\))?\s*" + _BOLD + r"\s*:\s*" + _BOLD + r"(?P<rest>.*)$",
-    re.IGNORECASE,
-)
 # Extra "key:" lines people add below the fields; they end the field above them.
 _EXTRA = re.compile(
-    r"^\s*(?:[-*+]\s+)?" + _BOLD + r"\s*(?P<key>issues?(?:\s+(?:fixed|link|resolved))?|fix(?:es|ed)?"
-    r"|related\s+issues?|original\s+issue|note|warning|cc|reason|justification)\s*" + _BOLD + r"\s*:"
+    r"^\s*(?:[-*+]\s+)?" + BOLD + r"\s*(?P<key>issues?(?:\s+(?:fixed|link|resolved))?|fix(?:es|ed)?"
+    r"|related\s+issues?|original\s+issue|note|warning|cc|reason|justification)\s*" + BOLD + r"\s*:"
     r"|^(?:fix(?:es|ed)?|closes|resolves)\s+(?:#\d|https?://)",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^\s*[-*+]\s+")
-_GH_URL = re.compile(
-    r"\b(?P<scheme>https?)://(?P<host>[^\s/]+)/(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+)/(?P<kind>pulls?|issues)/"
-    r"(?P<num>\d{1,9})(?!\d)[^\s)\]>]*",
-    re.IGNORECASE,
-)
-_ANY_URL = re.compile(r"\bhttps?://[^\s)\]>]+", re.IGNORECASE)
-_SHORT_REF = re.compile(r"(?<![\w/&.-])(?:(?P<repo>[\w.-]+/[\w.-]+))?#(?P<num>\d{1,9})(?!\d)")
-_BARE_NUMBER = re.compile(r"^\s*(?:[-*+]\s+)?" + _BOLD + r"(?P<num>\d{2,9})" + _BOLD + r"\s*$")
-_NA = re.compile(r"^\W*(?:n/?a|none|not\s+applicable)\b", re.IGNORECASE)
-_FIXES_REF = re.compile(r"\b(?:fix(?:es|ed)?|closes|resolves)\s*:?\s*#(?P<num>\d{1,9})(?!\d)", re.IGNORECASE)
-_HINT = re.compile(
-    r"\b(?:(?P<dnm>do\s*n[o']?t[\s-]+merge|do-not-merge)|(?P<nm>not\s+merged)"
-    r"|(?P<word>merged|reverted|closing|closed))\b",
-    re.IGNORECASE,
-)
-_BRACKETED_HINT = re.compile(r"[(\[]\s*(?:" + _HINT.pattern + r")\s*[)\]]", re.IGNORECASE)
+_BARE_NUMBER = re.compile(r"^\s*(?:[-*+]\s+)?" + BOLD + r"(?P<num>\d{2,9})" + BOLD + r"\s*$")
+_QUOTE = re.compile(r"(?:>\s?)+")
+# What is left of a quoted line that holds only PR links once the links are blanked out.
+_ONLY_REFS = re.compile(r"(?:[-*+]\s+)?(?:[\s,;&]|\band\b|(?<![\w/&.-])(?:[\w.-]+/[\w.-]+)?#\d{1,9}\b)*")
+# The bot writes the category as "<Class> - <issue url>" (or "Docs - "): the link is the issue it fixes.
+_BOT_CATEGORY = re.compile(r"(?P<cls>[A-Za-z][\w /]*?)\s+[-\u2013\u2014](?:\s+(?P<url>\S+))?\s*")
 _CONNECTOR_WORDS = frozenset({"", "issue", "issues", "issue fixed", "fix", "fixes", "fixed", "see", "for", "closes"})
-
-BOT_CLASSES = ("regression", "critical", "fixnewfeature", "docs", "release")
-CLASSES_NEEDING_FIXES = frozenset({"regression", "critical", "fixnewfeature"})
-
-
-class PickCommandError(CockpitError, ValueError):
-    """The cherry-pick bot command cannot be composed from what was given."""
-
-    title = "Cherry-pick"
 
 
 def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
-    """Parse one tracker comment; never raises. ``parsed`` is False when the template is absent.
+    """Parse one tracker comment; never raises. ``parsed`` is False when no request was found.
 
     PRs of ``repository`` get ``PRRef.repository == ""``; other repositories keep their name.
     Hints (merged, reverted, do not merge, closing, closed) come from text outside the fields.
@@ -79,7 +79,7 @@ def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
         html_url=comment.html_url or "",
     )
     try:
-        return PickRequest(**base, **_parse_body(body[:MAX_PARSE_CHARS], repository or ""))
+        return PickRequest(**base, **read_request(body[:MAX_PARSE_CHARS], repository or ""))
     except Exception:  # noqa: BLE001 - a comment must never break the pane; show it unparsed
         return PickRequest(**base, parsed=False)
 
@@ -89,175 +89,185 @@ def parse_requests(comments: Iterable[IssueComment], *, repository: str) -> tupl
     return tuple(parse_request(c, repository=repository) for c in comments)
 
 
-def _parse_body(body: str, repository: str) -> dict:
-    fields: dict[str, list[str]] = {"trunk": [], "release": [], "category": []}
-    found: set[str] = set()
-    outside: list[str] = []
+@dataclass
+class _Reading:
+    """A comment's lines sorted into the fields their labels open, and the rest."""
+
+    fields: dict[str, list[str]] = field(default_factory=lambda: {TRUNK: [], RELEASE: [], CATEGORY: []})
+    template: bool = False  # a trunk or release label in the template's own wording
+    outside: list[str] = field(default_factory=list)  # lines in no field, quotes left out
+    unquoted: list[str] = field(default_factory=list)
+    quotes: bool = False
+
+
+def _lines(body: str) -> list[tuple[str, bool]]:
+    """``(text, quoted)`` per line; one space per whitespace run keeps every pattern linear."""
+    out = []
+    for raw in body.splitlines():
+        line = " ".join(raw.split())
+        quote = _QUOTE.match(line)
+        if quote:
+            line = line[quote.end():].strip()
+        out += [(part, bool(quote)) for part in (segments(line) if line else [line])]
+    return out
+
+
+def _read(lines: list[tuple[str, bool]], *, headings: bool) -> _Reading:
+    reading = _Reading()
     current: str | None = None
     has_value = after_blank = inline = False
-    for raw in body.splitlines():
-        # One space per whitespace run keeps every pattern below linear on hostile input.
-        line = " ".join(raw.split())
-        if line.startswith(">"):  # a quote of someone else's request
-            current = None
+    for line, quoted in lines:
+        reading.quotes |= quoted
+        if not quoted:
+            reading.unquoted.append(line)
+        label = label_at(line, headings=headings) if line and not _EXTRA.match(line) else None
+        if quoted and (label or current not in (TRUNK, RELEASE) or not _ONLY_REFS.fullmatch(mask_urls(line))):
+            current = None  # a quote of someone else's text; only a quoted PR link under one's own label is read
             continue
-        label = _LABEL.match(line)
         if label:
-            current = next(k for k in fields if label.group(k))
-            found.add(current)
-            rest = label.group("rest").strip()
-            if rest:
-                fields[current].append(rest)
-            has_value = inline = bool(rest)
+            current = label.field
+            reading.template |= label.template and current != CATEGORY
+            if label.rest:
+                reading.fields[current].append(label.rest)
+            has_value = inline = bool(label.rest)
             after_blank = False
-            continue
-        if current is None:
-            outside.append(line)
-        elif not line.strip():
+        elif current is None:
+            reading.outside.append(line)
+        elif not line:
             after_blank = has_value
-        elif _EXTRA.match(line) or ((after_blank or inline) and not _BULLET.match(line)):
+        elif _EXTRA.match(line) or ((after_blank or inline) and not BULLET.match(line)):
             current = None
-            outside.append(line)
+            if not quoted:
+                reading.outside.append(line)
         else:
-            fields[current].append(line.strip())
+            reading.fields[current].append(line)
             has_value, after_blank = True, False
+    return reading
 
-    if not found & {"trunk", "release"}:
-        return {"parsed": False}
 
-    trunk_prs, trunk_issues, trunk_rest = _pull_refs(fields["trunk"], repository)
-    release_prs, release_issues, release_rest = _pull_refs(fields["release"], repository)
-    category, category_fixes, category_hints = _category(fields["category"])
-    outside_text = "\n".join(outside)
-    fixes = [*trunk_issues, *release_issues, *category_fixes, *_issue_urls(outside_text)]
-    fixes += [f"#{m.group('num')}" for m in _FIXES_REF.finditer(_ANY_URL.sub(" ", outside_text))]
-    hints = [*_hints(outside_text), *_hints(trunk_rest), *_hints(release_rest), *category_hints]
+def read_request(body: str, repository: str) -> dict:
+    """What a comment's text says, as ``PickRequest`` keyword arguments (``parsed``, ``trunk_prs``, ...).
+
+    ``parse_request`` is the entry to use: it adds the comment's metadata and, should this ever
+    raise on some text (a bug), still returns the comment as unparsed.
+    """
+    lines = _lines(body)
+    reading = _read(lines, headings=False)
+    if reading.template:
+        return _template_request(reading, repository)
+    return _free_form_request(_read(lines, headings=True), repository)
+
+
+def _template_request(reading: _Reading, repository: str) -> dict:
+    fields = reading.fields
+    trunk_prs, trunk_issues, trunk_rest = _pull_refs(fields[TRUNK], repository)
+    release_prs, release_issues, release_rest = _pull_refs(fields[RELEASE], repository)
+    category, category_fixes, category_hints = _category(fields[CATEGORY])
+    trunk_na = not trunk_prs and bool(NA.match(trunk_rest))
+    if not (trunk_prs or release_prs or trunk_na or category):
+        # Fields left empty: the template pasted or quoted. Words but no PR: someone must read it.
+        return {"parsed": False, "not_a_request": not any(fields.values())}
+    outside_text = "\n".join(reading.outside)
+    fixes = [*trunk_issues, *release_issues, *category_fixes, *fixes_refs(outside_text)]
+    found_hints = [*hints(outside_text), *hints(trunk_rest), *hints(release_rest), *category_hints]
     return {
         "trunk_prs": trunk_prs,
         "release_prs": release_prs,
         "category": category,
-        "trunk_na": not trunk_prs and bool(_NA.match(trunk_rest)),
+        "trunk_na": trunk_na,
         "parsed": True,
-        "hints": _unique(hints),
-        "fixes": _unique(fixes),
+        "hints": unique(found_hints),
+        "fixes": unique(fixes),
+    }
+
+
+def _free_form_request(reading: _Reading, repository: str) -> dict:
+    roles: dict[str, list[PRRef]] = {TRUNK: [], RELEASE: [], "": []}
+    for name in (TRUNK, RELEASE):
+        named = [(role, ref) for line in reading.fields[name] for role, ref in prose_refs(line, repository)]
+        for role, ref in named:
+            roles[role or name].append(ref)  # a word beside the PR ("release PR #5") beats the label above it
+        if not named:
+            roles[name] += [PRRef(int(m.group("num"))) for m in map(_BARE_NUMBER.match, reading.fields[name]) if m]
+    text = "\n".join(reading.unquoted)
+    asks = asks_for_picks(text)
+    for line in reading.outside:
+        for role, ref in prose_refs(line, repository):
+            if role or asks or is_list_item(line):
+                roles[role or ""].append(ref)
+    trunk, release = unique(roles[TRUNK]), unique(roles[RELEASE])
+    mentioned = tuple(ref for ref in unique(roles[""]) if ref not in trunk and ref not in release)
+    first = next((line for line in reading.unquoted if line), "")
+    trunk_rest = " ".join(mask_urls(line) for line in reading.fields[TRUNK])
+    trunk_na = not trunk and bool(NA.match(trunk_rest))
+    if not (trunk or release or mentioned):
+        return {"parsed": False, "not_a_request": reading.quotes or not_a_request(first, text, roles_told=False)}
+    if not_a_request(first, text, roles_told=bool(trunk or release)):
+        return {"parsed": False, "not_a_request": True}
+    category, category_fixes, category_hints = _category(reading.fields[CATEGORY])
+    return {
+        "trunk_prs": trunk,
+        "release_prs": release,
+        "mentioned_prs": mentioned,
+        "category": category,
+        "trunk_na": trunk_na,
+        "parsed": True,
+        "free_form": True,
+        "hints": unique([*category_hints, *(h for line in reading.unquoted for h in note_hints(line))]),
+        "fixes": unique([*category_fixes, *(f for line in reading.unquoted for f in fixes_refs(line))]),
     }
 
 
 def _pull_refs(lines: list[str], repository: str) -> tuple[tuple[PRRef, ...], list[str], str]:
-    """PR references of a field, the issue links found there, and the leftover text."""
-    home = repository.casefold()
+    """PR references of a template field, the issue links found there, and the leftover text."""
     prs: list[PRRef] = []
     issues: list[str] = []
     leftovers: list[str] = []
     for line in lines:
-        found: list[tuple[int, PRRef]] = []
-        for m in _GH_URL.finditer(line):
-            repo = f"{m.group('owner')}/{m.group('repo')}"
-            if m.group("kind").lower() == "issues":
-                issues.append(_issue_url(m))
-            else:
-                found.append((m.start(), PRRef(int(m.group("num")), "" if repo.casefold() == home else repo)))
-        text = _ANY_URL.sub(lambda m: " " * len(m.group(0)), line)  # keep positions for ordering
-        for m in _SHORT_REF.finditer(text):
-            repo = m.group("repo") or ""
-            found.append((m.start(), PRRef(int(m.group("num")), "" if repo.casefold() == home else repo)))
-        prs += [ref for _, ref in sorted(found, key=lambda pair: pair[0])]
-        leftovers.append(" ".join(_SHORT_REF.sub(" ", text).split()))
+        issues += issue_urls(line)
+        prs += [ref for _start, _end, ref in pull_refs_at(line, repository)]
+        leftovers.append(" ".join(_SHORT_REF_OR_URL.sub(" ", line).split()))
     if not prs:
-        for line in lines:
-            bare = _BARE_NUMBER.match(line)
-            if bare:
-                prs.append(PRRef(int(bare.group("num"))))
-    return _unique(prs), issues, "\n".join(x for x in leftovers if x)
+        prs += [PRRef(int(m.group("num"))) for m in map(_BARE_NUMBER.match, lines) if m]
+    return unique(prs), issues, "\n".join(x for x in leftovers if x)
+
+
+_SHORT_REF_OR_URL = re.compile(ANY_URL.pattern + r"|(?<![\w/&.-])(?:[\w.-]+/[\w.-]+)?#\d{1,9}(?!\d)", re.IGNORECASE)
 
 
 def _category(lines: list[str]) -> tuple[str, list[str], list[str]]:
-    """The category words, issue links written into it (the bot's ``Regression - URL``), and hints."""
+    """The category text with its links kept, issue links written into it, and hints.
+
+    The bot's ``Regression - <issue url>`` is the class alone (the link goes to the fixes); a line
+    that is only a link ("Fixes <url>") is not category text.
+    """
     fixes: list[str] = []
-    hints: list[str] = []
+    found_hints: list[str] = []
     parts: list[str] = []
     for line in lines:
-        fixes += _issue_urls(line)
-        text = _ANY_URL.sub(" ", _BULLET.sub("", line, count=1))
-        if not _HINT.sub(" ", text).strip(" *_-\u2013\u2014:,;.!()[]"):
-            hints += _hints(text)  # a line of only "merged" / "REVERTED" under the category
+        fixes += issue_urls(line)
+        text = BULLET.sub("", line, count=1)
+        bot = _BOT_CATEGORY.fullmatch(text)
+        if bot and (not bot.group("url") or issue_urls(bot.group("url"))):
+            text = bot.group("cls")
+        plain = ANY_URL.sub(" ", text)
+        if HINT.search(plain) and not HINT.sub(" ", plain).strip(HINT_ONLY_PUNCTUATION):
+            found_hints += hints(plain)  # a line of only "merged" / "REVERTED" under the category
             continue
-        for m in _BRACKETED_HINT.finditer(text):
-            hints += _hints(m.group(0))
-        text = _BRACKETED_HINT.sub(" ", text)
-        for m in _HINT.finditer(text):
-            if m.group(0).isupper():
-                hints += _hints(m.group(0))
-        text = _HINT.sub(lambda m: " " if m.group(0).isupper() else m.group(0), text)
-        text = re.sub(r"[(\[]\s*[)\]]", " ", text)
-        text = " ".join(text.replace("**", " ").split()).strip(" -\u2013\u2014:,;")
-        if " ".join(re.split(r"\W+", text.casefold())).strip() not in _CONNECTOR_WORDS:
-            parts.append(text)
-    return "; ".join(_unique(parts)), fixes, hints
+        here: list[str] = []
+        text = outside_urls(text, lambda piece: _without_hints(piece, here))
+        found_hints += here
+        text = " ".join(text.split()).strip(" -\u2013\u2014:,;")
+        if " ".join(re.split(r"\W+", ANY_URL.sub(" ", text).casefold())).strip() not in _CONNECTOR_WORDS:
+            parts.append(text)  # a line of only links ("Fixes <url>") is no category text
+    return "; ".join(unique(parts)), fixes, found_hints
 
 
-def _issue_url(m: re.Match[str]) -> str:
-    return f"{m.group('scheme').lower()}://{m.group('host').lower()}/{m.group('owner')}/{m.group('repo')}/issues/{m.group('num')}"
-
-
-def _issue_urls(text: str) -> list[str]:
-    return [_issue_url(m) for m in _GH_URL.finditer(text) if m.group("kind").lower() == "issues"]
-
-
-def _hints(text: str) -> list[str]:
-    out = []
-    for m in _HINT.finditer(_ANY_URL.sub(" ", text)):
-        if m.group("dnm"):
-            out.append("do not merge")
-        elif m.group("nm"):
-            out.append("not merged")
-        else:
-            out.append(m.group("word").lower())
-    return out
-
-
-def _unique(values: Iterable) -> tuple:
-    return tuple(dict.fromkeys(values))
-
-
-def suggest_class(category: str) -> str | None:
-    """The bot's ``-c`` class a free-text category most likely means, or None when unclear."""
-    text = " ".join(category.casefold().replace("-", " ").replace("_", " ").split())
-    if "regression" in text:
-        return "regression"
-    if "critical" in text:
-        return "critical"
-    if "fixnewfeature" in text or "new feature" in text:
-        return "fixnewfeature"
-    if text.startswith("doc") or " doc" in text:
-        return "docs"
-    if "release" in text:
-        return "release"
-    return None
-
-
-def bot_command(*, branch: str, category: str, fixes: str | None) -> str:
-    """The comment that asks the bot to pick a merged trunk PR onto ``branch``.
-
-    ``@pytorchbot cherry-pick --onto release/X.Y -c CLASS [--fixes URL]``. Raises
-    ``PickCommandError`` (a ``ValueError``) for an unknown class, a malformed branch, or a
-    regression/critical/fixnewfeature pick without an issue to name.
-    """
-    cls = "".join(category.casefold().split()).replace("-", "").replace("_", "")
-    if cls not in BOT_CLASSES:
-        raise PickCommandError(
-            f"unknown cherry-pick class {category!r}: expected one of {', '.join(BOT_CLASSES)}"
-        )
-    branch = branch.strip()
-    if not branch or any(ch.isspace() for ch in branch):
-        raise PickCommandError(f"release branch {branch!r} is not a branch name: expected e.g. 'release/2.5'")
-    fixes = (fixes or "").strip()
-    if fixes and any(ch.isspace() for ch in fixes):
-        raise PickCommandError(f"--fixes {fixes!r} must be one issue link without spaces")
-    if cls in CLASSES_NEEDING_FIXES and not fixes:
-        raise PickCommandError(
-            f"a '{cls}' cherry-pick must name the issue it fixes: give the issue URL for --fixes, "
-            "or choose 'docs' or 'release'"
-        )
-    command = f"@pytorchbot cherry-pick --onto {branch} -c {cls}"
-    return f"{command} --fixes {fixes}" if fixes else command
+def _without_hints(piece: str, found: list[str]) -> str:
+    """A piece of category text without its bracketed or shouted hints (collected into ``found``)."""
+    for m in BRACKETED_HINT.finditer(piece):
+        found += hints(m.group(0))
+    piece = BRACKETED_HINT.sub(" ", piece)
+    found += [h for m in HINT.finditer(piece) if m.group(0).isupper() for h in hints(m.group(0))]
+    piece = HINT.sub(lambda m: " " if m.group(0).isupper() else m.group(0), piece)
+    return re.sub(r"[(\[]\s*[)\]]", " ", piece).replace("**", " ")

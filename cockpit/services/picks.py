@@ -70,7 +70,8 @@ def analyze_picks(
         row = _row(request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days, failed)
         row = _mark_duplicate(row, first_request, repository)
         rows.append(row)
-    named = {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs) if _is_home(ref, repository)}
+    named = {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs, *r.mentioned_prs)
+             if _is_home(ref, repository)}
     unrequested = tuple(
         _lookup(pulls, PRRef(n), repository) or _placeholder(n, release_branch)
         for n in sorted(set(branch_pr_numbers) - named)
@@ -134,7 +135,12 @@ def unknown(row: PickRow) -> bool:
 
 
 def looks_like_request(request: PickRequest) -> bool:
-    """Whether an unparsed comment still looks like a request (a PR link or a template label)."""
+    """Whether an unparsed comment still looks like a request (a PR link or a template label).
+
+    A comment the parser recognised as no request (a reply, a question, a quoted template) does not.
+    """
+    if request.not_a_request:
+        return False
     return bool(_LOOKS_LIKE_REQUEST.search(request.body[:100_000]))
 
 
@@ -187,6 +193,8 @@ def row_label(row: PickRow, repository: str = "") -> str:
         return " ".join(r.label(repository) for r in req.release_prs)
     if req.trunk_prs:
         return "trunk " + " ".join(r.label(repository) for r in req.trunk_prs)
+    if req.mentioned_prs:
+        return "free-form " + " ".join(r.label(repository) for r in req.mentioned_prs)
     return f"comment {req.comment_id} by {req.author or 'unknown'}"
 
 
@@ -202,10 +210,14 @@ def _row(
 ) -> PickRow:
     age = _days(now, req.created_at)
     if not req.parsed:
-        note = "template not found: read it yourself" if looks_like_request(req) else "no request template (chatter?)"
-        return PickRow(req, PickStatus.UNPARSED, (PickFlag.UNPARSED,), age, notes=(note,))
-    flags: list[PickFlag] = []
+        return PickRow(req, PickStatus.UNPARSED, (PickFlag.UNPARSED,), age, notes=(_unparsed_note(req),))
     notes: list[str] = []
+    if req.free_form:
+        req, notes = _place_mentioned(req, pulls, branch, repository)
+        if not (req.trunk_prs or req.release_prs or req.trunk_na):
+            loaded = tuple(p for p in (_lookup(pulls, ref, repository) for ref in req.mentioned_prs) if p is not None)
+            return PickRow(req, PickStatus.FREE_FORM, (PickFlag.FREE_FORM,), age, notes=tuple(notes), pulls=loaded)
+    flags: list[PickFlag] = []
 
     release = []
     for ref in req.release_prs:
@@ -254,6 +266,29 @@ def _not_loaded(kind: str, ref: PRRef, repository: str, failed: Mapping[int, str
         return f"{kind} PR {ref.label(repository)} not loaded"
     flags.append(PickFlag.COULD_NOT_READ)
     return f"{kind} PR {ref.label(repository)} could not be read: {error}"
+
+
+def _unparsed_note(req: PickRequest) -> str:
+    if req.not_a_request:
+        return "a reply, question, quoted template or bot message: not a request"
+    return "template not found: read it yourself" if looks_like_request(req) else "no request template (chatter?)"
+
+
+def _place_mentioned(
+    req: PickRequest, pulls: PullLookup, branch: str, repository: str
+) -> tuple[PickRequest, list[str]]:
+    """A free-form request's mentioned PRs that target the release branch are its release PRs."""
+    onto_branch = tuple(ref for ref in req.mentioned_prs
+                        if (pr := _lookup(pulls, ref, repository)) is not None and pr.base_ref == branch)
+    rest = tuple(ref for ref in req.mentioned_prs if ref not in onto_branch)
+    notes = [f"free-form: {ref.label(repository)} targets {branch}, so it is taken as a release PR"
+             for ref in onto_branch]
+    if req.trunk_prs or req.release_prs or onto_branch:
+        notes.insert(0, "free-form request: roles read from its words; check them in the comment")
+    if rest:
+        mentioned = " ".join(r.label(repository) for r in rest)
+        notes.append(f"free-form: mentions {mentioned} without saying whether trunk or release PR: read it yourself")
+    return replace(req, release_prs=(*req.release_prs, *onto_branch), mentioned_prs=rest), notes
 
 
 def _status(req: PickRequest, release: list[PullRequest]) -> PickStatus:

@@ -94,8 +94,9 @@ def _picks(p: ReleasePicture) -> list[str]:
         if row.pending or row.flags:
             prs = ", ".join(md_text(r.label(p.repository)) for r in row.request.trunk_prs) or "-"
             flags = ", ".join(f.value for f in row.flags)
+            mentioned = ", ".join(md_text(r.label(p.repository)) for r in row.request.mentioned_prs)
             rows.append(f"- {md_login(row.request.author)}: trunk {prs} · {row.status.value}"
-                        + (f" · {flags}" if flags else ""))
+                        + (f" · {flags}" if flags else "") + (f" · mentions {mentioned}" if mentioned else ""))
     rows += [f"- merged without a request: #{pr.number} {md_text(pr.title)}" for pr in p.picks.unrequested]
     return _section("Cherry-picks needing attention", rows)
 

@@ -25,6 +25,7 @@ _STATUS = {
     PickStatus.REJECTED: (GateStatus.UNKNOWN, "rejected"),
     PickStatus.UNDER_REVIEW: (GateStatus.AMBER, "under review"),
     PickStatus.NO_RELEASE_PR: (GateStatus.RED, "no release PR"),
+    PickStatus.FREE_FORM: (GateStatus.AMBER, "free-form"),
     PickStatus.UNPARSED: (GateStatus.RED, "unparsed"),
 }
 # Status and Flags come first so they stay visible in an 80-column terminal; wide text is cut.
@@ -33,7 +34,7 @@ COLUMNS = (
     ("hints", "Hints", 16), ("asked", "Asked", None), ("pr_open", "PR open", None), ("category", "Category", 28),
     ("author", "Author", 16),
 )
-_SAID_BY_STATUS = {PickFlag.NO_RELEASE_PR, PickFlag.UNPARSED}
+_SAID_BY_STATUS = {PickFlag.NO_RELEASE_PR, PickFlag.FREE_FORM, PickFlag.UNPARSED}
 _WARNING_HINTS = {"do not merge", "reverted", "not merged"}
 _MAX_TEXT_LINES = 400
 
@@ -70,6 +71,8 @@ class PicksPane(TablePane):
             request = row.request
             status, word = _STATUS.get(row.status, (GateStatus.UNKNOWN, str(row.status)))
             trunk = "NA" if request.trunk_na else " ".join(p.label(home) for p in request.trunk_prs)
+            # PRs a free-form request names without saying their role: marked with "?"
+            trunk = " ".join([trunk, *(f"{p.label(home)}?" for p in request.mentioned_prs)]).strip()
             flags = flag_words(row)
             stale = PickFlag.STALE in row.flags
             table.add_row(
@@ -208,8 +211,10 @@ def detail_markdown(row: PickRow, home: str) -> str:
     """The request comment, then the body of each PR it names that was loaded, as one Markdown text."""
     parts = [row.request.body.strip() or "_(empty comment)_"]
     release = {(p.repository or home, p.number) for p in row.request.release_prs}
+    trunk = {(p.repository or home, p.number) for p in row.request.trunk_prs}
     for pr in row.pulls:
-        role = "Release PR" if (pr.repository or home, pr.number) in release else "Trunk PR"
+        key = (pr.repository or home, pr.number)
+        role = "Release PR" if key in release else "Trunk PR" if key in trunk else "Mentioned PR"
         where = f", onto {pr.base_ref}" if pr.base_ref else ""
         state = pr.state.value.replace("_", " ")
         parts.append(f"---\n\n### {role} #{pr.number}: {md_text(pr.title)}\n\n*{state}{md_text(where)}*"
