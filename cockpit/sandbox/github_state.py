@@ -33,6 +33,7 @@ class RepoState:
         self.items: dict[int, SbIssue | SbPull] = {i.number: i for i in repo.issues}
         self.items.update({p.number: p for p in repo.pulls})
         self.pulls: dict[int, SbPull] = {p.number: p for p in repo.pulls}
+        self.pull_by_merge_sha: dict[str, SbPull] = {p.merge_commit_sha: p for p in repo.pulls if p.merge_commit_sha}
         self.milestones = {m.number: m for m in repo.milestones}
         self.comments: dict[int, SbComment] = {c.id: c for c in repo.comments}
         self.runs: dict[int, SbWorkflowRun] = {r.id: r for r in repo.workflow_runs}
