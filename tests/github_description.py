@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module, resources
@@ -117,9 +118,12 @@ def _harden(tp: Any, models: Any, seen: dict[Any, bool]) -> bool:
 
 @cache
 def _adapter(expression: str) -> TypeAdapter:
-    models = import_module(f"{PACKAGE}.models")
-    namespace = {name: getattr(models, name) for name in dir(models) if not name.startswith("_")}
-    namespace.update(list=list, dict=dict, str=str, int=int, bool=bool, Union=Union)
+    with warnings.catch_warnings():  # a generated model shadows a pydantic attribute; not ours to fix
+        warnings.simplefilter("ignore", UserWarning)
+        models = import_module(f"{PACKAGE}.models")
+        namespace: dict[str, Any] = {"list": list, "dict": dict, "str": str, "int": int, "bool": bool, "Union": Union}
+        for name in set(re.findall(r"[A-Za-z_]\w*", expression)) - namespace.keys():
+            namespace[name] = getattr(models, name)  # models load lazily: only what is named
     tp = eval(expression, namespace)  # noqa: S307 - generated code of a pinned package
     _harden(tp, models, _HARDENED)
     return TypeAdapter(tp)

@@ -78,6 +78,7 @@ def label_json(u: Urls, name: str) -> dict[str, Any]:
         "color": f"{stable_id(name) & 0xFFFFFF:06x}",
         "default": False,
         "description": None,
+        "archived_by": None,
     }
 
 

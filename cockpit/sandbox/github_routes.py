@@ -91,6 +91,8 @@ class RouteHandlers:
         return self.paged(request, _sorted(chosen, request), lambda i: self._issue(state, i, counts, comments))
 
     def get_issue(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+        if (moved := self.moved_or_gone(state, int(number))) is not None:
+            return moved
         item = state.items.get(int(number))
         return Response.json(self._issue(state, item)) if item else self.error(404, "Not Found")
 
@@ -129,6 +131,8 @@ class RouteHandlers:
         return render.comment_json(self.urls(state), comment, is_pull)
 
     def list_comments(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+        if (moved := self.moved_or_gone(state, int(number), "/comments")) is not None:
+            return moved
         if int(number) not in state.items:
             return self.error(404, "Not Found")
         return self.paged(request, state.comments_on(int(number)), lambda c: self._comment(state, c))
