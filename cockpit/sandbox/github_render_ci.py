@@ -44,7 +44,8 @@ class CommitFacts:
 
 def commit_json(u: Urls, sha: str, parent: str | None, facts: CommitFacts) -> dict[str, Any]:
     """An item of ``GET /repos/{owner}/{repo}/commits``."""
-    parents = [{"sha": parent, "url": f"{u.repo}/commits/{parent}", "html_url": f"{u.web}/commit/{parent}"}] if parent else []
+    parents = [{"sha": parent, "url": f"{u.repo}/commits/{parent}", "html_url": f"{u.web}/commit/{parent}"}
+               ] if parent else []
     author = git_person(facts.author, facts.author, facts.date)
     committer = git_person(MERGEBOT, MERGEBOT, facts.date)
     return {

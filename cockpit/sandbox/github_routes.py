@@ -209,7 +209,8 @@ class RouteHandlers:
             return self.error(404, f"No commit found for SHA: {ref}")
         parents = dict(zip(shas, shas[1:]))
         urls = self.urls(state)
-        return self.paged(request, shas, lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha)))
+        return self.paged(request, shas,
+                          lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha)))
 
     def list_check_runs(self: "GitHubEmulator", request: Request, state: RepoState, ref: str) -> Response:
         sha = state.resolve_ref(ref)

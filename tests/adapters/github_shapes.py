@@ -18,7 +18,8 @@ WHEN = "2026-09-10T10:00:00Z"
 def user(login: str, uid: int = 1001, kind: str = "User") -> dict[str, Any]:
     url = f"{API}/users/{login}"
     return {
-        "login": login, "id": uid, "node_id": f"MDQ6VXNlcj{uid}", "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
+        "login": login, "id": uid, "node_id": f"MDQ6VXNlcj{uid}",
+        "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
         "gravatar_id": "", "url": url, "html_url": f"{WEB}/{login}", "followers_url": f"{url}/followers",
         "following_url": f"{url}/following{{/other_user}}", "gists_url": f"{url}/gists{{/gist_id}}",
         "starred_url": f"{url}/starred{{/owner}}{{/repo}}", "subscriptions_url": f"{url}/subscriptions",
@@ -78,7 +79,8 @@ def issue(number: int, *, state: str = "open", author: Any = "malfet", state_rea
     url = f"{API}/repos/pytorch/pytorch/issues/{number}"
     data = {
         "url": url, "repository_url": f"{API}/repos/pytorch/pytorch", "labels_url": f"{url}/labels{{/name}}",
-        "comments_url": f"{url}/comments", "events_url": f"{url}/events", "html_url": f"{WEB}/pytorch/pytorch/issues/{number}",
+        "comments_url": f"{url}/comments", "events_url": f"{url}/events",
+        "html_url": f"{WEB}/pytorch/pytorch/issues/{number}",
         "id": 2_000_000 + number, "node_id": f"I_{number}", "number": number, "title": f"Item {number}",
         "user": user(author) if isinstance(author, str) else author, "labels": [label("release notes: nn")],
         "state": state, "locked": False, "assignee": None, "assignees": [],
@@ -114,7 +116,8 @@ def pull(number: int, *, base: str = "release/2.5", head_repo: Any = ..., state:
     html = f"{WEB}/pytorch/pytorch/pull/{number}"
     head = repo() if head_repo is ... else head_repo
     links = {"self": url, "html": html, "issue": issue_url, "comments": f"{issue_url}/comments",
-             "review_comments": f"{url}/comments", "review_comment": f"{API}/repos/pytorch/pytorch/pulls/comments{{/number}}",
+             "review_comments": f"{url}/comments",
+             "review_comment": f"{API}/repos/pytorch/pytorch/pulls/comments{{/number}}",
              "commits": f"{url}/commits", "statuses": f"{API}/repos/pytorch/pytorch/statuses/{'b' * 40}"}
     return {
         "url": url, "id": 3_000_000 + number, "node_id": f"PR_{number}", "html_url": html, "diff_url": f"{html}.diff",
@@ -123,13 +126,14 @@ def pull(number: int, *, base: str = "release/2.5", head_repo: Any = ..., state:
         "comments_url": f"{issue_url}/comments", "statuses_url": links["statuses"], "number": number,
         "state": state, "locked": False, "title": f"[release/2.5] Fix {number}",
         "user": user(author) if isinstance(author, str) else author, "body": None, "labels": [], "milestone": None,
-        "active_lock_reason": None, "created_at": WHEN, "updated_at": WHEN, "closed_at": WHEN if state == "closed" else None,
+        "active_lock_reason": None, "created_at": WHEN, "updated_at": WHEN,
+        "closed_at": WHEN if state == "closed" else None,
         "merged_at": WHEN if merged else None, "merge_commit_sha": "a" * 40 if merged else None, "assignee": None,
         "assignees": [], "requested_reviewers": [], "requested_teams": [],
         "head": {"label": f"{(head or {}).get('owner', {}).get('login', 'ghost')}:fix-{number}", "ref": f"fix-{number}",
                  "sha": "b" * 40, "user": head["owner"] if head else None, "repo": head},
-        "base": {"label": f"pytorch:{base}", "ref": base, "sha": "c" * 40, "user": user("pytorch", 21003710, "Organization"),
-                 "repo": repo()},
+        "base": {"label": f"pytorch:{base}", "ref": base, "sha": "c" * 40,
+                 "user": user("pytorch", 21003710, "Organization"), "repo": repo()},
         "_links": {k: {"href": v} for k, v in links.items()}, "author_association": "COLLABORATOR", "auto_merge": None,
         "draft": False, "merged": merged, "mergeable": None, "rebaseable": None, "mergeable_state": "unknown",
         "merged_by": user("pytorchmergebot") if merged else None, "comments": 1, "review_comments": 0,
@@ -137,7 +141,8 @@ def pull(number: int, *, base: str = "release/2.5", head_repo: Any = ..., state:
     }
 
 
-def workflow_run(run_id: int, *, attempt: int = 1, conclusion: str | None = "success", suite: int = 555) -> dict[str, Any]:
+def workflow_run(run_id: int, *, attempt: int = 1, conclusion: str | None = "success",
+                 suite: int = 555) -> dict[str, Any]:
     url = f"{API}/repos/pytorch/pytorch/actions/runs/{run_id}"
     minimal = {k: v for k, v in repo().items() if k not in ("license",)}
     return {
@@ -172,7 +177,8 @@ def check_run(cid: int, conclusion: str | None, *, suite: int = 555, run_id: int
         "check_suite": {"id": suite},
         "app": {"id": 15368, "slug": "github-actions", "node_id": "MDM6QXBwMTUzNjg=",
                 "owner": user("github", 9919, "Organization"), "name": "GitHub Actions",
-                "description": "Automate your workflow from idea to production", "external_url": "https://help.github.com/en/actions",
+                "description": "Automate your workflow from idea to production",
+                "external_url": "https://help.github.com/en/actions",
                 "html_url": f"{WEB}/apps/github-actions", "created_at": "2018-07-30T09:30:17Z", "updated_at": WHEN,
                 "permissions": {"actions": "write", "checks": "write", "metadata": "read"}, "events": []},
         "pull_requests": [],
