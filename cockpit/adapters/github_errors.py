@@ -72,6 +72,10 @@ def _from_github(exc: GithubException, what: str, t: "Transport") -> GitHubError
         return GitHubError(f"{what}: forbidden (403{said}). The token may lack access to this repository.")
     if status == 404:
         return GitHubError(f"{what}: not found (404). Check the repository name and number, and that the token can see it.")
+    if status == 410:
+        return GitHubError(f"{what}: it was deleted on GitHub (410{said}).")
+    if status in (301, 302, 307, 308):
+        return GitHubError(f"{what}: GitHub moved it ({status}) somewhere this session does not follow.")
     if status == 422:
         return GitHubError(f"{what}: GitHub refused the request (422{said}).")
     if status >= 500:

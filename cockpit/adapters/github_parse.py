@@ -21,7 +21,9 @@ from cockpit.domain.github import (
     PullState,
 )
 
-_PR_URL = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/pull/(\d+)\b")
+# any host: GitHub Enterprise bodies link to https://HOST/owner/name/pull/N
+_PR_URL = re.compile(r"(?:https?://)?[\w-]+(?:\.[\w-]+)+(?::\d+)?/([\w.-]+/[\w.-]+)/pull/(\d+)\b")
+GHOST = "ghost"  # the login GitHub shows for a deleted account (the API sends ``"user": null``)
 _HASH_REF = re.compile(r"(?<![\w/&])#(\d+)\b")
 _RUN_IN_URL = re.compile(r"/actions/runs/(\d+)")
 
@@ -59,6 +61,8 @@ def _text(d: dict[str, Any], key: str) -> str:
 
 def _login(d: dict[str, Any], key: str = "user") -> str:
     user = d.get(key)
+    if user is None:
+        return GHOST if key in d else ""
     return _text(user, "login") if isinstance(user, dict) else ""
 
 
@@ -129,6 +133,7 @@ def item_from(data: Any, repository: str) -> MilestoneItem:
         assignees=_names(d.get("assignees"), "login"), author=_login(d),
         updated_at=_time(d.get("updated_at")), closed_at=_time(d.get("closed_at")),
         linked_prs=linked_prs(body, repository, number) if is_pull else (), body=body,
+        state_reason=_text(d, "state_reason") if state is ItemState.CLOSED else "",
     )
 
 
@@ -167,8 +172,12 @@ def run_from(data: Any) -> WorkflowRun:
         head_branch=_str(d, "head_branch", ""), status=_str(d, "status", ""),
         conclusion=d.get("conclusion") if isinstance(d.get("conclusion"), str) else None,
         check_suite_id=suite if isinstance(suite, int) and not isinstance(suite, bool) else None,
-        html_url=_text(d, "html_url"), event=_text(d, "event"),
+        html_url=_text(d, "html_url"), event=_text(d, "event"), attempt=_attempt(d.get("run_attempt")),
     )
+
+
+def _attempt(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
 
 
 def check_run_from(data: Any, runs_by_suite: dict[int, WorkflowRun]) -> CheckRun:

@@ -11,6 +11,9 @@
   the cache and costs no rate-limit unit.
 - Outside text: every string of a decoded answer (and of an error body) is made inert here, once
   (``cockpit.domain.text``): no title, body, job name or error message can reach a screen raw.
+- Redirects: a moved repository or a transferred issue answers 301 (or 307/308) within the same
+  API; it is followed here, query kept (PyGithub would drop the query: a milestone filter lost
+  turns into every issue of the repository), never to another host.
 - Logging: PyGithub's stderr handler and urllib3's warnings are silenced (they would draw over the
   TUI). The token appears in no message: errors are rebuilt from status and GitHub's message.
 """
@@ -23,7 +26,7 @@ import math
 import threading
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import requests
 from github import Auth, Github, GithubRetry
@@ -40,6 +43,7 @@ from cockpit.errors import CockpitError, GitHubError, ReadOnlyError
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 _ETAG_CACHE_SIZE = 4000
 _RETRIED_METHODS = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_MAX_REDIRECTS = 3
 _log = logging.getLogger("cockpit.github")
 
 
@@ -109,7 +113,8 @@ class _CockpitRetry(GithubRetry):
 
 
 class _GuardedAdapter(HTTPAdapter):
-    """The requests adapter under PyGithub: refuses writes when read-only, counts, watches limits."""
+    """The requests adapter under PyGithub: refuses writes when read-only, counts, watches limits,
+    follows GitHub's redirects within the same host."""
 
     def __init__(self, meter: _Meter, read_only: bool, **kwargs: Any) -> None:
         self.meter, self.read_only = meter, read_only
@@ -123,7 +128,31 @@ class _GuardedAdapter(HTTPAdapter):
         self.meter.count()
         response = super().send(request, *args, **kwargs)
         self.meter.observe(response.headers)
+        for _ in range(_MAX_REDIRECTS):
+            moved = self._moved_to(request, response, method)
+            if moved is None:
+                break
+            response.close()
+            request = request.copy()
+            request.url = moved
+            self.meter.count()
+            response = super().send(request, *args, **kwargs)
+            self.meter.observe(response.headers)
         return response
+
+    @staticmethod
+    def _moved_to(request: requests.PreparedRequest, response: requests.Response, method: str) -> str | None:
+        """Where a redirect points, when it is one to follow (same API; writes only on 307/308)."""
+        status, location = response.status_code, response.headers.get("location")
+        if status not in (301, 302, 307, 308) or not location:
+            return None
+        if status in (301, 302) and method not in SAFE_METHODS:
+            return None
+        here, there = urlsplit(request.url or ""), urlsplit(urljoin(request.url or "", location))
+        if (there.scheme, there.netloc) != (here.scheme, here.netloc):
+            raise GitHubError(f"GitHub moved {here.path} to another host ({there.netloc}); not followed")
+        query = there.query or here.query  # GitHub's Location may leave the query out
+        return there._replace(query=query).geturl()
 
 
 @dataclass
@@ -208,7 +237,8 @@ class Transport:
             status, resp_headers, text = self.requester.requestJson(verb, url, params, headers, body)
         except CockpitError as exc:
             _log.info("%s %s refused: %s", verb, url, exc)
-            raise type(exc)(self.scrub(exc.message)) from None
+            message = exc.message if isinstance(exc, ReadOnlyError) else f"{what}: {exc.message}"
+            raise type(exc)(self.scrub(message)) from None
         except Exception as exc:  # every library error becomes ours, with no token in it
             _log.info("%s %s failed: %s", verb, url, type(exc).__name__)
             raise translate(exc, what, self) from None

@@ -71,3 +71,4 @@ class WorkflowRun:
     check_suite_id: int | None = None
     html_url: str = ""
     event: str = ""
+    attempt: int = 1  # GitHub's ``run_attempt``: 2 and up once someone re-ran it

@@ -40,7 +40,8 @@ class MilestoneItem:
     """An issue or pull request in the milestone.
 
     For pull requests ``state`` is MERGED or CLOSED_UNMERGED once closed; the adapter decides
-    from ``pull_request.merged_at`` in the issues list (no extra request per row).
+    from ``pull_request.merged_at`` in the issues list (no extra request per row). ``author`` is
+    "ghost" for an account that was deleted, as GitHub's pages show it.
     """
 
     number: int
@@ -55,6 +56,8 @@ class MilestoneItem:
     closed_at: datetime | None = None
     linked_prs: tuple[int, ...] = ()
     body: str = ""
+    # why GitHub closed an issue: "completed", "not_planned", "duplicate", "reopened"; "" when open or untold
+    state_reason: str = ""
 
 
 class PullState(StrEnum):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cockpit.sandbox import github_render as render
+from cockpit.sandbox.github_render_ci import CommitFacts
 from cockpit.sandbox.github_state import RepoState, now_iso
 from cockpit.sandbox.http_base import Request, Response
 from cockpit.sandbox.model import SbPull
@@ -24,6 +25,12 @@ def _sorted(items: list[Any], request: Request) -> list[Any]:
     field = "updated_at" if key == "updated" else "created_at"
     desc = request.query.get("direction", "desc") != "asc"
     return sorted(items, key=lambda i: (getattr(i, field) or "", i.number), reverse=desc)
+
+
+def _facts(state: RepoState, sha: str, when: str | None = None) -> CommitFacts:
+    if when is None:  # a commit's time: the newest run on it, else the world's epoch
+        when = max((r.created_at for r in state.runs.values() if r.head_sha == sha), default=None)
+    return CommitFacts.of(sha, state.pull_by_merge_sha.get(sha), when)
 
 
 class RouteHandlers:
@@ -43,7 +50,7 @@ class RouteHandlers:
 
     def get_repo(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
         open_count = sum(1 for i in state.items.values() if i.state == "open")
-        return Response.json(render.repo_json(self.urls(state), state.repo, open_count))
+        return Response.json(render.repository_json(self.urls(state), state.repo, open_count))
 
     def list_milestones(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
         wanted = request.query.get("state", "open")
@@ -84,6 +91,8 @@ class RouteHandlers:
         return self.paged(request, _sorted(chosen, request), lambda i: self._issue(state, i, counts, comments))
 
     def get_issue(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+        if (moved := self.moved_or_gone(state, int(number))) is not None:
+            return moved
         item = state.items.get(int(number))
         return Response.json(self._issue(state, item)) if item else self.error(404, "Not Found")
 
@@ -122,6 +131,8 @@ class RouteHandlers:
         return render.comment_json(self.urls(state), comment, is_pull)
 
     def list_comments(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+        if (moved := self.moved_or_gone(state, int(number), "/comments")) is not None:
+            return moved
         if int(number) not in state.items:
             return self.error(404, "Not Found")
         return self.paged(request, state.comments_on(int(number)), lambda c: self._comment(state, c))
@@ -167,9 +178,10 @@ class RouteHandlers:
         state.delete_comment(int(comment_id))
         return Response(status=204)
 
-    def _pull(self: "GitHubEmulator", state: RepoState, pull: SbPull, counts: dict) -> dict[str, Any]:
+    def _pull(self: "GitHubEmulator", state: RepoState, pull: SbPull, counts: dict,
+              complete: bool = True) -> dict[str, Any]:
         milestone = self._milestone(state, pull.milestone, counts)
-        return render.pull_json(self.urls(state), state.repo, pull, milestone)
+        return render.pull_json(self.urls(state), state.repo, pull, milestone, complete=complete)
 
     def list_pulls(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
         q = request.query
@@ -182,7 +194,7 @@ class RouteHandlers:
                   and (not q.get("base") or p.base == q["base"])
                   and (not head or p.head_ref == head)]
         counts = state.milestone_counts()
-        return self.paged(request, _sorted(chosen, request), lambda p: self._pull(state, p, counts))
+        return self.paged(request, _sorted(chosen, request), lambda p: self._pull(state, p, counts, complete=False))
 
     def get_pull(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
         pull = state.pulls.get(int(number))
@@ -196,7 +208,9 @@ class RouteHandlers:
         if not shas:
             return self.error(404, f"No commit found for SHA: {ref}")
         parents = dict(zip(shas, shas[1:]))
-        return self.paged(request, shas, lambda sha: render.commit_json(self.urls(state), sha, parents.get(sha)))
+        urls = self.urls(state)
+        return self.paged(request, shas,
+                          lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha)))
 
     def list_check_runs(self: "GitHubEmulator", request: Request, state: RepoState, ref: str) -> Response:
         sha = state.resolve_ref(ref)
@@ -222,7 +236,8 @@ class RouteHandlers:
                   and (not q.get("head_sha") or r.head_sha == q["head_sha"])
                   and (not status or status in (r.status, r.conclusion))]
         urls = self.urls(state)
-        return self.paged(request, chosen, lambda r: render.run_json(urls, r), wrap="workflow_runs")
+        return self.paged(request, chosen, lambda r: render.run_json(urls, r, _facts(state, r.head_sha, r.created_at)),
+                          wrap="workflow_runs")
 
     def list_jobs(self: "GitHubEmulator", request: Request, state: RepoState, run_id: str) -> Response:
         run = state.runs.get(int(run_id))
@@ -239,4 +254,4 @@ class RouteHandlers:
         if run.status != "completed":
             return self.error(403, "This workflow is already running")
         state.rerun_failed(run)
-        return Response(status=201, body=b"")
+        return Response.json({}, status=201)

@@ -31,6 +31,7 @@ from cockpit.sandbox.model import World
 DOCS = "https://docs.github.com/rest"
 _SEG = r"([^/]+)"
 _NUM = r"(\d+)"
+_BY_ID = re.compile(r"^/repositories/(\d+)(/.*)?$")
 
 
 class GitHubEmulator(SandboxServer, RouteHandlers):
@@ -83,6 +84,41 @@ class GitHubEmulator(SandboxServer, RouteHandlers):
         ):
             self._routes.append((method, re.compile(pattern + "/?$"), fn))
 
+    def transfer_issue(self, repo: str, number: int, to_repo: str) -> int:
+        """Move issue #number to ``to_repo`` as GitHub's "Transfer issue" does; its number there.
+
+        The old URL then answers 301 to the new one (``/repositories/{id}/issues/{n}``)."""
+        with self.lock:
+            source, target = self.repos[repo.lower()], self.repos[to_repo.lower()]
+            comments = source.comments_on(number)
+            item = source.take_out(number)
+            new = max([*target.items, 0]) + 1
+            item.number, item.milestone = new, None
+            target.repo.issues.append(item)
+            target.items[new] = item
+            for c in comments:
+                target.add_comment(c.id, new, c.author, c.body)
+            source.moved[number] = (target.repo.full_name, new)
+            return new
+
+    def delete_issue(self, repo: str, number: int) -> None:
+        """Delete issue #number: its URL then answers 410 Gone, as GitHub's does."""
+        with self.lock:
+            state = self.repos[repo.lower()]
+            state.take_out(number)
+            state.deleted.add(number)
+
+    def moved_or_gone(self, state: RepoState, number: int, rest: str = "") -> Response | None:
+        """GitHub's answer for a transferred (301) or deleted (410) issue, or None."""
+        if number in state.deleted:
+            return self.error(410, "This issue was deleted")
+        if number not in state.moved:
+            return None
+        full_name, new = state.moved[number]
+        url = f"{self.base_url}/repositories/{render.stable_id('repo', full_name)}/issues/{new}{rest}"
+        body = {"message": "Moved Permanently", "url": url, "documentation_url": DOCS}
+        return Response.json(body, status=301, headers={"Location": url})
+
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         return {"message": message, "documentation_url": DOCS, "status": str(status)}
 
@@ -107,6 +143,13 @@ class GitHubEmulator(SandboxServer, RouteHandlers):
             if auth not in (f"token {self.token}", f"Bearer {self.token}"):
                 return self.error(401, "Bad credentials")
         with self.lock:
+            by_id = _BY_ID.match(request.route)
+            if by_id:  # GitHub's stable address of a repository, whatever its name is now
+                names = [s.repo.full_name for s in self.repos.values()
+                         if render.stable_id("repo", s.repo.full_name) == int(by_id.group(1))]
+                if not names:
+                    return self.error(404, "Not Found")
+                request.route = f"/repos/{names[0]}{by_id.group(2) or ''}"
             if request.route != "/rate_limit" and self.rate_used >= self.rate_limit_total:
                 return self.error(403, "API rate limit exceeded for 127.0.0.1.")
             for method, pattern, fn in self._routes:

@@ -33,8 +33,11 @@ class RepoState:
         self.items: dict[int, SbIssue | SbPull] = {i.number: i for i in repo.issues}
         self.items.update({p.number: p for p in repo.pulls})
         self.pulls: dict[int, SbPull] = {p.number: p for p in repo.pulls}
+        self.pull_by_merge_sha: dict[str, SbPull] = {p.merge_commit_sha: p for p in repo.pulls if p.merge_commit_sha}
         self.milestones = {m.number: m for m in repo.milestones}
         self.comments: dict[int, SbComment] = {c.id: c for c in repo.comments}
+        self.moved: dict[int, tuple[str, int]] = {}  # transferred issue -> (repository, its number there)
+        self.deleted: set[int] = set()
         self.runs: dict[int, SbWorkflowRun] = {r.id: r for r in repo.workflow_runs}
         self.checks_by_sha: dict[str, list[SbCheckRun]] = {}
         self.checks_by_run: dict[int, list[SbCheckRun]] = {}
@@ -96,6 +99,14 @@ class RepoState:
     def delete_comment(self, comment_id: int) -> None:
         comment = self.comments.pop(comment_id)
         self.repo.comments.remove(comment)
+
+    def take_out(self, number: int) -> SbIssue | SbPull:
+        """Remove an issue (transferred or deleted) with its comments; GitHub keeps neither here."""
+        item = self.items.pop(number)
+        self.repo.issues.remove(item)
+        for comment in self.comments_on(number):
+            self.delete_comment(comment.id)
+        return item
 
     def rerun_failed(self, run: SbWorkflowRun) -> int:
         """Flip the run's failed jobs to queued; return how many were flipped."""

@@ -81,6 +81,10 @@ def _earlier_keys(s: _Subject) -> list[int]:
     return s.prs + [s.item.number] if s.item.kind is ItemKind.ISSUE else s.prs
 
 
+# GitHub's reasons for closing an issue that promise no fix to look for in the branch
+_NO_FIX_EXPECTED = {"not_planned": "closed as not planned", "duplicate": "closed as a duplicate"}
+
+
 def _open_verdict(item: MilestoneItem, skip: set[str]) -> ItemDiff | None:
     """Verdicts that need no history: skipped, open, closed without merge."""
     base = dict(number=item.number, title=item.title, html_url=item.html_url)
@@ -92,6 +96,8 @@ def _open_verdict(item: MilestoneItem, skip: set[str]) -> ItemDiff | None:
         return ItemDiff(verdict=verdict, note="still open", **base)
     if item.state is ItemState.CLOSED_UNMERGED and item.kind is ItemKind.PULL:
         return ItemDiff(verdict=Verdict.NOT_MERGED, note="closed without merge", **base)
+    if item.kind is ItemKind.ISSUE and item.state_reason in _NO_FIX_EXPECTED:
+        return ItemDiff(verdict=Verdict.SKIPPED, note=_NO_FIX_EXPECTED[item.state_reason], **base)
     return None
 
 

@@ -36,8 +36,9 @@ def pull(number: int, state: ItemState = ItemState.MERGED, labels: tuple[str, ..
     return MilestoneItem(number, ItemKind.PULL, f"PR {number}", state, f"https://github.com/{REPO}/pull/{number}", labels=labels)
 
 
-def issue(number: int, state: ItemState = ItemState.CLOSED) -> MilestoneItem:
-    return MilestoneItem(number, ItemKind.ISSUE, f"Issue {number}", state, f"https://github.com/{REPO}/issues/{number}")
+def issue(number: int, state: ItemState = ItemState.CLOSED, state_reason: str = "") -> MilestoneItem:
+    return MilestoneItem(number, ItemKind.ISSUE, f"Issue {number}", state, f"https://github.com/{REPO}/issues/{number}",
+                         state_reason=state_reason)
 
 
 def build_release(path) -> SimpleNamespace:
@@ -104,6 +105,7 @@ ITEMS = (
     pull(12), pull(123), pull(1234), pull(12345), pull(200), pull(300), pull(401), pull(402), pull(500),
     pull(600), pull(700), pull(77), pull(800), pull(100), pull(960), pull(901, ItemState.OPEN), pull(902, ItemState.CLOSED_UNMERGED),
     pull(60, labels=("release-feature-request",)), issue(50, ItemState.OPEN), issue(51), issue(52), issue(53), issue(54),
+    issue(55, state_reason="not_planned"), issue(56, state_reason="duplicate"),
 )
 
 
@@ -236,6 +238,11 @@ def test_closed_issues_are_judged_by_their_fix_commit(world):
 
 def test_a_closed_issue_without_a_fix_commit_needs_review_instead_of_being_skipped(world):
     assert verdict(world, 52) is Verdict.NEEDS_REVIEW
+
+
+def test_an_issue_closed_as_not_planned_or_duplicate_is_skipped_not_left_for_review(world):
+    assert (verdict(world, 55), world.by_number[55].note) == (Verdict.SKIPPED, "closed as not planned")
+    assert (verdict(world, 56), world.by_number[56].note) == (Verdict.SKIPPED, "closed as a duplicate")
 
 
 def test_reverts_owed_are_a_reverted_pick_and_a_reverted_pre_cut_commit(world):
