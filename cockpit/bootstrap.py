@@ -11,6 +11,8 @@ from cockpit.config import Config
 from cockpit.errors import CockpitError, GitError
 
 if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
+    from cockpit.adapters.github import GitHubClient
+    from cockpit.config import GitHubConfig
     from cockpit.actions.registry import ActionRegistry
     from cockpit.domain.gates import Gate
     from cockpit.domain.reports import (
@@ -195,12 +197,7 @@ def build_backend(config: Config, *, read_only: bool = False, token: str | None 
     gh, st = config.github, config.storage
 
     def github() -> Any:
-        from cockpit.adapters.credentials import resolve_token
-        from cockpit.adapters.github import GitHubClient
-
-        auth = token if token is not None or gh.auth == "none" else resolve_token(gh.api_url).token
-        return GitHubClient(gh.api_url, auth, timeout=gh.timeout_s, retries=gh.retries,
-                            max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=read_only)
+        return github_client(gh, read_only=read_only, token=token)
 
     def git_repo() -> Any:
         from cockpit.adapters.git import GitRepo
@@ -222,6 +219,21 @@ def build_backend(config: Config, *, read_only: bool = False, token: str | None 
                           wheel_index=Deferred(wheel_index) if st.index_url else None,
                           pypi=Deferred(pypi) if st.pypi_url else None, state=state,
                           who=lambda: current_user(repo), clock=clock)
+
+
+def github_client(gh: "GitHubConfig", *, read_only: bool, token: str | None = None) -> "GitHubClient":
+    """The one way to build a GitHub client, for the app and every CLI command alike.
+
+    ``token`` None resolves it as configured (``[github] auth``: environment, keyring, ``gh``), at this
+    call; ``auth = "none"`` sends no token. Retries, timeouts and the rate-limit wait come from config.
+    """
+    from cockpit.adapters.credentials import resolve_token
+    from cockpit.adapters.github import GitHubClient
+
+    if token is None and gh.auth != "none":
+        token = resolve_token(gh.api_url).token
+    return GitHubClient(gh.api_url, token, timeout=gh.timeout_s, retries=gh.retries,
+                        max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=read_only)
 
 
 def _check_clone(config: Config) -> None:

@@ -97,17 +97,13 @@ def read_prs_file(path: Path, repository: str) -> list[MilestoneItem]:
 
 
 def _milestone_items(args: argparse.Namespace, config: Config | None, repository: str) -> list[MilestoneItem]:
-    from cockpit.adapters.credentials import resolve_token
-    from cockpit.adapters.github import GitHubClient
+    from cockpit.bootstrap import github_client
     from cockpit.config import GitHubConfig
 
     ref = args.milestone if args.milestone is not None else (config.release.milestone if config else None)
     if ref is None:
         raise ConfigError("no milestone: pass --milestone N|TITLE or --prs-file FILE (or a config with release.milestone)")
-    gh = config.github if config else GitHubConfig()
-    token = resolve_token(gh.api_url).token if gh.auth == "auto" else None
-    client = GitHubClient(gh.api_url, token, timeout=gh.timeout_s, retries=gh.retries,
-                          max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=True)
+    client = github_client(config.github if config else GitHubConfig(), read_only=True)
     try:
         milestone = client.milestone(repository, ref)
         return client.milestone_items(repository, milestone.number)

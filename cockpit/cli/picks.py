@@ -120,15 +120,11 @@ def _repository_from_urls(comments: list[IssueComment]) -> str:
 
 
 def _tracker_comments(config: Config, repository: str) -> list[IssueComment]:
-    from cockpit.adapters.credentials import resolve_token
-    from cockpit.adapters.github import GitHubClient
+    from cockpit.bootstrap import github_client
 
     if config.release.tracker_issue is None:
         raise ConfigError(f"{config.path}: key 'release.tracker_issue' is not set: expected the tracker issue number")
-    gh = config.github
-    token = resolve_token(gh.api_url).token if gh.auth == "auto" else None
-    client = GitHubClient(gh.api_url, token, timeout=gh.timeout_s, retries=gh.retries,
-                          max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=True)
+    client = github_client(config.github, read_only=True)
     try:
         return client.issue_comments(repository, config.release.tracker_issue)
     finally:
