@@ -63,7 +63,7 @@ class PicksPane(TablePane):
 
     def show(self, report: PicksReport) -> None:
         home = self.backend.config.release.repository
-        stale_days = getattr(self.backend.config, "stale_days", 7.0)
+        stale_days = self.backend.config.stale_days
         width = {key: w for key, _h, w in COLUMNS}
         table = self.table
         table.clear()
