@@ -1,16 +1,21 @@
 """The one interface the UI and the CLI talk to: loaders that return reports, and the actions.
 
 ``cockpit.bootstrap.build_backend`` (the composition root) builds the real one from a config;
-tests build fakes that satisfy the same protocol. Every ``load_*`` blocks (git, network): the UI
-calls them from worker threads only. Each raises ``CockpitError`` subclasses, never library errors.
+tests build fakes that satisfy the same protocol, whole. Every ``load_*`` blocks (git, network):
+the UI calls them from worker threads only. Each raises ``CockpitError`` subclasses, never library
+errors.
+
+The UI imports nothing from ``cockpit.actions``: it reads an action's title and danger, asks for
+its dry run and runs it through ``Backend.actions`` (``ActionCatalog`` below; the real one is
+``cockpit.actions.registry.ActionRegistry``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from cockpit.actions.registry import ActionRegistry
     from cockpit.config import Config
     from cockpit.domain.gates import Gate
     from cockpit.domain.reports import (
@@ -22,30 +27,94 @@ if TYPE_CHECKING:
         PicksReport,
         StorageGateReport,
     )
-    from cockpit.state.store import StateStore
+    from cockpit.ports import SessionState
+
+
+class ActionInfo(Protocol):
+    """What the UI shows of a registered action (``cockpit.actions.registry.Action``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def danger(self) -> str:
+        """``safe``, ``mutating`` or ``irreversible``."""
+        ...
+
+    @property
+    def pane(self) -> str: ...
+
+
+class ActionOutcome(Protocol):
+    """How running an action went: ``ok``, and a one-line message for the release manager."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def message(self) -> str: ...
+
+
+class ActionCatalog(Protocol):
+    """The session's actions, and the only way the UI runs one (by id, on a target)."""
+
+    @property
+    def read_only(self) -> bool:
+        """Whether every action but the safe ones is refused."""
+        ...
+
+    def for_pane(self, pane: str) -> Sequence[ActionInfo]:
+        """The actions of one pane, in registration order."""
+        ...
+
+    def dry_run(self, action_id: str, target: Any) -> str:
+        """The exact command or request the action would make, without making it."""
+        ...
+
+    def refusal(self, action_id: str, target: Any) -> str | None:
+        """Why the action cannot run now on ``target`` (read-only, not applicable), or None."""
+        ...
+
+    def run(self, action_id: str, target: Any, *, confirmed: bool, typed: str | None = None,
+            expected_typed: str | None = None) -> ActionOutcome:
+        """Run it if allowed (confirmed; irreversible ones with the version typed back); never raises
+        ``CockpitError``: a refusal or failure is an outcome that is not ``ok``."""
+        ...
 
 
 class Backend(Protocol):
-    config: "Config"
-    read_only: bool
-    state: "StateStore"
-    actions: "ActionRegistry"
+    """The release as the UI sees it: the config, the session state, the actions, the reports."""
 
-    def load_milestone(self) -> "MilestoneReport": ...
+    @property
+    def config(self) -> Config: ...
 
-    def load_picks(self) -> "PicksReport": ...
+    @property
+    def read_only(self) -> bool: ...
 
-    def load_ci(self) -> "CIReport": ...
+    @property
+    def state(self) -> SessionState: ...
 
-    def load_branch_diff(self) -> "BranchReport": ...
+    @property
+    def actions(self) -> ActionCatalog: ...
 
-    def load_storage(self) -> "StorageGateReport": ...
+    def load_milestone(self) -> MilestoneReport: ...
 
-    def load_checklist(self, gates: "dict[str, Gate]") -> "ChecklistReport":
+    def load_picks(self) -> PicksReport: ...
+
+    def load_ci(self) -> CIReport: ...
+
+    def load_branch_diff(self) -> BranchReport: ...
+
+    def load_storage(self) -> StorageGateReport: ...
+
+    def load_checklist(self, gates: dict[str, Gate]) -> ChecklistReport:
         """Checklist steps joined with sign-offs (from state) and the given live gates by name."""
         ...
 
-    def go_no_go(self, gates: "dict[str, Gate]", checklist: "ChecklistReport") -> "GoNoGo": ...
+    def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo: ...
 
     def rate_limit_text(self) -> str:
         """e.g. "GitHub 4,873/5,000 · 41 requests" (never blocks)."""

@@ -1,19 +1,28 @@
-"""The composition root: builds the real adapters from a config and hands the UI/CLI a Backend."""
+"""The composition root: the only place that builds adapters, for the app and the CLI alike.
+
+``build_backend`` gives the UI (and ``cockpit report``/``check``) a ``Backend``; ``github_client``
+and ``git_repo`` give the other CLI commands the one adapter they need, configured the same way.
+"""
 
 from __future__ import annotations
 
 import getpass
 import threading
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cockpit.config import Config
 from cockpit.errors import CockpitError, GitError
+from cockpit.lazy import Lazy
 
 if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
+    from cockpit.actions.registry import ActionRegistry
+    from cockpit.adapters.git import GitRepo
     from cockpit.adapters.github import GitHubClient
     from cockpit.config import GitHubConfig
-    from cockpit.actions.registry import ActionRegistry
+    from cockpit.domain.checklist import ChecklistStep
     from cockpit.domain.gates import Gate
     from cockpit.domain.reports import (
         BranchReport,
@@ -24,49 +33,85 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
         PicksReport,
         StorageGateReport,
     )
+    from cockpit.loaders.shared import SharedResults
+    from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
+    from cockpit.state.store import StateStore
 
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class CockpitBackend:
-    """The real Backend (see ``cockpit/backend.py``): adapters in, reports out.
+def _shared_results() -> SharedResults:
+    from cockpit.loaders.shared import SharedResults
 
-    Each ``load_*`` delegates to its module in ``cockpit/loaders/``. Loads run in worker threads,
-    possibly several at once; the few results one pane reuses from another (the milestone items,
-    the branch report) go through ``remember``/``cached`` under a lock.
+    return SharedResults()
+
+
+class CockpitBackend:
+    """The real ``Backend`` (``cockpit/backend.py``) and the loaders' and actions' ``Ports``
+    (``cockpit/ports.py``): adapters in, reports out.
+
+    Each adapter is held in a ``Lazy`` and built when first read, in the thread reading it (a pane's
+    load, usually). Each ``load_*`` delegates to its module in ``cockpit/loaders/``. Loads run in
+    worker threads, possibly several at once; what one pane reuses from another (the milestone
+    items, the branch diff, the PyPI gate) is in ``shared``, typed, each under its own lock.
     """
 
-    def __init__(self, config: Config, *, read_only: bool, github: Any, git_repo: Any, wheel_index: Any,
-                 pypi: Any, state: Any, who: str | Callable[[], str],
+    def __init__(self, config: Config, *, read_only: bool, github: Lazy[GitHubPort], git: Lazy[GitPort],
+                 wheel_index: Lazy[WheelIndexPort] | None, pypi: Lazy[PyPIPort] | None,
+                 step_runner: Lazy[StepRunnerPort], state: StateStore, who: str | Callable[[], str],
                  clock: Callable[[], datetime] = utc_now) -> None:
-        """Adapters may be given built, or as ``Deferred`` so that none is built before it is needed."""
         self.config = config
         self.read_only = read_only
-        self.github = github
-        self.git = git_repo
-        self.wheel_index = wheel_index
-        self.pypi = pypi
         self.state = state
         self.clock = clock
+        self._github = github
+        self._git = git
+        self._wheel_index = wheel_index
+        self._pypi = pypi
+        self._step_runner = step_runner
+        self._shared = Lazy(_shared_results)
         self._who = who
-        self._lock = threading.Lock()
-        self._cache: dict[str, Any] = {}
-        self._actions: Any = None
-        self._actions_lock = threading.RLock()
+        self._actions: ActionRegistry | None = None
+        self._actions_lock = threading.Lock()
 
     @property
-    def actions(self) -> "ActionRegistry":
+    def github(self) -> GitHubPort:
+        return self._github.get()
+
+    @property
+    def git(self) -> GitPort:
+        return self._git.get()
+
+    @property
+    def wheel_index(self) -> WheelIndexPort | None:
+        return self._wheel_index.get() if self._wheel_index is not None else None
+
+    @property
+    def pypi(self) -> PyPIPort | None:
+        return self._pypi.get() if self._pypi is not None else None
+
+    @property
+    def step_runner(self) -> StepRunnerPort:
+        return self._step_runner.get()
+
+    @property
+    def shared(self) -> SharedResults:
+        return self._shared.get()
+
+    @property
+    def actions(self) -> ActionRegistry:
         """Every action, registered on first use (their modules are not needed for the first screen)."""
-        with self._actions_lock:  # reentrant: registering reads ``backend.actions`` again
+        with self._actions_lock:
             if self._actions is None:
                 from cockpit.actions.catalog import register_actions
                 from cockpit.actions.registry import ActionRegistry
 
-                self._actions = ActionRegistry(self.state, read_only=self.read_only, who=lambda: self.who,
-                                               clock=self.clock)
-                register_actions(self)
+                registry = ActionRegistry(self.state, read_only=self.read_only, who=lambda: self.who,
+                                          clock=self.clock)
+                register_actions(registry, self)
+                self._actions = registry
             return self._actions
 
     @property
@@ -79,14 +124,6 @@ class CockpitBackend:
     @property
     def repository(self) -> str:
         return self.config.release.repository
-
-    def remember(self, **values: Any) -> None:
-        with self._lock:
-            self._cache.update(values)
-
-    def cached(self, key: str) -> Any:
-        with self._lock:
-            return self._cache.get(key)
 
     def load_milestone(self) -> MilestoneReport:
         from cockpit.loaders.milestone import load_milestone
@@ -113,7 +150,7 @@ class CockpitBackend:
 
         return load_storage(self)
 
-    def checklist_steps(self):
+    def checklist_steps(self) -> Sequence[ChecklistStep]:
         from cockpit.services.checklist import load_template
 
         return load_template(self.config.checklist_template)
@@ -129,46 +166,20 @@ class CockpitBackend:
         return go_no_go(gates, checklist)
 
     def rate_limit_text(self) -> str:
-        if isinstance(self.github, Deferred) and not self.github.built:
+        if not self._github.built:
             return "GitHub · not contacted yet"
-        limit = self.github.rate_limit
-        count = self.github.request_count
+        github = self._github.get()
+        limit, count = github.rate_limit, github.request_count
         if limit is None:
             return f"GitHub · {count} requests"
         return f"GitHub {limit.remaining:,}/{limit.limit:,} · {count} requests"
 
 
-class Deferred:
-    """An adapter built on first use, in whichever thread uses it first.
-
-    Building the GitHub client imports PyGithub, the git adapter GitPython, the storage adapters
-    httpx with its TLS context: together most of a second. Deferred, that cost lands in the pane
-    loads' worker threads instead of before the first screen.
-    """
-
-    def __init__(self, factory: Callable[[], Any]) -> None:
-        self._factory = factory
-        self._value: Any = None
-        self._lock = threading.Lock()
-        self.built = False
-
-    def get(self) -> Any:
-        if not self.built:
-            with self._lock:
-                if not self.built:
-                    self._value = self._factory()
-                    self.built = True
-        return self._value
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.get(), name)
-
-
-def current_user(git_repo: Any = None) -> str:
-    """git ``user.name``, else the login name: who signs a checklist step."""
-    if git_repo is not None:
+def current_user(git: Lazy[GitPort] | None = None) -> str:
+    """git ``user.name`` of the clone, else the login name: who signs a checklist step."""
+    if git is not None:
         try:
-            name = git_repo.current_user()
+            name = git.get().current_user()
             if name:
                 return name
         except CockpitError:
@@ -181,7 +192,7 @@ def current_user(git_repo: Any = None) -> str:
 
 def build_backend(config: Config, *, read_only: bool = False, token: str | None = None,
                   clock: Callable[[], datetime] = utc_now, take_over: bool = False) -> CockpitBackend:
-    """The backend for ``config``, its adapters deferred until first used (see ``Deferred``).
+    """The backend for ``config``, each adapter built when first used (see ``Lazy``).
 
     ``token`` None means: resolve it as configured, when GitHub is first contacted.
 
@@ -195,33 +206,41 @@ def build_backend(config: Config, *, read_only: bool = False, token: str | None 
     state = StateStore(config.resolved_state_path, read_only=read_only, take_over=take_over and not read_only)
     read_only = read_only or state.read_only
     gh, st = config.github, config.storage
+    clone = config.git.clone
 
-    def github() -> Any:
+    def github() -> GitHubPort:
         return github_client(gh, read_only=read_only, token=token)
 
-    def git_repo() -> Any:
-        from cockpit.adapters.git import GitRepo
+    def git() -> GitPort:
+        return git_repo(clone, read_only=read_only)
 
-        return GitRepo(config.git.clone, read_only=read_only)
+    def wheel_index(url: str) -> Callable[[], WheelIndexPort]:
+        def build() -> WheelIndexPort:
+            from cockpit.adapters.storage import WheelIndex
 
-    def wheel_index() -> Any:
-        from cockpit.adapters.storage import WheelIndex
+            return WheelIndex(url, timeout=gh.timeout_s)
+        return build
 
-        return WheelIndex(st.index_url, timeout=gh.timeout_s)
+    def pypi(url: str) -> Callable[[], PyPIPort]:
+        def build() -> PyPIPort:
+            from cockpit.adapters.storage import PyPIClient
 
-    def pypi() -> Any:
-        from cockpit.adapters.storage import PyPIClient
+            return PyPIClient(url, timeout=gh.timeout_s)
+        return build
 
-        return PyPIClient(st.pypi_url, timeout=gh.timeout_s)
+    def step_runner() -> StepRunnerPort:
+        from cockpit.adapters.shell import StepCommandRunner
 
-    repo = Deferred(git_repo)
-    return CockpitBackend(config, read_only=read_only, github=Deferred(github), git_repo=repo,
-                          wheel_index=Deferred(wheel_index) if st.index_url else None,
-                          pypi=Deferred(pypi) if st.pypi_url else None, state=state,
-                          who=lambda: current_user(repo), clock=clock)
+        return StepCommandRunner(clone, read_only=read_only)
+
+    repo = Lazy(git)
+    return CockpitBackend(config, read_only=read_only, github=Lazy(github), git=repo,
+                          wheel_index=Lazy(wheel_index(st.index_url)) if st.index_url else None,
+                          pypi=Lazy(pypi(st.pypi_url)) if st.pypi_url else None,
+                          step_runner=Lazy(step_runner), state=state, who=lambda: current_user(repo), clock=clock)
 
 
-def github_client(gh: "GitHubConfig", *, read_only: bool, token: str | None = None) -> "GitHubClient":
+def github_client(gh: GitHubConfig, *, read_only: bool, token: str | None = None) -> GitHubClient:
     """The one way to build a GitHub client, for the app and every CLI command alike.
 
     ``token`` None resolves it as configured (``[github] auth``: environment, keyring, ``gh``), at this
@@ -236,10 +255,19 @@ def github_client(gh: "GitHubConfig", *, read_only: bool, token: str | None = No
                         max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=read_only)
 
 
+def git_repo(clone: Path, *, read_only: bool) -> GitRepo:
+    """The one way to open a local clone, for the app and every CLI command alike (``read_only``:
+    every git command that would write is refused)."""
+    from cockpit.adapters.git import GitRepo
+
+    return GitRepo(clone, read_only=read_only)
+
+
 def _check_clone(config: Config) -> None:
     """Fail at start, in one line, when the clone cannot be a git repository (cheap: no git run)."""
-    clone = config.git.clone
+    clone, where = config.git.clone, f"{config.path}: key 'git.clone'"
+    expected = f"expected a local clone of {config.release.repository}"
     if not clone.is_dir():
-        raise GitError(f"{config.path}: key 'git.clone': {clone} is not a folder: expected a local clone of {config.release.repository}")
+        raise GitError(f"{where}: {clone} is not a folder: {expected}")
     if not (clone / ".git").exists() and not (clone / "HEAD").is_file():
-        raise GitError(f"{config.path}: key 'git.clone': {clone} is not a git repository: expected a local clone of {config.release.repository}")
+        raise GitError(f"{where}: {clone} is not a git repository: {expected}")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cockpit.actions.registry import Action, Danger
+from cockpit.actions.registry import Action, ActionRegistry, Danger
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
 
 
-def register(backend: "CockpitBackend") -> None:
-    reg, rel = backend.actions, backend.config.release
+def register(reg: ActionRegistry, backend: "Ports") -> None:
+    rel = backend.config.release
 
     def shas(target: Any) -> list[str]:
         """What to pick, oldest first (an item's trunk commits are listed newest first, as git logs them)."""
@@ -48,5 +48,6 @@ def register(backend: "CockpitBackend") -> None:
         "branch.pick_branch", "Make local pick branch", Danger.MUTATING, "branch",
         run=pick_branch,
         applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
-        describe=lambda t: f"git branch {branch_name(t)} {rel.branch} && {pick_command(t)} (on {branch_name(t)}; never pushed)",
+        describe=lambda t: (f"git branch {branch_name(t)} {rel.branch} && {pick_command(t)} "
+                            f"(on {branch_name(t)}; never pushed)"),
     ))

@@ -10,11 +10,11 @@ import webbrowser
 from typing import TYPE_CHECKING, Any
 
 from cockpit.actions import branch, checklist, ci, milestone, picks, rc_tag
-from cockpit.actions.registry import Action, Danger
+from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
 
 
 def _open(url: str) -> str:
@@ -24,9 +24,8 @@ def _open(url: str) -> str:
     return f"opened {url}"
 
 
-def register_actions(backend: "CockpitBackend") -> None:
-    """Register the milestone, cherry-pick, CI, branch-diff and checklist actions."""
-    reg = backend.actions
+def register_actions(reg: ActionRegistry, backend: "Ports") -> None:
+    """Register the milestone, cherry-pick, CI, branch-diff and checklist actions in ``reg``."""
 
     def url_of(target: Any) -> str:
         return getattr(target, "html_url", "") or getattr(getattr(target, "request", None), "html_url", "")
@@ -36,4 +35,4 @@ def register_actions(backend: "CockpitBackend") -> None:
                             run=lambda t: _open(url_of(t)), describe=lambda t: f"open {url_of(t)}"))
 
     for module in (milestone, picks, ci, branch, checklist, rc_tag):
-        module.register(backend)
+        module.register(reg, backend)

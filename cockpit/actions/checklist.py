@@ -4,39 +4,32 @@ step's dry run and command (output streamed to the caller, the result in the aud
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from cockpit.actions.registry import Action, Danger
-from cockpit.domain.checklist import ChecklistStep
+from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.domain.checklist import StepRun
 from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
+
+__all__ = ["StepRun", "locked_reason", "placeholder_values", "register"]
 
 
-@dataclass(frozen=True)
-class StepRun:
-    """The target of the command actions: a step, and where its output lines go (any thread)."""
-
-    step: ChecklistStep
-    on_line: Callable[[str], None] = field(default=lambda line: None, compare=False)
-
-
-def locked_reason(backend: "CockpitBackend", step_id: str) -> str | None:
+def locked_reason(backend: "Ports", step_id: str) -> str | None:
     """Why the step is done for good (the version is already on PyPI), or None.
 
-    Read from the last storage load (``pypi_gate`` remembered by the storage loader).
+    Read from the last storage load (the ``pypi_gate`` it left in the shared results).
     """
     from cockpit.services.checklist import locked_reason as why
 
     step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
     if step is None or not step.gate:
         return None
-    return why(step, backend.cached("pypi_gate") if step.gate == "pypi_not_published" else None) or None
+    return why(step, backend.shared.pypi_gate if step.gate == "pypi_not_published" else None) or None
 
 
-def placeholder_values(backend: "CockpitBackend") -> dict[str, str]:
+def placeholder_values(backend: "Ports") -> dict[str, str]:
     """``{version}``, ``{branch}``, ``{remote}`` from the config; ``{rc_tag}`` the next RC tag."""
     from cockpit.actions.rc_tag import next_rc_tag
 
@@ -45,17 +38,7 @@ def placeholder_values(backend: "CockpitBackend") -> dict[str, str]:
             "rc_tag": next_rc_tag(rel.version, backend.git.tags())}
 
 
-def _runner(backend: "CockpitBackend"):
-    runner = getattr(backend, "step_runner", None)
-    if runner is None:
-        from cockpit.adapters.shell import StepCommandRunner
-
-        runner = backend.step_runner = StepCommandRunner(backend.config.git.clone, read_only=backend.read_only)
-    return runner
-
-
-def register(backend: "CockpitBackend") -> None:
-    reg = backend.actions
+def register(reg: ActionRegistry, backend: "Ports") -> None:
 
     def toggle(step_id: str) -> str:
         current = backend.state.signoffs().get(step_id)
@@ -96,7 +79,7 @@ def register(backend: "CockpitBackend") -> None:
         return text
 
     def run(key: str) -> Callable[[StepRun], str]:
-        return lambda target: _runner(backend).run(programs(target, key), target.on_line)
+        return lambda target: backend.step_runner.run(programs(target, key), target.on_line)
 
     def applicable(key: str, irreversible: bool) -> Callable[[StepRun], str | None]:
         def why(target: StepRun) -> str | None:
@@ -104,7 +87,8 @@ def register(backend: "CockpitBackend") -> None:
                 return f"'{target.step.title}' has no {key.replace('_', ' ')} to run"
             if key == "command" and target.step.irreversible != irreversible:
                 kind = "cannot be undone" if target.step.irreversible else "can be undone"
-                return f"'{target.step.title}' {kind}: run it with checklist.run_{'irreversible' if target.step.irreversible else 'command'}"
+                right = "checklist.run_irreversible" if target.step.irreversible else "checklist.run_command"
+                return f"'{target.step.title}' {kind}: run it with {right}"
             return locked_reason(backend, target.step.id)
         return why
 

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cockpit.actions.registry import Action, Danger
+from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.commits import Verdict
-from cockpit.domain.github import ItemState
+from cockpit.domain.github import ItemState, MilestoneItem
+from cockpit.services.milestone import validation_key
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
 
 
-def register(backend: "CockpitBackend") -> None:
-    reg, gh, repo = backend.actions, backend.github, backend.repository
+def register(reg: ActionRegistry, backend: "Ports") -> None:
+    repo = backend.repository
     rel = backend.config.release
+
+    def remove(item: MilestoneItem) -> str:
+        backend.github.set_milestone(repo, item.number, None)
+        return f"#{item.number} removed from the milestone"
 
     reg.register(Action(
         "milestone.remove", "Remove from milestone", Danger.MUTATING, "milestone",
-        run=lambda item: (gh.set_milestone(repo, item.number, None), f"#{item.number} removed from the milestone")[1],
+        run=remove,
         describe=lambda item: f"PATCH /repos/{repo}/issues/{item.number} {{\"milestone\": null}}",
     ))
 
@@ -28,11 +33,13 @@ def register(backend: "CockpitBackend") -> None:
     def validate(item: Any) -> str:
         text = validation_text(item)
         # Someone may have posted it from another session or by hand: never post it twice.
-        earlier = next((c for c in gh.issue_comments(repo, item.number) if c.body.strip() == text.strip()), None)
+        comments = backend.github.issue_comments(repo, item.number)
+        earlier = next((c for c in comments if c.body.strip() == text.strip()), None)
         if earlier is not None:
             backend.state.ledger_put(validation_key(backend.repository, item.number), earlier.id)
-            return f"#{item.number} already had its validation comment (by {earlier.author or 'someone'}); not posted again"
-        comment = gh.create_comment(repo, item.number, text)
+            who = earlier.author or "someone"
+            return f"#{item.number} already had its validation comment (by {who}); not posted again"
+        comment = backend.github.create_comment(repo, item.number, text)
         backend.state.ledger_put(validation_key(backend.repository, item.number), comment.id)
         return f"validation comment posted on #{item.number}"
 
@@ -56,9 +63,9 @@ def register(backend: "CockpitBackend") -> None:
 _NOT_VALIDATED = {Verdict.MISSING: "is missing from", Verdict.NEEDS_REVIEW: "has no commit found in"}
 
 
-def _not_in_branch(backend: "CockpitBackend", number: int) -> str | None:
+def _not_in_branch(backend: "Ports", number: int) -> str | None:
     """The validation comment says the fix is in the branch: refuse while the branch diff says otherwise."""
-    branch = backend.cached("branch_report")
+    branch = backend.shared.branch_diff.last
     if branch is None:
         return None  # not analysed yet: the comment's text is the release manager's word
     verdict = next((i.verdict for i in branch.diff.items if i.number == number), None)
@@ -67,7 +74,4 @@ def _not_in_branch(backend: "CockpitBackend", number: int) -> str | None:
                 f"diff (pane 4): validate it once the fix is in the branch")
     return None
 
-
-def validation_key(repository: str, number: int) -> str:
-    """The state file's ledger key recording the validation comment of ``repository#number``."""
-    return f"{repository}#{number}:validation"
+__all__ = ["register", "validation_key"]

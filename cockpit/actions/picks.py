@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cockpit.actions.registry import Action, Danger
+from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
 
 
-def register(backend: "CockpitBackend") -> None:
-    reg, gh, repo = backend.actions, backend.github, backend.repository
+def register(reg: ActionRegistry, backend: "Ports") -> None:
+    repo = backend.repository
     rel = backend.config.release
 
     def bot_text(target: tuple[int, str, str | None]) -> str:
@@ -27,16 +28,27 @@ def register(backend: "CockpitBackend") -> None:
             return str(exc)
         return None
 
+    def post_bot_command(target: tuple[int, str, str | None]) -> str:
+        backend.github.create_comment(repo, target[0], bot_text(target))
+        return f"posted on #{target[0]}: {bot_text(target)}"
+
+    def reply(text: str) -> str:
+        if rel.tracker_issue is None:
+            raise ActionRefused(f"{backend.config.path}: key 'release.tracker_issue' is not set: "
+                                "expected the tracker issue number")
+        backend.github.create_comment(repo, rel.tracker_issue, text)
+        return f"replied on #{rel.tracker_issue}"
+
     reg.register(Action(
         "picks.bot_command", "Post cherry-pick command", Danger.MUTATING, "picks",
-        run=lambda t: (gh.create_comment(repo, t[0], bot_text(t)), f"posted on #{t[0]}: {bot_text(t)}")[1],
+        run=post_bot_command,
         applicable=bot_applicable,
         describe=lambda t: f"POST /repos/{repo}/issues/{t[0]}/comments: {bot_text(t)!r}",
         label=lambda t: f"{repo}#{t[0]}",
     ))
     reg.register(Action(
         "picks.reply", "Reply on the tracker", Danger.MUTATING, "picks",
-        run=lambda text: (gh.create_comment(repo, rel.tracker_issue, text), f"replied on #{rel.tracker_issue}")[1],
+        run=reply,
         applicable=lambda text: None if str(text).strip() else "the reply is empty: write something to post",
         describe=lambda text: f"POST /repos/{repo}/issues/{rel.tracker_issue}/comments: {text!r}",
         label=lambda text: f"{repo}#{rel.tracker_issue}",

@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from cockpit.actions.checklist import StepRun
-from cockpit.actions.registry import Action, Danger
+from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.errors import GitError
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
 
 
 def next_rc_tag(version: str, tags: Iterable[str]) -> str:
@@ -29,7 +29,7 @@ def next_rc_tag(version: str, tags: Iterable[str]) -> str:
     return f"v{version}-rc{max(numbers, default=0) + 1}"
 
 
-def register(backend: "CockpitBackend") -> None:
+def register(reg: ActionRegistry, backend: "Ports") -> None:
     rel, remote = backend.config.release, backend.config.git.remote
 
     def plan() -> tuple[str, str, str]:
@@ -70,7 +70,7 @@ def register(backend: "CockpitBackend") -> None:
                                   when=backend.clock().isoformat(timespec="seconds"))
         return f"tagged {sha[:12]} as {tag} and pushed it to {remote}"
 
-    backend.actions.register(Action(
+    reg.register(Action(
         "checklist.rc_tag", "Tag and push the next release candidate", Danger.MUTATING, "checklist",
         run=run, describe=describe,
         label=lambda target: target.step.id if isinstance(target, StepRun) else str(target),

@@ -46,9 +46,9 @@ def _config(args: argparse.Namespace) -> Config | None:
 
 def _repository_of(clone: Path, remote: str) -> str | None:
     """``owner/name`` from the remote's URL (``git@github.com:o/n.git``, ``https://host/o/n``)."""
-    from cockpit.adapters.git import GitRepo
+    from cockpit.bootstrap import git_repo
 
-    url = GitRepo(clone, read_only=True).remote_url(remote) or ""
+    url = git_repo(clone, read_only=True).remote_url(remote) or ""
     match = _REMOTE.search(url) if ("github" in url or url.startswith(("https://", "git@"))) else None
     return f"{match.group(1)}/{match.group(2)}" if match else None
 
@@ -113,14 +113,14 @@ def _milestone_items(args: argparse.Namespace, config: Config | None, repository
 
 def run(args: argparse.Namespace) -> int:
     """Print the branch diff as text, JSON or Markdown; exit 1 when something needs picking or reverting."""
-    from cockpit.adapters.git import GitRepo
+    from cockpit.bootstrap import git_repo
     from cockpit.services.branch_diff import branch_gate
     from cockpit.services.branch_loader import load_branch_diff
     from cockpit.services.branch_render import needs_action, to_json, to_markdown, to_text
 
     config = _config(args)
     s = settings(args, config)
-    repo = GitRepo(s.clone, read_only=True)  # a clone that is no clone fails here, before GitHub is asked
+    repo = git_repo(s.clone, read_only=True)  # a clone that is no clone fails here, before GitHub is asked
     items = read_prs_file(args.prs_file, s.repository) if args.prs_file else _milestone_items(args, config, s.repository)
     report = load_branch_diff(repo, main=s.main, branch=s.branch, items=items, repository=s.repository,
                               cut_override=s.cut, remote=s.remote, skip_labels=s.skip_labels,

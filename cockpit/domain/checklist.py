@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -25,6 +26,18 @@ class ChecklistStep:
     required: bool = True
     after_go: bool = False  # done after the go decision (the promotion itself): go/no-go does not wait for it
     action: str | None = None  # a built-in action `x` runs instead of the command ("rc_tag")
+
+
+def _ignore(line: str) -> None:
+    """Output nobody asked to see."""
+
+
+@dataclass(frozen=True)
+class StepRun:
+    """The target of a step's command actions: the step, and where its output lines go (any thread)."""
+
+    step: ChecklistStep
+    on_line: Callable[[str], None] = field(default=_ignore, compare=False)
 
 
 @dataclass(frozen=True)

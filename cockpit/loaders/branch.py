@@ -12,30 +12,26 @@ from typing import TYPE_CHECKING
 from cockpit.domain.commits import BranchDiffReport
 from cockpit.domain.github import MilestoneItem
 from cockpit.domain.reports import BranchReport
-from cockpit.loaders.shared import shared
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
     from cockpit.services.clone_refs import ReleaseRefs, ResolvedRef
 
-BRANCH_DIFF = "branch_diff"  # the shared computation's key (see ``cockpit.loaders.shared``)
-
-
-def rc_tags(backend: "CockpitBackend") -> list[str]:
+def rc_tags(backend: "Ports") -> list[str]:
     """This release's RC tags in the local clone, oldest first (``v2.5.0-rc1``, ``-rc2``, ...)."""
     from cockpit.services import clone_refs
 
     return clone_refs.rc_tags(backend.git.tags(), backend.config.release.version)
 
 
-def release_branch(backend: "CockpitBackend") -> "ResolvedRef":
+def release_branch(backend: "Ports") -> "ResolvedRef":
     """The release branch as the clone has it: local, else the configured remote's."""
     from cockpit.services.clone_refs import require_ref
 
     return require_ref(backend.git, backend.config.release.branch, backend.config.git.remote)
 
 
-def release_refs(backend: "CockpitBackend") -> "ReleaseRefs":
+def release_refs(backend: "Ports") -> "ReleaseRefs":
     """Main, the release branch and the cut, resolved the one way every pane resolves them."""
     from cockpit.services import clone_refs
 
@@ -44,12 +40,12 @@ def release_refs(backend: "CockpitBackend") -> "ReleaseRefs":
                                    cut_override=git_cfg.cut)
 
 
-def load_branch_diff(backend: "CockpitBackend") -> BranchReport:
+def load_branch_diff(backend: "Ports") -> BranchReport:
     """The pane's load: the diff computed again (or taken from a load running at the same time)."""
     return shared_branch_diff(backend)
 
 
-def shared_branch_diff(backend: "CockpitBackend", *, reuse_within: float = 0.0) -> BranchReport:
+def shared_branch_diff(backend: "Ports", *, reuse_within: float = 0.0) -> BranchReport:
     """The branch diff, computed once for all panes loading at the same time; one younger than
     ``reuse_within`` seconds is reused, unless a later computation failed."""
     from cockpit.loaders.milestone import MILESTONE_REUSE_S, fetch_milestone
@@ -60,12 +56,10 @@ def shared_branch_diff(backend: "CockpitBackend", *, reuse_within: float = 0.0) 
         diff = analyze(backend, items, with_rc_delta=True)
         return BranchReport(diff=diff, gate=branch_gate(diff))
 
-    result = shared(backend, BRANCH_DIFF, compute, reuse_within=reuse_within)
-    backend.remember(branch_report=result)  # the validation action reads it
-    return result
+    return backend.shared.branch_diff.get(compute, reuse_within=reuse_within)
 
 
-def analyze(backend: "CockpitBackend", items: list[MilestoneItem] | tuple[MilestoneItem, ...], *,
+def analyze(backend: "Ports", items: list[MilestoneItem] | tuple[MilestoneItem, ...], *,
             with_rc_delta: bool) -> BranchDiffReport:
     """The branch-diff engine over the clone for ``items`` (none: only the history's own findings,
     reverts owed and fixes only on the branch, which need no milestone)."""

@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING
 from cockpit.domain.github import Milestone, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
 from cockpit.errors import ConfigError
-from cockpit.loaders.shared import shared
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
 
 MILESTONE_REUSE_S = 60.0
 """A milestone list younger than this is reused by the panes derived from it (picks, branch diff)."""
 
 
-def fetch_milestone(backend: "CockpitBackend", *, reuse_within: float = 0.0) -> tuple[Milestone, list[MilestoneItem]]:
+def fetch_milestone(backend: "Ports", *, reuse_within: float = 0.0) -> tuple[Milestone, list[MilestoneItem]]:
     """The milestone (by number or title, open or closed) and its items; shared with the other panes.
 
     Panes load at the same time: a caller that waited for another's fetch of the list takes its
@@ -26,16 +25,17 @@ def fetch_milestone(backend: "CockpitBackend", *, reuse_within: float = 0.0) -> 
     """
     ref = backend.config.release.milestone
     if ref is None:
-        raise ConfigError(f"{backend.config.path}: key 'release.milestone' is not set: expected a milestone number or title")
+        raise ConfigError(f"{backend.config.path}: key 'release.milestone' is not set: "
+                          "expected a milestone number or title")
 
     def read() -> tuple[Milestone, list[MilestoneItem]]:
         milestone = backend.github.milestone(backend.repository, ref)
         return milestone, backend.github.milestone_items(backend.repository, milestone.number)
 
-    return shared(backend, "milestone", read, reuse_within=reuse_within)
+    return backend.shared.milestone.get(read, reuse_within=reuse_within)
 
 
-def load_milestone(backend: "CockpitBackend") -> MilestoneReport:
+def load_milestone(backend: "Ports") -> MilestoneReport:
     from cockpit.services.milestone import summarize_milestone
 
     milestone, items = fetch_milestone(backend)

@@ -19,11 +19,12 @@ _PULL_STATE = {ItemState.OPEN: PullState.OPEN, ItemState.MERGED: PullState.MERGE
                ItemState.CLOSED_UNMERGED: PullState.CLOSED_UNMERGED}
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
     from cockpit.domain.commits import BranchDiffReport
+    from cockpit.domain.picks import PRRef
 
 
-def load_picks(backend: "CockpitBackend") -> PicksReport:
+def load_picks(backend: "Ports") -> PicksReport:
     from cockpit.services.pick_parser import parse_requests
     from cockpit.services.picks import (
         needed_pull_numbers,
@@ -33,19 +34,20 @@ def load_picks(backend: "CockpitBackend") -> PicksReport:
 
     rel, gh, repo = backend.config.release, backend.github, backend.repository
     if rel.tracker_issue is None:
-        raise ConfigError(f"{backend.config.path}: key 'release.tracker_issue' is not set: expected the tracker issue number")
+        raise ConfigError(f"{backend.config.path}: key 'release.tracker_issue' is not set: "
+                          "expected the tracker issue number")
     tracker = gh.issue(repo, rel.tracker_issue)
     requests = parse_requests(gh.issue_comments(repo, rel.tracker_issue), repository=repo)
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
-    pulls = dict(release_pulls)
-    needed = needed_pull_numbers(requests, repo) - pulls.keys()
+    pulls: dict[PRRef | int, PullRequest] = {n: pr for n, pr in release_pulls.items()}
+    needed = needed_pull_numbers(requests, repo) - release_pulls.keys()
     milestone_read = rel.milestone is not None
     if needed and milestone_read:
         in_milestone = _milestone_pulls(backend)
         milestone_read = in_milestone is not None
         pulls.update((n, pr) for n, pr in (in_milestone or {}).items() if n in needed)
     unreadable: dict[int, str] = {}
-    for number in sorted(needed - pulls.keys()):
+    for number in sorted(n for n in needed if n not in pulls):
         try:
             pulls[number] = gh.pull(repo, number)
         except CockpitError as exc:  # a deleted or mistyped PR, or GitHub failing: the request says which
@@ -81,7 +83,7 @@ def load_picks(backend: "CockpitBackend") -> PicksReport:
     )
 
 
-def _branch_diff(backend: "CockpitBackend", *, with_milestone: bool) -> "tuple[BranchDiffReport | None, str]":
+def _branch_diff(backend: "Ports", *, with_milestone: bool) -> "tuple[BranchDiffReport | None, str]":
     """The branch diff the picks need (reverts owed, the cut), or None and why it could not be had.
 
     It is the branch pane's own diff (shared, so the work is done once); when the milestone cannot
@@ -103,7 +105,7 @@ def _branch_diff(backend: "CockpitBackend", *, with_milestone: bool) -> "tuple[B
         return None, str(exc)
 
 
-def _milestone_pulls(backend: "CockpitBackend") -> dict[int, PullRequest] | None:
+def _milestone_pulls(backend: "Ports") -> dict[int, PullRequest] | None:
     """The milestone's pull requests as ``PullRequest``s (base unknown: only trunk PRs use them);
     None when the milestone cannot be read."""
     from cockpit.loaders.milestone import MILESTONE_REUSE_S, fetch_milestone

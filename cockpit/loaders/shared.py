@@ -10,47 +10,70 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Callable, TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from cockpit.errors import CockpitError
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.domain.gates import Gate
+    from cockpit.domain.github import Milestone, MilestoneItem
+    from cockpit.domain.reports import BranchReport
 
 T = TypeVar("T")
-_LOCKS_GUARD = threading.Lock()
 
 
-def _lock(backend: "CockpitBackend", key: str) -> threading.Lock:
-    with _LOCKS_GUARD:
-        lock = backend.cached(f"{key}_lock")
-        if lock is None:
-            lock = threading.Lock()
-            backend.remember(**{f"{key}_lock": lock})
-        return lock
+class Shared(Generic[T]):
+    """One result computed for every caller waiting on it; see the module docstring for reuse."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._result: tuple[float, T] | None = None  # (monotonic time, value) of the last success
+        self._failed: tuple[float, CockpitError] | None = None  # the last failure, when newer than it
+
+    @property
+    def last(self) -> T | None:
+        """The latest result computed, however old, even after a later failure; None before any."""
+        result = self._result
+        return None if result is None else result[1]
+
+    def get(self, compute: Callable[[], T], *, reuse_within: float = 0.0) -> T:
+        """``compute()`` once for every caller waiting; a result younger than ``reuse_within``
+        seconds is reused unless a later computation failed."""
+        asked = time.monotonic()
+        with self._lock:
+            last, failed = self._result, self._failed
+            if failed is not None and failed[0] >= asked:
+                raise failed[1]  # the attempt this caller waited for failed: same answer, no second try
+            if last is not None:
+                fresh = last[0] >= asked or time.monotonic() - last[0] <= reuse_within
+                if fresh and (failed is None or failed[0] < last[0]):
+                    return last[1]
+            try:
+                value = compute()
+            except CockpitError as exc:
+                self._failed = (time.monotonic(), exc)
+                raise
+            self._result, self._failed = (time.monotonic(), value), None
+            return value
 
 
-def shared(backend: "CockpitBackend", key: str, compute: Callable[[], T], *, reuse_within: float = 0.0) -> T:
-    """``compute()`` once for every caller waiting on ``key``; see the module docstring for reuse.
+def _milestone() -> Shared[tuple[Milestone, list[MilestoneItem]]]:
+    return Shared()
 
-    The last result is kept as ``<key>_result`` = (monotonic time, value) and the last failure, when
-    it is newer than the result, as ``<key>_failed`` = (monotonic time, error).
-    """
-    asked = time.monotonic()
-    with _lock(backend, key):
-        last = backend.cached(f"{key}_result")
-        failed = backend.cached(f"{key}_failed")
-        if failed is not None and failed[0] >= asked:
-            raise failed[1]  # the attempt this caller waited for failed: same answer, no second try
-        if last is not None:
-            fresh = last[0] >= asked or time.monotonic() - last[0] <= reuse_within
-            if fresh and (failed is None or failed[0] < last[0]):
-                return last[1]
-        try:
-            value = compute()
-        except CockpitError as exc:
-            backend.remember(**{f"{key}_failed": (time.monotonic(), exc)})
-            raise
-        backend.remember(**{f"{key}_result": (time.monotonic(), value), f"{key}_failed": None})
-        return value
 
+def _branch() -> Shared[BranchReport]:
+    return Shared()
+
+
+@dataclass
+class SharedResults:
+    """What one pane's load leaves for the other panes and for the actions, in one session."""
+
+    milestone: Shared[tuple[Milestone, list[MilestoneItem]]] = field(default_factory=_milestone)
+    """The milestone and its items (milestone, cherry-pick and branch-diff panes)."""
+    branch_diff: Shared[BranchReport] = field(default_factory=_branch)
+    """The branch diff (branch-diff and cherry-pick panes; the validation action reads the last)."""
+    pypi_gate: Gate | None = None
+    """From the latest storage load: the checklist actions lock the PyPI step on it."""

@@ -10,10 +10,10 @@ from cockpit.domain.reports import StorageGateReport
 from cockpit.errors import ConfigError
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import Ports
 
 
-def release_date(backend: "CockpitBackend") -> date:
+def release_date(backend: "Ports") -> date:
     """The configured release date (for the Python support policy), else today."""
     text = backend.config.storage.release_date
     if text:
@@ -24,7 +24,7 @@ def release_date(backend: "CockpitBackend") -> date:
     return backend.clock().date()
 
 
-def load_storage(backend: "CockpitBackend") -> StorageGateReport:
+def load_storage(backend: "Ports") -> StorageGateReport:
     from cockpit.services.storage import (
         expected_artifacts,
         pypi_gate,
@@ -50,5 +50,5 @@ def load_storage(backend: "CockpitBackend") -> StorageGateReport:
     published = version in versions
     report = replace(report, published_on_pypi=published, pypi_versions=tuple(versions))
     result = StorageGateReport(report=report, gate=storage_gate(report), pypi_gate=pypi_gate(published, version))
-    backend.remember(pypi_gate=result.pypi_gate)  # the checklist actions lock the PyPI step on it
+    backend.shared.pypi_gate = result.pypi_gate  # the checklist actions lock the PyPI step on it
     return result

@@ -173,3 +173,8 @@ def sort_items(
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def validation_key(repository: str, number: int) -> str:
+    """The state file's ledger key recording the validation comment of ``repository#number``."""
+    return f"{repository}#{number}:validation"

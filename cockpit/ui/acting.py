@@ -18,7 +18,7 @@ def _describe(widget: Widget, pane: str, action_id: str) -> tuple[str, str]:
     """(title, danger) of an action; unknown actions count as mutating so they are confirmed."""
     for action in widget.app.backend.actions.for_pane(pane):
         if action.id == action_id:
-            return action.title, str(getattr(action.danger, "value", action.danger))
+            return action.title, str(action.danger)
     return action_id, "mutating"
 
 

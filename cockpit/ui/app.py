@@ -46,27 +46,62 @@ from cockpit.ui.widgets import (
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
+    from cockpit.state.read_only import ReadOnlyReason
 
-PANES: tuple[tuple[str, str, str], ...] = (
-    ("overview", "0 Overview", "cockpit.ui.panes.overview:OverviewPane"),
-    ("milestone", "1 Milestone", "cockpit.ui.panes.milestone:MilestonePane"),
-    ("picks", "2 Cherry-picks", "cockpit.ui.panes.picks:PicksPane"),
-    ("ci", "3 CI", "cockpit.ui.panes.ci:CIPane"),
-    ("branch", "4 Branch diff", "cockpit.ui.panes.branch_diff:BranchDiffPane"),
-    ("checklist", "5 Checklist", "cockpit.ui.panes.checklist:ChecklistPane"),
+PaneFactory = Callable[[], type[Pane]]
+"""Gives a pane's class, importing its module on first call (a pane module costs the first paint)."""
+
+
+def _overview() -> type[Pane]:
+    return OverviewPane
+
+
+def _milestone() -> type[Pane]:
+    from cockpit.ui.panes.milestone import MilestonePane
+
+    return MilestonePane
+
+
+def _picks() -> type[Pane]:
+    from cockpit.ui.panes.picks import PicksPane
+
+    return PicksPane
+
+
+def _ci() -> type[Pane]:
+    from cockpit.ui.panes.ci import CIPane
+
+    return CIPane
+
+
+def _branch() -> type[Pane]:
+    from cockpit.ui.panes.branch_diff import BranchDiffPane
+
+    return BranchDiffPane
+
+
+def _checklist() -> type[Pane]:
+    from cockpit.ui.panes.checklist import ChecklistPane
+
+    return ChecklistPane
+
+
+PANES: tuple[tuple[str, str, PaneFactory], ...] = (
+    ("overview", "0 Overview", _overview),
+    ("milestone", "1 Milestone", _milestone),
+    ("picks", "2 Cherry-picks", _picks),
+    ("ci", "3 CI", _ci),
+    ("branch", "4 Branch diff", _branch),
+    ("checklist", "5 Checklist", _checklist),
 )
-"""Name, tab title and class of each pane; the classes are imported when first needed."""
+"""Name, tab title and class (given by a factory, imported when first needed) of each pane."""
 DERIVED_FROM: dict[str, tuple[str, ...]] = {"milestone": ("branch",)}
 """Panes whose report is computed from another pane's data (the picks read PRs one by one instead)."""
 
 
 def pane_class(name: str) -> type[Pane]:
     """The class of pane ``name``, importing its module on first use."""
-    from importlib import import_module
-
-    where = next(path for pane, _title, path in PANES if pane == name)
-    module, _, cls = where.partition(":")
-    return getattr(import_module(module), cls)
+    return next(factory for pane, _title, factory in PANES if pane == name)()
 
 
 def _cockpit_commands() -> type:
@@ -158,7 +193,7 @@ class CockpitApp(App[None]):
         for problem in self._theme_problems:
             self.notify(problem, title="Themes", severity="warning", markup=False, timeout=10)
         why = self._read_only_why()
-        if why is not None and getattr(self.backend.state, "problem", None):  # not asked for: say why, and what to do
+        if why is not None and self.backend.state.problem:  # not asked for: say why, and what to do
             self.notify(str(why), title=f"Read-only: {why.summary}", severity="warning", markup=False, timeout=30)
 
     def _after_first_paint(self) -> None:
@@ -189,10 +224,7 @@ class CockpitApp(App[None]):
             await asyncio.sleep(0)  # let keys and repaints in between two panes
 
     def _start_load(self, pane: Pane) -> None:
-        if pane.PANE == "checklist":
-            pane.reload_with(self.gates)  # type: ignore[attr-defined]
-        else:
-            pane.reload()
+        pane.reload_with(self.gates)
 
     def mounted_panes(self) -> list[Pane]:
         """The panes in place now (all of them, a moment after start)."""
@@ -218,15 +250,12 @@ class CockpitApp(App[None]):
         running = [w.name for w in busy if w.group == "actions"]
         bar = self.query_one(StatusBar)
         bar.show_tasks(loading, running)
-        budget = getattr(self.backend, "rate_limit_text", None)
-        if budget is not None:
-            bar.show_budget(budget())
+        bar.show_budget(self.backend.rate_limit_text())
 
     def follow_state(self) -> bool:
         """Re-read the state file when another session changed it; re-render the checklist."""
-        reload = getattr(self.backend.state, "reload_if_changed", None)
         try:
-            changed = bool(reload()) if reload is not None else False
+            changed = self.backend.state.reload_if_changed()
         except Exception as exc:  # a state file being replaced under us: try again next tick
             _log.info("could not re-read the state file: %s", exc)
             return False
@@ -270,14 +299,13 @@ class CockpitApp(App[None]):
             drop_unbound(screen, self.unbound_ids)
         return super().push_screen(screen, *args, **kwargs)
 
-    def _read_only_why(self) -> Any:
-        """Why the state file cannot be written (a ``ReadOnlyReason``), or None (a fake state may not say)."""
-        return getattr(self.backend.state, "why_read_only", None) if self.backend.read_only else None
+    def _read_only_why(self) -> ReadOnlyReason | None:
+        """Why the state file cannot be written, or None (a session that writes; a state that does not say)."""
+        return self.backend.state.why_read_only if self.backend.read_only else None
 
     def _remembered_theme(self) -> str | None:
-        pref = getattr(self.backend.state, "pref", None)
         try:
-            value = pref("theme") if pref is not None else None
+            value = self.backend.state.pref("theme")
         except Exception as exc:  # an unreadable preference only costs the remembered theme
             _log.info("could not read the remembered theme: %s", exc)
             return None
@@ -293,12 +321,11 @@ class CockpitApp(App[None]):
         self.theme = name
         for pane in self.mounted_panes():
             pane.rerender()  # table cells carry the theme's colours
-        set_pref = getattr(self.backend.state, "set_pref", None)
-        if self.backend.read_only or set_pref is None:
+        if self.backend.read_only:
             self.notify(f"Theme {name}: not remembered, this session is read-only.", markup=False)
             return
         try:
-            set_pref("theme", name)
+            self.backend.state.set_pref("theme", name)
         except Exception as exc:
             self.notify(f"Theme {name}: not remembered: {error_text(exc)}", severity="warning", markup=False)
             return
@@ -310,6 +337,11 @@ class CockpitApp(App[None]):
 
     def pane(self, name: str) -> Pane:
         return self.query_one(f"#pane-{name}", Pane)
+
+    @property
+    def overview(self) -> OverviewPane:
+        """The overview pane (composed with the app: always there)."""
+        return self.query_one("#pane-overview", OverviewPane)
 
     @property
     def current_name(self) -> str:
@@ -374,7 +406,7 @@ class CockpitApp(App[None]):
     def on_gates_reported(self, message: GatesReported) -> None:
         self.gates.update({g.name: g for g in message.gates})
         self._propagate_staleness({g.name for g in message.gates})
-        self.pane("overview").show_gates(self.gates)
+        self.overview.show_gates(self.gates)
         if any(g.name != "checklist" for g in message.gates) and not self._checklist_due:
             # Several panes often finish together: evaluate the checklist once for all of them.
             self._checklist_due = True
@@ -400,4 +432,4 @@ class CockpitApp(App[None]):
             self._start_load(checklist)
 
     def on_verdict_ready(self, message: VerdictReady) -> None:
-        self.pane("overview").show_verdict(message.verdict)
+        self.overview.show_verdict(message.verdict)

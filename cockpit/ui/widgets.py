@@ -4,6 +4,7 @@ words, messages."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,6 +17,9 @@ from textual.widgets import Static
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import CockpitError
+
+if TYPE_CHECKING:
+    from cockpit.domain.reports import GoNoGo
 
 STATUS_WORD = {
     GateStatus.GREEN: "GREEN",
@@ -189,6 +193,6 @@ class GatesReported(Message):
 class VerdictReady(Message):
     """The checklist was evaluated against the gates and the go/no-go verdict is known."""
 
-    def __init__(self, verdict: object) -> None:
+    def __init__(self, verdict: GoNoGo) -> None:
         super().__init__()
         self.verdict = verdict

@@ -1,8 +1,9 @@
 """A hand-made release (acme/torchlet 2.5.0) behind the Backend protocol, for UI tests and demos.
 
 Nothing here touches the network, git or the clock: every time is fixed relative to ``NOW``.
-``FakeRegistry`` mimics the action registry's API and records what ran; ``FakeState`` records
-sign-offs and notes in memory.
+``FakeRegistry`` implements the ``ActionCatalog`` protocol and records what ran; ``FakeState``
+implements ``SessionState`` in memory (sign-offs, notes, preferences, the ledger). Together they
+make ``FakeBackend`` a whole ``Backend``: ``tests/unit/test_seams.py`` has the type checker say so.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
 )
 
 from cockpit.config import Config, GitConfig, GitHubConfig
+from cockpit.state.read_only import ReadOnlyReason
 from cockpit.domain.checklist import Signoff, StepKind
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.release import Release
@@ -47,11 +49,33 @@ class ActionResult:
 
 
 class FakeState:
-    """In-memory sign-offs and notes, with the store's method names."""
+    """In-memory sign-offs, notes, preferences and ledger, with the store's method names.
+
+    It never changes behind the session's back and always writes (the registry decides what a
+    read-only session may do); ``ledger`` may be filled in by a test ("#90877 was validated").
+    """
 
     def __init__(self) -> None:
         self._signoffs: dict[str, Signoff] = {}
         self.prefs: dict[str, Any] = {}
+        self.ledger: dict[str, int | str] = {}
+        self.path = Path("/tmp/torchlet-session.toml")
+        self.read_only = False
+        self.problem: str | None = None
+        self.why_read_only: ReadOnlyReason | None = None
+        self.closed = False
+
+    def reload_if_changed(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def ledger_get(self, key: str) -> int | str | None:
+        return self.ledger.get(key)
+
+    def ledger_put(self, key: str, value: int | str) -> None:
+        self.ledger[key] = value
 
     def pref(self, key: str, default: Any = None) -> Any:
         return self.prefs.get(key, default)

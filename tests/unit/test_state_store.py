@@ -332,7 +332,7 @@ class ChecklistBackend:
 
         self.state, self.who, self.clock = store, "alice", lambda: FIXED
         self.actions = ActionRegistry(store, read_only=False, who="alice", clock=lambda: FIXED)
-        register(self)
+        register(self.actions, self)
 
     def checklist_steps(self) -> list:
         return []
@@ -404,7 +404,7 @@ SIGNER = textwrap.dedent(
         def __init__(self, store):
             self.state, self.who, self.clock = store, "alice", lambda: datetime.now(UTC)
             self.actions = ActionRegistry(store, read_only=False, who="alice")
-            register(self)
+            register(self.actions, self)
 
         def checklist_steps(self):
             return []

@@ -126,6 +126,11 @@ class Pane(Vertical):
         self.body.loading = True
         self._start_load()
 
+    def reload_with(self, gates: dict[str, Gate]) -> None:
+        """Load again, given the gates the other panes reported (the checklist judges its steps on
+        them; the other panes need none of them)."""
+        self.reload()
+
     def _take_focus_if_shown(self) -> None:
         """A widget under its loading indicator takes no focus: a pane shown while it was loading
         (a number key at start, say) takes it now, unless something else has it."""

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Log
 
-from cockpit.domain.checklist import StepKind
+from cockpit.domain.checklist import StepKind, StepRun
 from cockpit.domain.gates import Gate
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.ui.acting import perform
@@ -134,8 +134,6 @@ class ChecklistPane(TablePane):
     def run_step(self, view: StepView, *, log: StepLog | None = None) -> None:
         """The built-in action, or the dry run then (once it succeeded) the command; output in ``log``
         (the pane's own by default)."""
-        from cockpit.actions.checklist import StepRun
-
         step = view.step
         if view.locked:
             self.notify(f"'{step.title}' is {view.locked}.", title="Not run", severity="warning", markup=False)

@@ -8,11 +8,11 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from cockpit.actions.milestone import validation_key
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
 from cockpit.services.milestone import filter_items, labels_present, linked_prs, sort_items
+from cockpit.services.milestone import validation_key
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
@@ -93,9 +93,9 @@ class MilestonePane(TablePane):
         return list(items)
 
     def _validated(self, item: MilestoneItem) -> bool:
-        ledger_get = getattr(self.backend.state, "ledger_get", None)
+        key = validation_key(self.backend.config.release.repository, item.number)
         try:
-            return ledger_get is not None and ledger_get(validation_key(self.backend.config.release.repository, item.number)) is not None
+            return self.backend.state.ledger_get(key) is not None
         except Exception:  # a state file that cannot answer must not break the table
             return False
 

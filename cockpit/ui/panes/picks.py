@@ -63,7 +63,7 @@ class PicksPane(TablePane):
 
     def show(self, report: PicksReport) -> None:
         home = self.backend.config.release.repository
-        stale_days = getattr(self.backend.config, "stale_days", 7.0)
+        stale_days = self.backend.config.stale_days
         width = {key: w for key, _h, w in COLUMNS}
         table = self.table
         table.clear()
@@ -154,7 +154,7 @@ class PicksPane(TablePane):
     def _refused(self, action_id: str, sample: object) -> bool:
         """In a read-only session, say so (with what the action would do) before asking for input."""
         registry = self.backend.actions
-        if not getattr(registry, "read_only", False):
+        if not registry.read_only:
             return False  # whether the filled-in action applies is the registry's answer after the input
         try:
             reason = registry.refusal(action_id, sample) or "read-only session"

@@ -1,0 +1,223 @@
+"""The typed seams between the layers: what loaders and actions need from the outside world.
+
+Each port lists only the methods the cockpit calls, with the adapter's signature; the real
+adapters (``cockpit.adapters``) satisfy them structurally, and so do the fakes in the tests. Every
+method raises the project's own ``CockpitError`` subclasses, never a library's error. Nothing here
+is imported at run time by the first screen: the domain types are named for the type checker only.
+
+``Ports`` is what one loader or action is given: the config, these adapters (built on first use),
+the session state, the clock and the results the panes share. ``cockpit.bootstrap`` (the
+composition root) is the only place that builds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from cockpit.config import Config
+    from cockpit.domain.artifacts import IndexFile
+    from cockpit.domain.checklist import ChecklistStep, Signoff
+    from cockpit.domain.ci import CheckRun
+    from cockpit.domain.commits import CommitRecord
+    from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
+    from cockpit.loaders.shared import SharedResults
+    from cockpit.state.read_only import ReadOnlyReason
+
+
+class GitHubPort(Protocol):
+    """The GitHub API as the loaders and actions use it (``cockpit.adapters.github.GitHubClient``)."""
+
+    @property
+    def request_count(self) -> int:
+        """Requests sent by this client so far, from every thread."""
+        ...
+
+    @property
+    def rate_limit(self) -> RateLimit | None:
+        """The budget from the latest response's headers; None before the first response."""
+        ...
+
+    def thread_request_counts(self) -> tuple[int, int]:
+        """(requests sent, of which answered 304 Not Modified) by the calling thread."""
+        ...
+
+    def milestone(self, repo: str, number_or_title: int | str) -> Milestone: ...
+
+    def milestone_items(self, repo: str, number: int) -> list[MilestoneItem]: ...
+
+    def issue(self, repo: str, number: int) -> MilestoneItem: ...
+
+    def issue_comments(self, repo: str, number: int) -> list[IssueComment]: ...
+
+    def pull(self, repo: str, number: int) -> PullRequest: ...
+
+    def pulls(self, repo: str, *, base: str | None = None, state: str = "all") -> list[PullRequest]: ...
+
+    def check_runs(self, repo: str, ref: str) -> list[CheckRun]: ...
+
+    def branch_commits(self, repo: str, branch: str, limit: int) -> list[str]: ...
+
+    def create_comment(self, repo: str, number: int, body: str) -> IssueComment: ...
+
+    def set_milestone(self, repo: str, number: int, milestone_number: int | None) -> None: ...
+
+    def rerun_failed_jobs(self, repo: str, run_id: int) -> None: ...
+
+
+class GitPort(Protocol):
+    """The local clone (``cockpit.adapters.git.GitRepo``): history for the services, refs, and the
+    few writes the actions make (refused in a read-only session)."""
+
+    def log(self, rev_range: str | list[str], *, grep: list[str] | None = None, fixed_strings: bool = False,
+            extended: bool = False) -> list[CommitRecord]: ...
+
+    def patch_ids(self, shas: Iterable[str]) -> dict[str, str]: ...
+
+    def rev_parse(self, ref: str) -> str | None: ...
+
+    def merge_base(self, a: str, b: str) -> str | None: ...
+
+    def is_ancestor(self, a: str, b: str) -> bool: ...
+
+    def is_shallow(self) -> bool: ...
+
+    def tags(self) -> dict[str, str]: ...
+
+    def current_user(self) -> str: ...
+
+    def create_branch(self, name: str, start: str) -> None: ...
+
+    def delete_branch(self, name: str) -> None: ...
+
+    def cherry_pick(self, shas: Sequence[str], *, branch: str) -> str: ...
+
+    def tag(self, name: str, ref: str, message: str) -> None: ...
+
+    def push(self, remote: str, refspec: str) -> None: ...
+
+
+class WheelIndexPort(Protocol):
+    """The PEP 503 wheel index (``cockpit.adapters.storage.WheelIndex``)."""
+
+    def project_files(self, package: str, *, channel: str = "test") -> list[IndexFile]: ...
+
+    def with_sizes(self, files: Iterable[IndexFile]) -> list[IndexFile]: ...
+
+
+class PyPIPort(Protocol):
+    """PyPI's JSON API (``cockpit.adapters.storage.PyPIClient``)."""
+
+    def versions(self, package: str) -> list[str]: ...
+
+
+class StepRunnerPort(Protocol):
+    """Runs a checklist step's programs in the clone (``cockpit.adapters.shell.StepCommandRunner``)."""
+
+    def run(self, programs: Sequence[Sequence[str]], on_line: Callable[[str], None]) -> str:
+        """Run each program in turn, each output line to ``on_line``; a one-line result."""
+        ...
+
+
+class SessionState(Protocol):
+    """The session's state file (``cockpit.state.store.StateStore``) as the UI and the actions use it.
+
+    Every mutator raises ``ReadOnlyError`` in a read-only session.
+    """
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def read_only(self) -> bool: ...
+
+    @property
+    def problem(self) -> str | None:
+        """Why a session that meant to write cannot (lock held, file unreadable); None when it can."""
+        ...
+
+    @property
+    def why_read_only(self) -> ReadOnlyReason | None:
+        """The main reason the session is read-only, with what to do; None when it writes."""
+        ...
+
+    def reload_if_changed(self) -> bool:
+        """Read the file again if another session changed it; whether it had."""
+        ...
+
+    def close(self) -> None: ...
+
+    def signoffs(self) -> dict[str, Signoff]: ...
+
+    def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> object:
+        ...
+
+    def set_note(self, step_id: str, note: str) -> None: ...
+
+    def ledger_get(self, key: str) -> int | str | None: ...
+
+    def ledger_put(self, key: str, value: int | str) -> None: ...
+
+    def pref(self, key: str, default: Any = None) -> Any: ...
+
+    def set_pref(self, key: str, value: Any) -> None: ...
+
+
+class Ports(Protocol):
+    """What a loader or an action is given (``cockpit.bootstrap.CockpitBackend`` is the real one).
+
+    Reading an adapter builds it on first use, in the calling (worker) thread.
+    """
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def read_only(self) -> bool: ...
+
+    @property
+    def repository(self) -> str:
+        """``owner/name`` of the release's core repository."""
+        ...
+
+    @property
+    def who(self) -> str:
+        """Who signs and acts."""
+        ...
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
+    @property
+    def github(self) -> GitHubPort: ...
+
+    @property
+    def git(self) -> GitPort: ...
+
+    @property
+    def wheel_index(self) -> WheelIndexPort | None:
+        """None when the config names no wheel index."""
+        ...
+
+    @property
+    def pypi(self) -> PyPIPort | None:
+        """None when the config names no PyPI server."""
+        ...
+
+    @property
+    def step_runner(self) -> StepRunnerPort: ...
+
+    @property
+    def state(self) -> SessionState: ...
+
+    @property
+    def shared(self) -> SharedResults:
+        """The results one load leaves for the other panes and for the actions."""
+        ...
+
+    def checklist_steps(self) -> Sequence[ChecklistStep]:
+        """The steps of the configured checklist template."""
+        ...

@@ -1,0 +1,69 @@
+"""The seams hold: the real backend is a ``Backend`` (for the UI) and the ``Ports`` (for loaders and
+actions), each real adapter fits its port, and the UI tests' fake is a whole ``Backend``, not a
+partial one patched as a test needs it.
+
+The functions prefixed ``_typed_`` are read by mypy, which checks each return against its declared
+protocol; the first test runs mypy on this file when it is installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from fake_backend import FakeBackend, FakeRegistry, FakeState
+
+from cockpit.backend import ActionCatalog, Backend
+from cockpit.ports import SessionState
+
+if TYPE_CHECKING:
+    from cockpit.actions.registry import ActionRegistry
+    from cockpit.adapters.git import GitRepo
+    from cockpit.adapters.github import GitHubClient
+    from cockpit.adapters.shell import StepCommandRunner
+    from cockpit.adapters.storage import PyPIClient, WheelIndex
+    from cockpit.bootstrap import CockpitBackend
+    from cockpit.ports import GitHubPort, GitPort, Ports, PyPIPort, StepRunnerPort, WheelIndexPort
+    from cockpit.state.store import StateStore
+
+
+def _typed_the_real_backend_serves_the_ui_the_loaders_and_the_actions(backend: CockpitBackend) -> tuple[Backend, Ports]:
+    return backend, backend
+
+
+def _typed_each_real_adapter_fits_its_port(
+    github: GitHubClient, git: GitRepo, index: WheelIndex, pypi: PyPIClient, runner: StepCommandRunner,
+) -> tuple[GitHubPort, GitPort, WheelIndexPort, PyPIPort, StepRunnerPort]:
+    return github, git, index, pypi, runner
+
+
+def _typed_the_real_state_and_registry_are_what_the_ui_uses(
+    store: StateStore, registry: ActionRegistry,
+) -> tuple[SessionState, ActionCatalog]:
+    return store, registry
+
+
+def _typed_the_fake_is_a_whole_backend(fake: FakeBackend) -> Backend:
+    return fake
+
+
+def test_the_type_checker_agrees_that_every_seam_holds():
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed")
+    here = Path(__file__)
+    out, err, status = api.run(["--follow-imports=silent", "--hide-error-context", "--no-error-summary", str(here)])
+    mine = [line for line in out.splitlines() if line.startswith((str(here), here.name, "tests/"))]
+    assert not mine, "\n".join(mine)
+    assert status in (0, 1) and not err.strip(), err
+
+
+def _members(protocol: type) -> set[str]:
+    return {name for name in vars(protocol) if not name.startswith("_")}
+
+
+@pytest.mark.parametrize(("fake", "protocol"), [
+    (FakeBackend(), Backend), (FakeState(), SessionState), (FakeRegistry(FakeState()), ActionCatalog),
+], ids=["backend", "state", "actions"])
+def test_the_ui_tests_fake_has_every_member_of_its_protocol(fake, protocol):
+    missing = sorted(name for name in _members(protocol) if not hasattr(fake, name))
+    assert not missing, f"{type(fake).__name__} lacks {missing} of {protocol.__name__}"
