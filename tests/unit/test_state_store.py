@@ -291,8 +291,6 @@ def test_a_writer_killed_at_random_moments_never_leaves_a_broken_file(state_path
         proc.wait()
         proc.stdout.close()
         kills += 1
-        if not state_path.exists():
-            continue
         data = tomllib.loads(state_path.read_text())
         counter, pad = data["notes"]["pad"].split("|")
         assert len(pad) == 20000 + int(counter) % 7919, "content is whole: old or new, never a mix"
@@ -415,12 +413,13 @@ SIGNER = textwrap.dedent(
         print("problem", store.problem, flush=True)
         sys.exit(1)
     actions = Backend(store).actions
-    print("ready", flush=True)
     n = 0
     while True:
         n += 1
         step = f"p{os.getpid()}-{n}"
         assert actions.run("checklist.toggle", step, confirmed=True).ok
+        if n == 1:  # the file exists from here on, so every kill below leaves something to check
+            print("ready", flush=True)
         if n % 3 == 0:  # and unticked again
             assert actions.run("checklist.toggle", step, confirmed=True).ok
         if n % 5 == 0:
@@ -435,7 +434,7 @@ def test_a_session_killed_while_signing_off_leaves_every_sign_off_with_its_audit
 
     rng = random.Random(4321)
     kills = checked = 0
-    deadline = time.monotonic() + 12
+    deadline = time.monotonic() + 20  # a busy machine gets fewer kills, never a failure for it
     while kills < 40 and time.monotonic() < deadline:
         proc = subprocess.Popen([sys.executable, "-c", SIGNER, str(state_path)], cwd=REPO,
                                 stdout=subprocess.PIPE, text=True)
@@ -445,8 +444,6 @@ def test_a_session_killed_while_signing_off_leaves_every_sign_off_with_its_audit
         proc.wait()
         proc.stdout.close()
         kills += 1
-        if not state_path.exists():
-            continue
         data = tomllib.loads(state_path.read_text())
         audit = data.get("audit", [])
         toggles = Counter(e["target"] for e in audit if e["action"] == "checklist.toggle")
@@ -457,7 +454,7 @@ def test_a_session_killed_while_signing_off_leaves_every_sign_off_with_its_audit
         noted = {ast.literal_eval(e["target"])[0] for e in audit if e["action"] == "checklist.note"}
         assert noted == set(data.get("notes", {})), "every note has its audit entry, and every entry its note"
         checked += 1
-    assert kills >= 20 and checked >= 15
+    assert kills >= 10 and checked == kills
 
 
 def test_a_sign_off_and_its_audit_entry_are_one_write_of_the_file(state_path, monkeypatch):
