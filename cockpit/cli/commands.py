@@ -76,11 +76,25 @@ def _sandbox_config(world, servers) -> Path:
     return path
 
 
+def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, always_describe: bool = False):
+    """The sandbox world at the ``--scale`` asked for; its sizes said when it is not the default
+    (``cockpit sandbox`` always says them)."""
+    from cockpit.sandbox.demo import prepare_world
+    from cockpit.sandbox.world_scale import DEFAULT_SCALE, describe, scale_named
+
+    scale = scale_named(getattr(args, "scale", DEFAULT_SCALE))
+    world = prepare_world(args.seed, directory=directory, progress=_say, all_green=args.all_green,
+                          scale=None if scale.name == DEFAULT_SCALE else scale)
+    if always_describe or scale.name != DEFAULT_SCALE:
+        _say(describe(scale, world))
+    return world
+
+
 def run_demo(args: argparse.Namespace) -> int:
-    from cockpit.sandbox.demo import SandboxServers, prepare_world
+    from cockpit.sandbox.demo import SandboxServers
 
     started = time.monotonic()
-    world = prepare_world(args.seed, progress=_say, all_green=args.all_green)
+    world = _scaled_world(args)
     with SandboxServers(world, owned=True) as servers:
         path = _sandbox_config(world, servers)
         if time.monotonic() - started > 1:
@@ -89,10 +103,10 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def run_sandbox(args: argparse.Namespace) -> int:
-    from cockpit.sandbox.demo import SandboxServers, prepare_world
+    from cockpit.sandbox.demo import SandboxServers
 
     directory = args.dir.resolve() if args.dir else None
-    world = prepare_world(args.seed, directory=directory, progress=_say, all_green=args.all_green)
+    world = _scaled_world(args, directory=directory, always_describe=True)
     with SandboxServers(world, owned=True) as servers:
         path = _sandbox_config(world, servers)
         print(path, flush=True)

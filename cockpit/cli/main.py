@@ -34,6 +34,15 @@ def _common(*, top: bool) -> argparse.ArgumentParser:
     return common
 
 
+def _scale_option(cmd: argparse.ArgumentParser) -> None:
+    from cockpit.sandbox.world_scale import DEFAULT_SCALE, SCALES
+
+    cmd.add_argument("--scale", choices=list(SCALES), default=DEFAULT_SCALE,
+                     help="the release's size: demo (default), pytorch (a 600-comment tracker, a 400-item "
+                          "milestone, CI of 5 repositories with 300 jobs a run) or stress (twice that); "
+                          "the sizes are printed")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common(top=False)
     parser = argparse.ArgumentParser(prog="cockpit", parents=[_common(top=True)],
@@ -53,12 +62,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
     demo.add_argument("--all-green", action="store_true",
                       help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)")
+    _scale_option(demo)
 
     sandbox = command("sandbox", "cockpit.cli.commands:run_sandbox",
                       "serve the sandbox release in the foreground and print its config path")
     sandbox.add_argument("--seed", type=int, default=7)
     sandbox.add_argument("--all-green", action="store_true", help="serve a release whose every gate is green")
     sandbox.add_argument("--dir", type=Path, help="build the world here instead of the cache folder")
+    _scale_option(sandbox)
 
     view = command("view", "cockpit.cli.commands:run_view", "the read-only viewer")
     view.add_argument("--state", type=Path, help="follow this state file (another session's)")

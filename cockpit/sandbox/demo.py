@@ -13,6 +13,7 @@ import tomli_w
 
 from cockpit.errors import CockpitError
 from cockpit.sandbox.model import World
+from cockpit.sandbox.world_scale import DEFAULT_SCALE, Scale
 
 if TYPE_CHECKING:
     from cockpit.config import Config
@@ -30,26 +31,34 @@ def cache_root() -> Path:
     return Path(base) / "release-cockpit"
 
 
-def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_green: bool = False) -> Path:
+def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_green: bool = False,
+              scale: str = DEFAULT_SCALE) -> Path:
     from cockpit.sandbox.world import WORLD_FORMAT
 
     green = "-green" if all_green else ""
-    return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}{green}-f{WORLD_FORMAT}"
+    sized = "" if scale == DEFAULT_SCALE else f"-{scale}"
+    return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}{sized}{green}-f{WORLD_FORMAT}"
 
 
 def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, directory: Path | None = None,
-                  progress: Callable[[str], None] = lambda _msg: None, all_green: bool = False) -> World:
+                  progress: Callable[[str], None] = lambda _msg: None, all_green: bool = False,
+                  scale: Scale | None = None) -> World:
     """Reuse the world built for these parameters, or build it (into a temporary folder first,
     so an interrupted build is never mistaken for a finished one). ``all_green``: the release with
-    every blocking gate green (see ``cockpit.sandbox.world``)."""
+    every blocking gate green (see ``cockpit.sandbox.world``). ``scale``: a preset of sizes
+    (``cockpit.sandbox.world_scale``; its trunk commits replace ``trunk_commits``); None builds
+    the default world."""
     from cockpit.sandbox.world import build_world, load_world, save_world
 
-    target = directory or world_dir(seed, trunk_commits, all_green=all_green)
+    sizes = {"trunk_commits": trunk_commits} if scale is None else scale.world_args()
+    trunk_commits = sizes["trunk_commits"]
+    name = DEFAULT_SCALE if scale is None else scale.name
+    target = directory or world_dir(seed, trunk_commits, all_green=all_green, scale=name)
     marker = target / "world.json"
     if marker.exists():
         try:
             world = load_world(marker)
-            if world.seed == seed and world.all_green == all_green and Path(world.clone_path).is_dir():
+            if _built_for(world, seed, all_green, sizes) and Path(world.clone_path).is_dir():
                 return world
         except (OSError, ValueError, TypeError, KeyError):
             pass  # an unreadable cache is rebuilt
@@ -58,10 +67,11 @@ def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, direct
         raise CockpitError("git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox")
     target.parent.mkdir(parents=True, exist_ok=True)
     kind = "all-green sandbox release" if all_green else "sandbox release"
-    progress(f"building the {kind} (seed {seed}, {trunk_commits} trunk commits) in {target}")
+    at = "" if name == DEFAULT_SCALE else f" at the {name} scale"
+    progress(f"building the {kind}{at} (seed {seed}, {trunk_commits} trunk commits) in {target}")
     staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
     try:
-        world = build_world(staging, seed=seed, trunk_commits=trunk_commits, all_green=all_green)
+        world = build_world(staging, seed=seed, all_green=all_green, **sizes)
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
@@ -72,6 +82,19 @@ def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, direct
     save_world(world, marker)
     _repoint_origin(world)
     return world
+
+
+def _built_for(world: World, seed: int, all_green: bool, sizes: dict) -> bool:
+    """Whether a cached world is the one asked for (a ``--dir`` may hold another scale's)."""
+    from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES
+    from cockpit.sandbox.world_scale import sizes as measured
+
+    if world.seed != seed or world.all_green != all_green:
+        return False
+    if len(world.ci_repositories) != sizes.get("ci_repositories", MIN_CI_REPOSITORIES):
+        return False
+    comments = sizes.get("tracker_comments")
+    return comments is None or measured(world)["tracker comments"] == comments
 
 
 def _relocate(world: World, old: Path, new: Path) -> World:

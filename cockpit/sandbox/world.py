@@ -6,6 +6,12 @@
 GitHub, wheel-index and PyPI emulators serve. ``save_world`` / ``load_world`` cache it as JSON;
 bump ``WORLD_FORMAT`` whenever the generator's output changes.
 
+Size parameters (``cockpit.sandbox.world_scale`` names presets of them; their defaults build the
+default world, byte for byte): ``milestone_items``; ``tracker_comments`` (None: only the planted
+requests; a number: exactly that many comments, see ``world_crowd``); ``ci_repositories`` (3: the
+core, vision and audio; more adds green domain libraries); ``jobs_per_run`` (None: the planted
+matrices; a number widens every ``pull`` and ``trunk`` run to at least that many jobs).
+
 ``all_green=True`` builds the same release with the release manager's work done: every blocking
 gate is green (nothing open or missing in the milestone, every request decided and clean, no
 revert owed, CI green, every wheel staged within the limits); only the checklist's manual steps
@@ -65,8 +71,9 @@ from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
+from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
+from cockpit.sandbox.world_tracker import tracker_comments as comments_of_tracker
 from cockpit.sandbox.world_tracker import (
-    tracker_comments,
     tracker_issue,
     unrequested_merges,
     vision_pulls,
@@ -84,10 +91,12 @@ _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerge
 
 
 def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milestone_items: int = 60,
-                version: str = "2.5.0", all_green: bool = False) -> World:
+                version: str = "2.5.0", all_green: bool = False, tracker_comments: int | None = None,
+                ci_repositories: int = MIN_CI_REPOSITORIES, jobs_per_run: int | None = None) -> World:
     """Write the git repositories under ``dest`` and return the world (same seed, same SHAs)."""
     if not is_valid_version(version):
         raise ValueError(f"version {version!r}: expected X.Y.Z, e.g. 2.5.0")
+    extra_ci = ci_repository_names(ci_repositories)
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
@@ -101,22 +110,26 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     core.tags = dict(tags)
     tracker_issue(plan, core, facts)
     vision_prs, vision_numbers = vision_pulls(branch)
-    picks = tracker_comments(plan, core, facts, vision_numbers, all_green=all_green)
+    picks = comments_of_tracker(plan, core, facts, vision_numbers, all_green=all_green, comments=tracker_comments)
     writer = CIWriter()
     rc2 = f"v{version}-rc2"
     ci_core = torchlet_ci(writer, core, branch, [(c.sha, c.time) for c in reversed(plan.branch[-4:])], rc2, tags[rc2],
-                          all_green=all_green)
-    vision, ci_vision = domain_repo(writer, VISION, branch, "green")
+                          all_green=all_green, jobs_per_run=jobs_per_run)
+    vision, ci_vision = domain_repo(writer, VISION, branch, "green", jobs_per_run=jobs_per_run)
     vision.pulls = vision_prs
-    audio, ci_audio = domain_repo(writer, AUDIO, branch, "green" if all_green else "amber")
+    audio, ci_audio = domain_repo(writer, AUDIO, branch, "green" if all_green else "amber", jobs_per_run=jobs_per_run)
+    extra = {name: domain_repo(writer, name, branch, "green", jobs_per_run=jobs_per_run) for name in extra_ci}
     wheels, pypi, storage = wheels_and_pypi(rng, seed, version, all_green=all_green)
     ci = {CORE: "green", VISION: "green", AUDIO: "green"} if all_green else {CORE: "red", VISION: "green", AUDIO: "amber"}
+    ci.update(dict.fromkeys(extra, "green"))
     truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
-    truth.update(ci=ci, ci_detail={CORE: ci_core, VISION: ci_vision, AUDIO: ci_audio}, storage=storage,
-                 all_green=all_green)
+    truth.update(ci=ci, ci_detail={CORE: ci_core, VISION: ci_vision, AUDIO: ci_audio,
+                                   **{name: detail for name, (_repo, detail) in extra.items()}},
+                 storage=storage, all_green=all_green)
+    repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
     return World(
         seed=seed, version=version, repository=CORE, release_branch=branch, milestone_number=MILESTONE,
-        tracker_issue=facts.tracker, repos={CORE: core, VISION: vision, AUDIO: audio}, wheels=wheels, pypi=pypi,
+        tracker_issue=facts.tracker, repos=repos, wheels=wheels, pypi=pypi,
         clone_path=str(clone), remote_path=str(remote), ci_repositories=ci, packages=[PACKAGE],
         platforms=list(PLATFORMS), python_tags=list(PYTHON_TAGS), truth=truth, all_green=all_green)
 

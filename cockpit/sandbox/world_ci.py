@@ -8,6 +8,9 @@
 - ``acme/audio``: AMBER (``trunk`` still running: jobs queued and in progress).
 
 A run's conclusion ignores its unstable jobs (they run with continue-on-error).
+
+At a PyTorch-sized scale (``widen``), the ``pull`` and ``trunk`` runs carry more builds, each a
+build job and its test shards, up to a number of jobs per run; the planted failures stay as above.
 """
 
 from __future__ import annotations
@@ -73,6 +76,31 @@ def jobs(matrix: Matrix, workflow: str) -> list[str]:
     return names
 
 
+_EXTRA_OS = ("linux-jammy", "linux-noble", "win-vs2022", "macos-14-arm64", "linux-jammy-aarch64")
+_EXTRA_ACCELERATORS = (("cpu", "linux.2xlarge"), ("cuda12.6", "linux.g5.4xlarge.nvidia.gpu"),
+                       ("cuda12.8", "linux.g6.4xlarge.nvidia.gpu"), ("rocm6.3", "linux.rocm.gpu.mi300.2"),
+                       ("xpu", "linux.idc.xpu"))
+_EXTRA_SHARDS = 5
+
+
+def widen(matrix: Matrix, jobs_per_run: int | None) -> Matrix:
+    """``matrix`` with extra builds (``<os>-py3.X-<accelerator>``, a build job and five test shards
+    each) until a run has at least ``jobs_per_run`` jobs; ``None`` (or a smaller number) keeps it."""
+    widened = list(matrix)
+    count = sum(1 + sum(n for _cfg, n, _runner in configs) for _build, configs in matrix)
+    k = 0
+    while jobs_per_run is not None and count < jobs_per_run:
+        os_name = _EXTRA_OS[k % len(_EXTRA_OS)]
+        accelerator, runner = _EXTRA_ACCELERATORS[(k // len(_EXTRA_OS)) % len(_EXTRA_ACCELERATORS)]
+        python = 10 + (k // (len(_EXTRA_OS) * len(_EXTRA_ACCELERATORS))) % 4
+        series = k // (len(_EXTRA_OS) * len(_EXTRA_ACCELERATORS) * 4)
+        build = f"{os_name}-py3.{python}-{accelerator}" + (f"-set{series + 1}" if series else "")
+        widened.append((build, [("default", _EXTRA_SHARDS, runner)]))
+        count += 1 + _EXTRA_SHARDS
+        k += 1
+    return widened
+
+
 class CIWriter:
     """Hands out run, suite and check-run ids that are unique across every repository."""
 
@@ -104,11 +132,13 @@ class CIWriter:
 
 
 def torchlet_ci(writer: CIWriter, repo: SbRepo, branch: str, history: list[tuple[str, int]], rc_tag: str, rc_sha: str,
-                *, all_green: bool = False) -> dict:
+                *, all_green: bool = False, jobs_per_run: int | None = None) -> dict:
     """Runs for the newest four release-branch commits ``history`` ((sha, time), newest first).
 
     ``all_green``: every required job passes on every commit; only the unstable job fails (ignored).
+    ``jobs_per_run``: ``pull`` and ``trunk`` runs widened to that many jobs (see ``widen``).
     """
+    matrices = {w: widen(m, jobs_per_run) if w in ("pull", "trunk") else m for w, m in TORCHLET.items()}
     unstable = next(n for n in jobs(TORCHLET["trunk"], "trunk") if "unstable" in n)
     bad = ("completed", "failure")
     plans = [{"pull": {PULL_FAILURE: bad}, "trunk": {unstable: bad}}, {"pull": {PULL_FAILURE: bad}},
@@ -117,7 +147,7 @@ def torchlet_ci(writer: CIWriter, repo: SbRepo, branch: str, history: list[tuple
         plans = [{"trunk": {unstable: bad}}, {}, {}, {}]
     for (sha, when), plan in zip(history, plans):
         for workflow in ("pull", "trunk", "lint"):
-            writer.run(repo, workflow, TORCHLET[workflow], sha, branch, when, plan.get(workflow))
+            writer.run(repo, workflow, matrices[workflow], sha, branch, when, plan.get(workflow))
     writer.run(repo, "binary-builds", TORCHLET["binary-builds"], rc_sha, rc_tag, history[2][1] + 3600)
     if all_green:
         return {"verdict": "green", "head": history[0][0], "failed": [], "unstable_failed": [unstable],
@@ -128,8 +158,11 @@ def torchlet_ci(writer: CIWriter, repo: SbRepo, branch: str, history: list[tuple
             "check_runs_at_head": sum(1 for c in repo.check_runs if c.head_sha == history[0][0])}
 
 
-def domain_repo(writer: CIWriter, name: str, branch: str, verdict: str) -> tuple[SbRepo, dict]:
-    """A domain library with fake SHAs: ``green`` (vision) or ``amber`` (audio)."""
+def domain_repo(writer: CIWriter, name: str, branch: str, verdict: str, *,
+                jobs_per_run: int | None = None) -> tuple[SbRepo, dict]:
+    """A domain library with fake SHAs: ``green`` (vision) or ``amber`` (audio); ``jobs_per_run`` as
+    for ``torchlet_ci``."""
+    matrices = {w: widen(m, jobs_per_run) if w in ("pull", "trunk") else m for w, m in DOMAIN.items()}
     repo = SbRepo(name)
     shas = [fake_sha(name, branch, k) for k in range(6)]
     repo.branches = {"main": fake_sha(name, "main"), branch: shas[0]}
@@ -146,5 +179,6 @@ def domain_repo(writer: CIWriter, name: str, branch: str, verdict: str) -> tuple
     for k, sha in enumerate(shas[:2]):
         when = T_END - (k + 1) * DAY // 2
         for workflow in ("pull", "trunk", "lint"):
-            writer.run(repo, workflow, DOMAIN[workflow], sha, branch, when, outcome if workflow == "trunk" and k == 0 else None)
+            writer.run(repo, workflow, matrices[workflow], sha, branch, when,
+                       outcome if workflow == "trunk" and k == 0 else None)
     return repo, detail

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from cockpit.domain.picks import PickFlag as F
 from cockpit.domain.picks import PickStatus as S
 from cockpit.sandbox.model import SbComment, SbIssue, SbPull, SbRepo
+from cockpit.sandbox.world_crowd import crowd
 from cockpit.sandbox.world_github import CoreFacts, open_release_pr
 from cockpit.sandbox.world_names import (
     CONTRIBUTORS,
@@ -85,8 +86,11 @@ def tracker_issue(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts) -> SbIssue:
 
 
 def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_prs: tuple[int, int, int], *,
-                     all_green: bool = False) -> dict:
+                     all_green: bool = False, comments: int | None = None) -> dict:
     """Post the request comments on the tracker; return ``truth["picks"]``.
+
+    ``comments``: the tracker holds exactly that many comments (``world_crowd``: more requests and
+    the replies around them); None plants only the requests below.
 
     ``all_green``: every request is decided and clean: the pending, misaimed and rejected ones
     (and the comment that only looks like a request) were never posted, the reverted pick's revert
@@ -190,6 +194,9 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
             **unparsed)
     req(RELEASE_MANAGERS[0].login, "The cherry-pick window for RC2 closes in two days. Please use the template "
         "from the issue body; requests without a release PR cannot be reviewed.\n", T_CUT + 20 * DAY, [], [], **unparsed)
+    if comments is not None:
+        crowd(plan, repo, req, fields=fields, url=url, planted=len(requests), total=comments,
+              pending=not all_green)
     return _post(repo, facts.tracker, requests)
 
 

@@ -87,13 +87,23 @@ class TablePane(Pane):
         table = self.table
         self._drawn = table.row_count
         if self.row_filter.active:
-            for key in list(table.rows):
-                if not self.row_filter.keeps(row_text(table.get_row(key))):
-                    table.remove_row(key)
+            self._keep_only_matching_rows()
         columns = table.ordered_columns
         if self.sort_column is not None and self.sort_column < len(columns):
             table.sort(columns[self.sort_column].key, key=natural_key, reverse=self.sort_reverse)
         self._show_tools()
+
+    def _keep_only_matching_rows(self) -> None:
+        """Drop the rows the filter hides in one rebuild: ``DataTable.remove_row`` costs a pass over
+        every row, so removing them one by one took seconds per keystroke on a 600-row tracker."""
+        table = self.table
+        drawn = [(row.key.value, table.get_row(row.key)) for row in table.ordered_rows]
+        kept = [(key, cells) for key, cells in drawn if self.row_filter.keeps(row_text(cells))]
+        if len(kept) == len(drawn):
+            return
+        table.clear()
+        for key, cells in kept:
+            table.add_row(*cells, key=key)
 
     def _show_tools(self) -> None:
         table = self.table
