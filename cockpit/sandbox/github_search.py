@@ -5,7 +5,7 @@ Understood: ``repo:OWNER/NAME`` (required here), ``is:issue``/``is:pr``/``type:`
 free words or ``"quoted phrases"``, each matched case-insensitively (GitHub matches whole words; a
 substring is close enough for titles). Other qualifiers answer 422 as an unknown field would, so the
 cockpit never comes to rely on a qualifier the sandbox only pretends to know. The answer is
-GitHub's ``{"total_count", "incomplete_results", "items"}`` with a ``score`` on each item.
+GitHub's ``{"total_count", "incomplete_results", "items", "search_type"}`` with a ``score`` on each item.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ class SearchHandlers:
         page, number, last = page_of(found, request.query)
         counts = {id(s): (s.milestone_counts(), s.comment_counts()) for s in repos}
         items = [{**self._issue(state, item, *counts[id(state)]), "score": 1.0} for state, item in page]
-        body: dict[str, Any] = {"total_count": len(found), "incomplete_results": False, "items": items}
+        body: dict[str, Any] = {"total_count": len(found), "incomplete_results": False, "items": items,
+                                "search_type": "lexical"}
         link = link_header(self.base_url, request.route, request.path.partition("?")[2], number, last)
         return Response.json(body, headers={"Link": link} if link else None)
 
