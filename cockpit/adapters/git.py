@@ -240,8 +240,8 @@ class GitRepo:
 
     def remote_head(self, remote: str) -> str | None:
         """The branch ``<remote>/HEAD`` points at (the remote's default branch, set by ``git clone``), or None."""
-        status, out = self._run(f"reading {remote}/HEAD", ["symbolic-ref", "--quiet", "--short",
-                                                           f"refs/remotes/{_checked(remote, 'remote')}/HEAD"], ok=(0, 1, 128))
+        ref = f"refs/remotes/{_checked(remote, 'remote')}/HEAD"
+        status, out = self._run(f"reading {remote}/HEAD", ["symbolic-ref", "--quiet", "--short", ref], ok=(0, 1, 128))
         target = _decode(out).strip() if status == 0 else ""
         if not target.startswith(f"{remote}/"):
             return None

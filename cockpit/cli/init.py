@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from cockpit.cli.init_discover import Discovery, Found, discover_clone, discover_github
+from cockpit.cli.init_discover import Discovery, discover_clone, discover_github, discover_offline
 from cockpit.cli.init_template import release_branch, render
 from cockpit.domain.release import is_valid_version
 
@@ -179,7 +179,7 @@ def discover(args: argparse.Namespace) -> tuple[Discovery | None, str]:
     except CockpitError as exc:
         return None, f"--clone {args.clone}: {exc.message}"
     if args.offline:
-        return _given_offline(found, args), ""
+        return discover_offline(found, args), ""
     api = args.api_url.rstrip("/")
     try:
         github = github_client(GitHubConfig(api_url=api), read_only=True)
@@ -193,7 +193,8 @@ def discover(args: argparse.Namespace) -> tuple[Discovery | None, str]:
         discover_github(github, found, args, repository, branch, version)
     except GitHubError as exc:
         refused = isinstance(exc, RateLimited) or getattr(exc, "status", None) in (401, 403)
-        hint = " (no token was found: set GH_TOKEN or run 'cockpit auth login')" if refused and not _has_token(api) else ""
+        no_token = refused and not _has_token(api)
+        hint = " (no token was found: set GH_TOKEN or run 'cockpit auth login')" if no_token else ""
         return None, (f"cannot read {repository} at {api}: {exc.message.rstrip('.')}{hint}; "
                       "or pass --offline to write the config without asking GitHub")
     finally:
@@ -206,16 +207,3 @@ def _has_token(api_url: str) -> bool:
     from cockpit.adapters.credentials import resolve_token
 
     return resolve_token(api_url).token is not None
-
-
-def _given_offline(found: Discovery, args: argparse.Namespace) -> Discovery:
-    """``--offline``: the milestone and tracker as the flags give them, nothing asked of GitHub."""
-    if args.milestone_value is not None:
-        found.milestone = Found(args.milestone_value, f"given: --milestone {args.milestone_value}")
-    else:
-        found.milestone = Found(None, "TODO: not looked up (--offline); set it to see the milestone pane")
-    if args.tracker_value is not None:
-        found.tracker = Found(args.tracker_value, f"given: --tracker {args.tracker_value}")
-    else:
-        found.tracker = Found(None, "TODO: not looked up (--offline); set it to see the cherry-picks pane")
-    return found

@@ -36,8 +36,8 @@ class Discovery:
     remote: Found
     main: Found
     rc_tags: Found
-    milestone: Found = field(default_factory=lambda: Found(None, "TODO: not looked up (--offline)"))
-    tracker: Found = field(default_factory=lambda: Found(None, "TODO: not looked up (--offline)"))
+    milestone: Found = field(default_factory=lambda: Found(None, "TODO: not looked up"))
+    tracker: Found = field(default_factory=lambda: Found(None, "TODO: not looked up"))
     required: Found = field(default_factory=lambda: Found(rd.USUAL_REQUIRED, "TODO: not looked up (--offline); "
                                                           "the usual workflows, check their names"))
     binary: Found = field(default_factory=lambda: Found("", ""))
@@ -92,15 +92,22 @@ def discover_github(github: Any, found: Discovery, args: argparse.Namespace, rep
 
     Raises ``GitHubError`` when GitHub cannot be read (the caller says so in one line).
     """
-    if args.milestone_value is not None:
-        found.milestone = Found(args.milestone_value, f"given: --milestone {args.milestone_value}")
-    else:
-        found.milestone = _milestone(github, repository, version)
-    if args.tracker_value is not None:
-        found.tracker = Found(args.tracker_value, f"given: --tracker {args.tracker_value}")
-    else:
-        found.tracker = _tracker(github, repository, version)
+    found.milestone = _given(args.milestone_value, "--milestone") or _milestone(github, repository, version)
+    found.tracker = _given(args.tracker_value, "--tracker") or _tracker(github, repository, version)
     _workflows(github, found, repository, branch)
+
+
+def discover_offline(found: Discovery, args: argparse.Namespace) -> Discovery:
+    """``--offline``: the milestone and tracker only as the flags give them; GitHub is not asked."""
+    found.milestone = _given(args.milestone_value, "--milestone") or Found(
+        None, "TODO: not looked up (--offline); set it to see the milestone pane")
+    found.tracker = _given(args.tracker_value, "--tracker") or Found(
+        None, "TODO: not looked up (--offline); set it to see the cherry-picks pane")
+    return found
+
+
+def _given(value: int | str | None, flag: str) -> Found | None:
+    return Found(value, f"given: {flag} {value}") if value is not None else None
 
 
 def _milestone(github: Any, repository: str, version: str) -> Found:

@@ -133,7 +133,9 @@ def choose_remote(repository: str, branch: str, remotes: Mapping[str, str],
 
     if carriers:
         best = min(carriers, key=preference)
-        why = f"{best}/{branch} exists" + (f" and {best} is {remotes[best]}" if names_repository(remotes[best], repository) else "")
+        why = f"{best}/{branch} exists"
+        if names_repository(remotes[best], repository):
+            why += f" and {best} is {remotes[best]}"
         return RemoteChoice(best, why, tuple(n for n in carriers if n != best))
     if not remotes:
         return RemoteChoice(None, "the clone has no remote")

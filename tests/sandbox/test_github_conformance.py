@@ -289,7 +289,8 @@ def test_the_issue_search_pages_like_github_and_refuses_a_qualifier_it_does_not_
         unknown = fetch(gh.base_url, f"/search/issues?q=repo:{REPO}+author:dev")
         nowhere = fetch(gh.base_url, "/search/issues?q=repo:acme/nothing+tracker")
     assert nonconforming([first, second]) == []
-    assert [i["number"] for i in json.loads(first.body)["items"]] == [3, 2] and json.loads(first.body)["total_count"] == 3
+    page = json.loads(first.body)
+    assert [i["number"] for i in page["items"]] == [3, 2] and page["total_count"] == 3
     assert 'rel="next"' in first.headers["Link"] and 'rel="prev"' in second.headers["Link"]
     for refused in (unknown, nowhere):
         assert refused.status == 422
