@@ -116,7 +116,7 @@ def _milestone(github: Any, repository: str, version: str) -> Found:
     if choice.chosen is None:
         titles = ", ".join(_quote(m.title) for m in milestones[-6:]) or "none"
         return Found(None, f"TODO: no milestone titled {version} or v{version} (open or closed) in "
-                           f"{repository}; it has {titles}")
+                           f"{repository} (it has {titles}); set it to see the milestone pane")
     m = choice.chosen
     also = "; also seen: " + ", ".join(f"{o.number} {_quote(o.title)} ({o.state})" for o in choice.others) \
         if choice.others else ""

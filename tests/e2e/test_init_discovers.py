@@ -104,7 +104,7 @@ def test_a_version_with_no_milestone_nor_tracker_is_written_with_todos_to_fill(s
     assert [line.split(":")[1].strip() for line in said if line.startswith("not found:")] == [
         "milestone", "tracker_issue", "RC tags"]
     text = out.read_text(encoding="utf-8")
-    assert "# TODO: no milestone titled 2.5.1 or v2.5.1 (open or closed) in acme/torchlet; it has " in text
+    assert "# TODO: no milestone titled 2.5.1 or v2.5.1 (open or closed) in acme/torchlet (it has " in text
     assert '\n# milestone = "2.5.1"\n' in text and "\n# tracker_issue = 1234\n" in text
     config = load_config(out)
     assert (config.release.milestone, config.release.tracker_issue) == (None, None)
@@ -178,3 +178,15 @@ def test_a_rate_limit_without_a_token_says_no_token_was_found(sandbox, tmp_path,
     err = capsys.readouterr().err
     assert "rate limit is exhausted" in err and "(no token was found: set GH_TOKEN or run 'cockpit auth login')" in err
     assert err.count("\n") == 1 and "Traceback" not in err and not out.exists()
+
+
+def test_a_hostile_milestone_title_stays_inside_its_comment(sandbox, tmp_path, capsys):
+    core = sandbox.github.repos["acme/torchlet"]
+    core.milestones[13].title = '2.6.0\n[storage]\nindex_url = "https://evil.example"\x1b[2J'
+    out = tmp_path / "init.toml"
+    assert main(["init", "--repository", "acme/torchlet", "--version", "2.5.1", "--clone", sandbox.world.clone_path,
+                 "--api-url", sandbox.github_url, "--output", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "\x1b" not in text and not any(line.startswith(("[storage]", "index_url")) for line in text.splitlines())
+    assert load_config(out).storage.index_url == ""
+    assert "\x1b" not in capsys.readouterr().out
