@@ -229,6 +229,24 @@ class GitRepo:
         status, out = self._run(f"reading remote {name}", ["config", "--get", f"remote.{name}.url"], ok=(0, 1))
         return (inert(_decode(out).strip()) or None) if status == 0 else None
 
+    def remotes(self) -> dict[str, str]:
+        """Every remote's name and fetch URL, as ``git remote -v`` lists them."""
+        status, out = self._run("listing remotes", ["config", "--get-regexp", r"^remote\..*\.url$"], ok=(0, 1))
+        found = {}
+        for line in _decode(out).splitlines() if status == 0 else ():
+            key, _, url = line.partition(" ")
+            found[inert(key.removeprefix("remote.").removesuffix(".url"))] = inert(url.strip())
+        return found
+
+    def remote_head(self, remote: str) -> str | None:
+        """The branch ``<remote>/HEAD`` points at (the remote's default branch, set by ``git clone``), or None."""
+        ref = f"refs/remotes/{_checked(remote, 'remote')}/HEAD"
+        status, out = self._run(f"reading {remote}/HEAD", ["symbolic-ref", "--quiet", "--short", ref], ok=(0, 1, 128))
+        target = _decode(out).strip() if status == 0 else ""
+        if not target.startswith(f"{remote}/"):
+            return None
+        return inert(target.removeprefix(f"{remote}/")) or None
+
     def current_user(self) -> str:
         """git's ``user.name``, else the login name."""
         status, out = self._run("reading user.name", ["config", "--get", "user.name"], ok=(0, 1))

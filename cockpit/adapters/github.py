@@ -108,15 +108,36 @@ class GitHubClient:
         if key.isdigit():
             what = f"read milestone {key} of {repo}"
             return self._parsed(lambda: parse.milestone_from(self._get(f"{_repo_path(repo)}/milestones/{key}", what)), what)
-        what = f"list the milestones of {repo}"
-        rows = self._pages(f"{_repo_path(repo)}/milestones", what, state="all")
-        milestones = [self._parsed(lambda r=r: parse.milestone_from(r), what) for r in rows]
+        milestones = self.milestones(repo)
         for exact in (True, False):
             for m in milestones:
                 if m.title == key if exact else m.title.strip().lower().lstrip("v") == key.lower().lstrip("v"):
                     return m
         titles = ", ".join(repr(m.title) for m in milestones[:8]) or "none"
         raise GitHubError(f"{repo} has no milestone titled {key!r} (open or closed); it has {titles}")
+
+    def milestones(self, repo: str, *, state: str = "all") -> list[Milestone]:
+        """Every milestone, open and closed by default (GitHub's own default lists only open ones)."""
+        what = f"list the milestones of {repo}"
+        rows = self._pages(f"{_repo_path(repo)}/milestones", what, state=state)
+        return [self._parsed(lambda r=r: parse.milestone_from(r), what) for r in rows]
+
+    def issues(self, repo: str, *, labels: str | None = None, state: str = "all", newest_first: bool = True,
+               limit: int | None = None) -> list[MilestoneItem]:
+        """Issues (and the PRs GitHub mixes in), optionally only those carrying every label of ``labels``.
+
+        ``labels`` is GitHub's comma-separated list; newest first by default; at most ``limit``.
+        """
+        what = f"list the issues of {repo}" + (f" labelled {labels!r}" if labels else "")
+        rows = self._pages(f"{_repo_path(repo)}/issues", what, limit=limit, labels=labels, state=state,
+                           sort="created", direction="desc" if newest_first else "asc")
+        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
+
+    def search_issues(self, repo: str, query: str, *, limit: int = 300) -> list[MilestoneItem]:
+        """Issues and PRs of ``repo`` matching a search ``query`` (GitHub's issue search syntax), best first."""
+        what = f"search the issues of {_repo_path(repo).removeprefix('/repos/')} for {query!r}"
+        rows = self._pages("/search/issues", what, wrap="items", limit=limit, q=f"repo:{repo} {query}")
+        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
 
     def milestone_items(self, repo: str, number: int) -> list[MilestoneItem]:
         """Every issue and PR of the milestone, open and closed, in one paged list call."""

@@ -79,14 +79,19 @@ def build_parser() -> argparse.ArgumentParser:
     init = command("init", "cockpit.cli.init:run_init", "write a commented cockpit.toml for a real release")
     init.add_argument("--repository", metavar="OWNER/NAME", help="the GitHub repository, e.g. pytorch/pytorch")
     init.add_argument("--version", dest="release_version", metavar="X.Y.Z", help="the release, e.g. 2.5.0")
-    init.add_argument("--milestone", metavar="N|TITLE", help="the release's milestone: its number or its title")
-    init.add_argument("--tracker", metavar="N", help="the issue collecting cherry-pick requests")
+    init.add_argument("--milestone", metavar="N|TITLE",
+                      help="the release's milestone: its number or its title (default: found by title on GitHub)")
+    init.add_argument("--tracker", metavar="N",
+                      help="the issue collecting cherry-pick requests (default: found by its title on GitHub)")
     init.add_argument("--clone", type=Path, default=Path("."), metavar="PATH", help="your local clone (default: .)")
-    init.add_argument("--remote", default="origin", metavar="NAME", help="the remote with the release branch (default: origin)")
+    init.add_argument("--remote", metavar="NAME",
+                      help="the remote with the release branch (default: found in the clone's remote-tracking refs)")
     init.add_argument("--api-url", default="https://api.github.com", metavar="URL",
                       help="the GitHub REST API (Enterprise: https://HOST/api/v3)")
     init.add_argument("--output", type=Path, metavar="PATH", help="where to write it (default: --config, else ./cockpit.toml)")
     init.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
+    init.add_argument("--offline", action="store_true",
+                      help="ask GitHub nothing: milestone and tracker only as given, workflows the usual ones")
 
     report = command("report", "cockpit.cli.report:run_report", "the whole picture as Markdown or JSON")
     report.add_argument("--format", choices=["markdown", "json"], default="markdown")

@@ -6,7 +6,7 @@
         gh.faults.status_burst(502, count=2) # see cockpit.sandbox.http_base
 
 It answers the endpoints the cockpit uses (repository, milestones, issues and pull requests,
-comments and their mutations, commits of a branch, check runs, workflow runs and jobs, re-run
+comments and their mutations, issue search, commits of a branch, check runs, workflow runs and jobs, re-run
 failed jobs, rate limit) with pagination and ``Link`` headers, weak ETags with 304s that do not
 count against the rate limit, and ``X-RateLimit-*`` headers. Errors carry GitHub's JSON body.
 """
@@ -24,6 +24,7 @@ from urllib.parse import unquote
 from cockpit.sandbox import github_render as render
 from cockpit.sandbox.github_paging import link_header, page_of
 from cockpit.sandbox.github_routes import RouteHandlers
+from cockpit.sandbox.github_search import SearchHandlers
 from cockpit.sandbox.github_state import RepoState
 from cockpit.sandbox.http_base import Request, Response, SandboxServer
 from cockpit.sandbox.model import World
@@ -34,7 +35,7 @@ _NUM = r"(\d+)"
 _BY_ID = re.compile(r"^/repositories/(\d+)(/.*)?$")
 
 
-class GitHubEmulator(SandboxServer, RouteHandlers):
+class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
     """Serve ``world`` like api.github.com. ``token``: when set, other tokens get 401 Bad credentials.
 
     ``rate_limit`` is the primary budget per hour; every answered request but a 304 and
@@ -63,6 +64,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers):
         repo = f"/repos/{_SEG}/{_SEG}"
         for method, pattern, fn in (
             ("GET", "/rate_limit", self.get_rate_limit),
+            ("GET", "/search/issues", self.search_issues),
             ("GET", repo, self.get_repo),
             ("GET", repo + "/milestones", self.list_milestones),
             ("GET", repo + f"/milestones/{_NUM}", self.get_milestone),

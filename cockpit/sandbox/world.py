@@ -50,6 +50,9 @@ it comes from a fault, never from the data.
   last_green, pending, binary_builds_sha, ...); ``storage``: ``{"missing", "oversize", ...}``.
 - ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
   ``tracker_issue``, ``edge_cases``.
+- ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
+  2.4.1 tracker, a closed unlabelled duplicate); ``decoy_milestones``: ``[{"number", "title"}]`` of
+  closed milestones whose title names the release too loosely ("v2.5", the minor's planning).
 """
 
 from __future__ import annotations
@@ -67,13 +70,14 @@ from cockpit.sandbox import model
 from cockpit.sandbox.model import World
 from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
-from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, core_repo
+from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE, core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
 from cockpit.sandbox.world_tracker import tracker_comments as comments_of_tracker
 from cockpit.sandbox.world_tracker import (
+    decoy_trackers,
     tracker_issue,
     unrequested_merges,
     vision_pulls,
@@ -85,7 +89,7 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 2
+WORLD_FORMAT = 3
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -111,6 +115,7 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     tracker_issue(plan, core, facts)
     vision_prs, vision_numbers = vision_pulls(branch)
     picks = comments_of_tracker(plan, core, facts, vision_numbers, all_green=all_green, comments=tracker_comments)
+    decoys = decoy_trackers(plan, core, facts)
     writer = CIWriter()
     rc2 = f"v{version}-rc2"
     ci_core = torchlet_ci(writer, core, branch, [(c.sha, c.time) for c in reversed(plan.branch[-4:])], rc2, tags[rc2],
@@ -125,7 +130,8 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
     truth.update(ci=ci, ci_detail={CORE: ci_core, VISION: ci_vision, AUDIO: ci_audio,
                                    **{name: detail for name, (_repo, detail) in extra.items()}},
-                 storage=storage, all_green=all_green)
+                 storage=storage, all_green=all_green, decoy_trackers=decoys,
+                 decoy_milestones=[{"number": PLANNING_MILESTONE, "title": f"v{branch.removeprefix('release/')}"}])
     repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
     return World(
         seed=seed, version=version, repository=CORE, release_branch=branch, milestone_number=MILESTONE,

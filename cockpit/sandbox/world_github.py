@@ -28,6 +28,7 @@ from cockpit.sandbox.world_names import (
 from cockpit.sandbox.world_plan import X_PICKS, HistoryPlan
 
 MILESTONE, CLOSED_MILESTONE, NEXT_MILESTONE = 12, 11, 13
+PLANNING_MILESTONE = 10  # "v2.5": the feature planning of the minor release, closed at the cut
 SKIP_LABEL = "release-feature-request"
 
 _PICKED = {E.PR_NUMBER, E.PR_URL, E.CHERRY_PICK_TRAILER, E.PATCH_ID}
@@ -62,6 +63,8 @@ def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int =
     repo = SbRepo(CORE)
     facts = CoreFacts()
     repo.milestones = [
+        SbMilestone(PLANNING_MILESTONE, f"v{plan.branch_name.removeprefix('release/')}", "closed",
+                    "Features planned for the minor release (closed at the branch cut)", iso(T_CUT)),
         SbMilestone(CLOSED_MILESTONE, "2.4.1", "closed", "Patch release 2.4.1", iso(T_CUT - 30 * DAY)),
         SbMilestone(MILESTONE, plan.version, "open", f"The {plan.version} release", iso(T_END + 14 * DAY)),
         SbMilestone(NEXT_MILESTONE, _next_minor(plan.version), "open", "Next minor release", None),

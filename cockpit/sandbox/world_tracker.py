@@ -85,6 +85,27 @@ def tracker_issue(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts) -> SbIssue:
     return issue
 
 
+def decoy_trackers(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts) -> list[int]:
+    """Issues titled like a tracker that are not this release's: what ``cockpit init`` must pass over.
+
+    The 2.4.1 patch release's tracker (labelled, closed) and a duplicate of this release's tracker
+    opened the day after it in another spelling, unlabelled and closed. Numbered after everything
+    else, so no planted number moves.
+    """
+    manager = RELEASE_MANAGERS[0].login
+    older = plan.numbers.after(plan.cut // 3 + 2)
+    repo.issues.append(SbIssue(older, "[v2.4.1] Release Tracker", manager, "closed",
+                               "We will use this issue to track cherry-picks for the 2.4.1 patch release.",
+                               ["release tracker"], [manager], None, iso(T_CUT - 45 * DAY), iso(T_CUT - 28 * DAY),
+                               iso(T_CUT - 28 * DAY), "completed"))
+    duplicate = plan.numbers.after(plan.cut + 1)
+    people = [c.login for c in CONTRIBUTORS]
+    repo.issues.append(SbIssue(duplicate, f"[v.{plan.version}] Release Tracker", people[6], "closed",
+                               f"Duplicate of #{facts.tracker}.", [], [], None, iso(T_CUT + DAY),
+                               iso(T_CUT + DAY + HOUR), iso(T_CUT + DAY + HOUR), "not_planned"))
+    return [older, duplicate]
+
+
 def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_prs: tuple[int, int, int], *,
                      all_green: bool = False, comments: int | None = None) -> dict:
     """Post the request comments on the tracker; return ``truth["picks"]``.

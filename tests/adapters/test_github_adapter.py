@@ -211,3 +211,22 @@ def test_branch_commits_and_workflow_runs_of_the_release_branch(client):
     runs = client.workflow_runs(REPO, branch=BRANCH, event="push")
     assert {r.name for r in runs} == {"pull", "trunk", "lint"} and all(r.check_suite_id for r in runs)
     assert client.check_runs(REPO, "v2.5.0-rc1") == []
+
+
+def test_every_milestone_open_and_closed_and_the_issues_carrying_a_label(client, gh):
+    every = [(m.number, m.title, m.state) for m in client.milestones(REPO)]
+    assert every == [(1, "2.5.0", "open"), (2, "2.4.1", "closed")]
+    assert [m.number for m in client.milestones(REPO, state="open")] == [1]
+    labelled = client.issues(REPO, labels="release tracker")
+    assert [(i.number, i.title) for i in labelled] == [(1, "[v2.5.0] Release Tracker")]
+    assert "labels=release+tracker" in paths(gh)[-1] and "state=all" in paths(gh)[-1]
+    assert [i.number for i in client.issues(REPO, limit=3)] == [128, 127, 126], "newest first"
+
+
+def test_the_issue_search_finds_a_tracker_by_its_title_only_in_the_repository(client, gh):
+    found = client.search_issues(REPO, '"release tracker" in:title is:issue')
+    assert [(i.number, i.kind) for i in found] == [(1, ItemKind.ISSUE)]
+    assert paths(gh)[-1].startswith("/search/issues?") and "repo%3Aacme%2Ftorchlet" in paths(gh)[-1]
+    assert client.search_issues(REPO, '"release tracker" is:pr') == []
+    with pytest.raises(GitHubError, match="search the issues of acme/torchlet.*422"):
+        client.search_issues(REPO, "author:dev")

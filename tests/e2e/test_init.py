@@ -39,7 +39,9 @@ def test_init_writes_a_commented_config_that_the_cockpit_loads(sandbox, tmp_path
     assert init("--repository", "acme/torchlet", "--version", "2.5.0", "--milestone", "12", "--tracker", "95056",
                 "--clone", str(clone), "--api-url", sandbox.github_url + "/", "--output", str(out)) == 0
     said = capsys.readouterr().out.splitlines()
-    assert said == [f"wrote {out}", f"next: cockpit --config {out} check"]
+    assert said[-2:] == [f"wrote {out}", f"next: cockpit --config {out} check"]
+    assert "milestone = 12   # given: --milestone 12" in said
+    assert "tracker_issue = 95056   # given: --tracker 95056" in said
 
     config = load_config(out)
     release = config.release
@@ -70,7 +72,7 @@ def test_the_written_config_drives_a_real_check_of_the_release(sandbox, tmp_path
 
 def test_a_milestone_title_and_no_tracker_are_written_as_such(clone_with_remote_branch_only, tmp_path):
     out = tmp_path / "cockpit.toml"
-    assert init("--repository", "acme/torchlet", "--version", "3.1.2", "--milestone", "3.1.2",
+    assert init("--repository", "acme/torchlet", "--version", "3.1.2", "--milestone", "3.1.2", "--offline",
                 "--clone", str(clone_with_remote_branch_only), "--remote", "upstream", "--output", str(out)) == 0
     config = load_config(out)
     assert config.release.milestone == "3.1.2" and config.release.tracker_issue is None
@@ -82,7 +84,7 @@ def test_init_never_overwrites_a_config_without_force(clone_with_remote_branch_o
     out = tmp_path / "cockpit.toml"
     out.write_text("# my hand-tuned config\n", encoding="utf-8")
     flags = ("--repository", "acme/torchlet", "--version", "3.1.0", "--clone", str(clone_with_remote_branch_only),
-             "--remote", "upstream", "--output", str(out))
+             "--remote", "upstream", "--output", str(out), "--offline")
     assert init(*flags) == 2
     assert capsys.readouterr().err == f"cockpit init: --output {out}: already exists; pass --force to overwrite it\n"
     assert out.read_text(encoding="utf-8") == "# my hand-tuned config\n"
@@ -123,8 +125,13 @@ def test_the_clone_must_have_the_release_branch_of_the_version(clone_with_remote
         f"cockpit init: --clone {clone.resolve()}: has neither release/3.2 nor upstream/release/3.2; "
         f"fetch it (git -C {clone.resolve()} fetch upstream release/3.2), or check --version"]
     assert init("--repository", "acme/torchlet", "--version", "3.1.0", "--clone", str(clone),
-                "--output", str(tmp_path / "c.toml")) == 2
+                "--remote", "origin", "--output", str(tmp_path / "c.toml")) == 2
     assert "--remote 'origin': the clone" in capsys.readouterr().err
+    assert init("--repository", "acme/torchlet", "--version", "3.2.0", "--clone", str(clone),
+                "--output", str(tmp_path / "c.toml")) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"cockpit init: --clone {clone.resolve()}: neither release/3.2 nor any remote's release/3.2 (upstream); "
+        f"fetch it (git -C {clone.resolve()} fetch upstream release/3.2), or check --version"]
 
 
 @pytest.mark.parametrize("where", ["before", "after"])

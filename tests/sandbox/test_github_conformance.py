@@ -79,7 +79,7 @@ def nonconforming(answers: list[Answer]) -> list[str]:
 def adapter_operations() -> set[str]:
     """The operations ``cockpit/adapters/github.py`` sends, read from its source."""
     source = Path(github_adapter.__file__).read_text(encoding="utf-8")
-    found = set()
+    found = {operation_for("GET", path).operation_id for path in re.findall(r'self\._pages\("(/[^"]*)"', source)}
     for line in source.splitlines():
         for path in re.findall(r'f"\{_repo_path\(repo\)\}([^"]*)"', line):
             verb = re.search(r'request\("(POST|PATCH|PUT|DELETE)"', line)
@@ -122,7 +122,8 @@ def test_the_report_reads_through_the_adapters_every_list_and_lookup_they_have(r
 
 
 ACTIONS = {"issues/create-comment", "issues/update-comment", "issues/update", "actions/re-run-workflow-failed-jobs"}
-LOOKUPS_OUTSIDE_THE_REPORT = {"repos/get", "issues/list-milestones"}  # `cockpit init` and milestones by title
+# `cockpit init` (the repository, milestones by title, the tracker by title) and milestones by title
+LOOKUPS_OUTSIDE_THE_REPORT = {"repos/get", "issues/list-milestones", "search/issues-and-pull-requests"}
 
 
 def test_every_get_carries_an_etag_and_the_rate_limit_headers(report_answers):
@@ -163,6 +164,9 @@ def test_what_the_cockpit_does_is_answered_as_github_answers(sandbox):
     try:
         assert client.repository_exists(world.repository)
         assert client.milestone(world.repository, world.version).number == world.milestone_number
+        found = client.search_issues(world.repository, '"release tracker" in:title is:issue', limit=2)
+        assert world.tracker_issue in {i.number for i in client.search_issues(world.repository, '"release tracker"')}
+        assert len(found) == 2 and all("release tracker" in i.title.lower() for i in found)
         posted = client.create_comment(world.repository, world.tracker_issue, "Validated on rc2.")
         client.edit_comment(world.repository, posted.id, "Validated on rc2 (all platforms).")
         item = next(i for i in client.milestone_items(world.repository, world.milestone_number) if not i.state.is_open)
@@ -275,3 +279,19 @@ def test_the_description_is_strict_where_it_matters():
     problems = check_response("GET", "/repos/o/r/commits/main/check-runs", 200, json.dumps(checks))
     assert any("check_runs[0].conclusion" in p for p in problems)
     assert any("check_runs[0].name" in p for p in problems)
+
+
+def test_the_issue_search_pages_like_github_and_refuses_a_qualifier_it_does_not_know():
+    with GitHubEmulator(tiny_world()) as gh:
+        query = f"q=repo:{REPO}+is:issue&per_page=2"
+        first = fetch(gh.base_url, f"/search/issues?{query}&page=1")
+        second = fetch(gh.base_url, f"/search/issues?{query}&page=2")
+        unknown = fetch(gh.base_url, f"/search/issues?q=repo:{REPO}+author:dev")
+        nowhere = fetch(gh.base_url, "/search/issues?q=repo:acme/nothing+tracker")
+    assert nonconforming([first, second]) == []
+    page = json.loads(first.body)
+    assert [i["number"] for i in page["items"]] == [3, 2] and page["total_count"] == 3
+    assert 'rel="next"' in first.headers["Link"] and 'rel="prev"' in second.headers["Link"]
+    for refused in (unknown, nowhere):
+        assert refused.status == 422
+        assert violations(operation_for("GET", "/search/issues"), 422, refused.body, "ValidationError") == []

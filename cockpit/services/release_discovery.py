@@ -1,0 +1,183 @@
+"""Which milestone, tracker issue, remote and workflows belong to a release: ``cockpit init``'s choices.
+
+Pure functions over what the adapters read (milestones, issues, the clone's remotes and refs,
+workflow runs). Each choice keeps what else was seen, so the release manager is told about the
+near misses ("also seen: 10 'v2.5' (closed)") instead of having one picked silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
+
+TRACKER_LABEL = "release tracker"
+USUAL_REQUIRED = ("pull", "trunk", "lint")
+_BINARY_WORDS = re.compile(r"binar|wheel|manywheel|build", re.IGNORECASE)
+
+
+def version_spellings(version: str) -> tuple[str, ...]:
+    """How a title may name release ``X.Y.Z``, best first: ``X.Y.Z``, then ``X.Y`` for a ``.0`` release."""
+    major, minor, patch = version.split(".")
+    return (version, f"{major}.{minor}") if patch == "0" else (version,)
+
+
+def _rank(title_version: str | None, version: str) -> int | None:
+    """0 for the full version, 1 for ``X.Y`` of an ``X.Y.0`` release, None for another release."""
+    if title_version is None:
+        return None
+    spellings = version_spellings(version)
+    return spellings.index(title_version) if title_version in spellings else None
+
+
+# "2.5.0", "v2.5.0", "V2.5", "v.2.5.0": a release's milestone is titled by its version alone
+_MILESTONE_TITLE = re.compile(r"^\s*v?\.?\s*(\d+\.\d+(?:\.\d+)?)\s*$", re.IGNORECASE)
+# "[v2.5.0] Release Tracker", "[v.2.5.0] Release Tracker", "[2.5.0] Release Tracker", "v2.5.0 Release Tracker"
+_TRACKER_TITLE = re.compile(r"^\s*(\[)?\s*v?\.?\s*(\d+\.\d+(?:\.\d+)?)\s*(?(1)\])\s*[-:]?\s*release\s+tracker\s*$",
+                            re.IGNORECASE)
+
+
+def milestone_version(title: str) -> str | None:
+    """The version a milestone title names (``"v2.5.0"`` -> ``"2.5.0"``), or None for any other title."""
+    m = _MILESTONE_TITLE.match(title)
+    return m.group(1) if m else None
+
+
+def tracker_version(title: str) -> str | None:
+    """The version a release tracker's title names (``"[v.2.5.0] Release Tracker"`` -> ``"2.5.0"``), or None."""
+    m = _TRACKER_TITLE.match(title)
+    return m.group(2) if m else None
+
+
+@dataclass(frozen=True)
+class MilestoneChoice:
+    """The milestone of the release (None when no title names it) and the other candidates seen."""
+
+    chosen: Milestone | None
+    others: tuple[Milestone, ...] = ()
+
+
+def choose_milestone(version: str, milestones: Iterable[Milestone]) -> MilestoneChoice:
+    """The milestone titled for ``version``: the exact title first, then ``vX.Y.Z``, then ``X.Y``.
+
+    Among equals, an open milestone beats a closed one and the newest (highest number) wins.
+    """
+    ranked = []
+    for m in milestones:
+        rank = _rank(milestone_version(m.title), version)
+        if rank is not None:
+            exact = 0 if m.title.strip() == version else 1
+            ranked.append(((rank, exact, m.state != "open", -m.number), m))
+    ranked.sort(key=lambda pair: pair[0])
+    found = [m for _, m in ranked]
+    return MilestoneChoice(found[0], tuple(found[1:])) if found else MilestoneChoice(None)
+
+
+@dataclass(frozen=True)
+class TrackerChoice:
+    """The release tracker issue (None when no title names it) and the other candidates seen."""
+
+    chosen: MilestoneItem | None
+    others: tuple[MilestoneItem, ...] = ()
+
+
+def choose_tracker(version: str, issues: Iterable[MilestoneItem]) -> TrackerChoice:
+    """The issue titled as ``version``'s release tracker, case-insensitive, in any real spelling.
+
+    Preferred: labelled ``release tracker``, naming the full version, open, newest. Pull requests
+    (the issues list mixes them in) are never trackers.
+    """
+    ranked, seen = [], set()
+    for issue in issues:
+        if issue.kind is not ItemKind.ISSUE or issue.number in seen:
+            continue
+        seen.add(issue.number)
+        rank = _rank(tracker_version(issue.title), version)
+        if rank is not None:
+            labelled = any(label.strip().lower() == TRACKER_LABEL for label in issue.labels)
+            ranked.append(((not labelled, rank, not issue.state.is_open, -issue.number), issue))
+    ranked.sort(key=lambda pair: pair[0])
+    found = [i for _, i in ranked]
+    return TrackerChoice(found[0], tuple(found[1:])) if found else TrackerChoice(None)
+
+
+def names_repository(url: str, repository: str) -> bool:
+    """Whether a remote URL points at ``repository`` (``https://HOST/o/r(.git)``, ``git@HOST:o/r``, ``ssh://``)."""
+    path = re.sub(r"^[a-z+]+://[^/]+/|^[^/:@]+@[^:]+:", "", url.strip(), flags=re.IGNORECASE)
+    return path.removesuffix("/").removesuffix(".git").lower() == repository.lower()
+
+
+@dataclass(frozen=True)
+class RemoteChoice:
+    """The remote to read the release branch from, why, and the other remotes carrying it."""
+
+    name: str | None
+    why: str
+    others: tuple[str, ...] = ()
+
+
+def choose_remote(repository: str, branch: str, remotes: Mapping[str, str],
+                  carrying: Iterable[str]) -> RemoteChoice:
+    """Among the remotes whose remote-tracking refs hold ``branch``, the one whose URL names the repository.
+
+    Then ``upstream`` (a fork's clone calls the real repository so), then ``origin``, then by name.
+    With no remote carrying it, the remote naming the repository, else ``origin``, is chosen with a
+    reason saying the branch was not seen there.
+    """
+    carriers = sorted(set(carrying) & set(remotes))
+
+    def preference(name: str) -> tuple:
+        return (not names_repository(remotes[name], repository), name != "upstream", name != "origin", name)
+
+    if carriers:
+        best = min(carriers, key=preference)
+        why = f"{best}/{branch} exists"
+        if names_repository(remotes[best], repository):
+            why += f" and {best} is {remotes[best]}"
+        return RemoteChoice(best, why, tuple(n for n in carriers if n != best))
+    if not remotes:
+        return RemoteChoice(None, "the clone has no remote")
+    best = min(remotes, key=preference)
+    if names_repository(remotes[best], repository) or best == "origin":
+        return RemoteChoice(best, f"no remote has {branch} yet; {best} is {remotes[best]}")
+    return RemoteChoice(None, f"no remote has {branch} and none is {repository}")
+
+
+def choose_main(remote_head: str | None, existing: Iterable[str]) -> tuple[str | None, str]:
+    """The trunk's name and why: the remote's HEAD, else ``main`` or ``master``, whichever exists."""
+    if remote_head:
+        return remote_head, "the remote's HEAD points at it"
+    names = set(existing)
+    for name in ("main", "master"):
+        if name in names:
+            return name, "the branch exists"
+    return None, "neither main nor master exists"
+
+
+def rc_tags(version: str, tags: Iterable[str]) -> list[str]:
+    """The release candidate tags ``vX.Y.Z-rcN`` of ``version``, in candidate order (rc2 before rc10)."""
+    pattern = re.compile(rf"^v{re.escape(version)}-rc(\d+)$")
+    found = [(int(m.group(1)), t) for t in tags if (m := pattern.match(t))]
+    return [t for _, t in sorted(found)]
+
+
+@dataclass(frozen=True)
+class Workflows:
+    """The workflows seen on the release branch (by name) and the config they suggest."""
+
+    on_branch: tuple[str, ...]
+    required: tuple[str, ...]
+    binary: str = ""
+
+
+def suggest_workflows(on_branch: Sequence[str], on_rc_tag: Sequence[str] = ()) -> Workflows:
+    """``required``: the usual ``pull``/``trunk``/``lint`` that ran on the branch, else every branch workflow.
+
+    ``binary``: the one workflow that ran on the RC tag but not on the branch and is named like a build.
+    """
+    names = tuple(sorted(set(n for n in on_branch if n)))
+    usual = tuple(n for n in USUAL_REQUIRED if n in names)
+    builds = [n for n in dict.fromkeys(on_rc_tag) if n and n not in names and _BINARY_WORDS.search(n)]
+    return Workflows(names, usual or names, builds[0] if len(builds) == 1 else "")
