@@ -153,14 +153,14 @@ def test_a_rate_limit_raises_quickly_instead_of_sleeping_an_hour(client, gh):
     started = time.monotonic()
     with pytest.raises(RateLimited) as caught:
         client.milestone_items(REPO, 1)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 30  # it would sleep an hour; 30 s is room for a busy machine
     assert caught.value.reset_at and caught.value.reset_at > time.time() + 3000
     gh.faults.clear()
     gh.faults.secondary_rate_limit(status=429, retry_after=600, count=5)
     started = time.monotonic()
     with pytest.raises(RateLimited, match="rate limit"):
         client.pull(REPO, 10)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 30  # it would sleep an hour; 30 s is room for a busy machine
 
 
 def test_a_short_secondary_limit_is_waited_out(client, gh):

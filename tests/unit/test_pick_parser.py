@@ -30,6 +30,7 @@ from cockpit.services.pick_parser import (
 )
 
 REPO = "acme/torchlet"
+HANG_S = 30.0  # what 'never hangs' means in these tests; speed itself is a benchmark's business
 CORPUS = sorted((Path(__file__).parent / "pick_comments").glob("*.md"))
 SEPARATOR = "<!-- expect -->\n"
 # Every shape the issue "Meet the real world" found in real trackers, and the ones domain-facts.md names.
@@ -317,9 +318,11 @@ def test_generated_requests_round_trip_their_numbers(trunk, release):
          "long-heading", "many-category-links"],
 )
 def test_hostile_huge_comments_parse_quickly(body):
+    # A hang guard, not a speed target: catastrophic backtracking on these inputs takes minutes or
+    # hours, a linear reader well under a second. The bound leaves room for a machine under load.
     started = time.perf_counter()
     request = parse_request(comment(body), repository=REPO)
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < HANG_S
     assert request.body == body
 
 
