@@ -122,6 +122,8 @@ class SbWheel:
     size: int
     sha256: str
     variant: str = ""
+    yanked: str | None = None  # PEP 592: None when not yanked, else the reason ("" when none is given)
+    metadata_version: str = ""  # the Version its METADATA states, when it is not the filename's (a bad build)
 
 
 @dataclass

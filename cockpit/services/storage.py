@@ -259,6 +259,8 @@ def storage_gate(report: StorageReport) -> Gate:
     where = [v for v in report.variants if v and any(p.variant == v for p in report.problems)]
     if where:
         summary += f" (in {', '.join(where)})"
+    if report.absent_pages:
+        summary += f"; {_plural(len(report.absent_pages), 'project page')} answered 404"
     if any(counts.get(k) for k in BLOCKING):
         status = GateStatus.RED
     elif all(p.kind in UNKNOWN_ONLY for p in report.problems):
