@@ -76,3 +76,10 @@ class StorageReport:
     def variants(self) -> tuple[str, ...]:
         """The indexes the release expects wheels in, in the order first expected."""
         return tuple(dict.fromkeys(e.variant for e in self.expected))
+
+    def by_variant(self) -> tuple[tuple[str, int, tuple[ArtifactProblem, ...]], ...]:
+        """Per index, in the order expected: (variant, wheels expected there, its problems)."""
+        expected = {v: sum(e.variant == v for e in self.expected) for v in self.variants}
+        for problem in self.problems:
+            expected.setdefault(problem.variant, 0)
+        return tuple((v, n, tuple(p for p in self.problems if p.variant == v)) for v, n in expected.items())

@@ -18,6 +18,7 @@ from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
+from cockpit.services.storage import variant_summary
 
 _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
 
@@ -112,7 +113,14 @@ def _storage(p: ReleasePicture) -> list[str]:
     if not p.storage:
         return []
     report = p.storage.report
-    rows = [f"- {md_text(x.kind)}: {md_code(x.filename)} {_cell(x.detail)}" for x in report.problems]
+    rows = []
+    groups = report.by_variant()
+    for variant, expected, problems in groups:
+        indent = ""
+        if any(v for v, _, _ in groups):  # accelerator sub-indexes: what is missing, variant by variant
+            rows.append(f"- {md_text(variant_summary(variant, expected, problems))}")
+            indent = "  "
+        rows += [f"{indent}- {md_text(x.kind)}: {md_code(x.filename)} {_cell(x.detail)}" for x in problems]
     if report.published_on_pypi:
         rows.append(f"- {md_text(p.version)} is already on PyPI: the upload step is done and locked")
     return _section(f"Release candidate artifacts ({len(report.expected)} expected)", rows)

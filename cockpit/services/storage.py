@@ -7,9 +7,7 @@ would only just accept is still flagged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from cockpit.domain.artifacts import (
     PLAIN,
@@ -19,7 +17,17 @@ from cockpit.domain.artifacts import (
     StorageReport,
 )
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.services.wheel_names import (
+    WheelName,
+    normalise_name,
+    parse_wheel_filename,
+    release_of,
+    same_version,
+)
 from cockpit.services.wheel_sizes import truncated_wheels
+
+__all__ = ["WheelName", "expected_artifacts", "normalise_name", "parse_wheel_filename", "pypi_gate", "release_of",
+           "same_version", "storage_gate", "validate_rc", "variant_summary"]
 
 RC_GATE = "rc_artifacts"
 PYPI_GATE = "pypi_not_published"
@@ -29,82 +37,6 @@ PROBLEM_ORDER = ("missing", "yanked", "truncated", "wrong_version", "oversize", 
                  "bad_metadata", "no_checksum", "size_unknown")
 BLOCKING = frozenset({"missing", "yanked", "truncated", "wrong_version", "oversize"})
 UNKNOWN_ONLY = frozenset({"size_unknown"})  # alone, these leave the gate UNKNOWN: nothing is known to be wrong
-
-_RELEASE_PART = re.compile(r"^[vV]?(\d+(?:\.\d+)*)")
-
-
-@dataclass(frozen=True)
-class WheelName:
-    """The parts of a wheel filename; tag sets stay dotted as written (``py2.py3``)."""
-
-    name: str  # normalised: lowercase, runs of -_. become _
-    version: str  # as written, local part included (2.5.0+cu130)
-    python: str
-    abi: str
-    platform: str
-
-    @property
-    def public_version(self) -> str:
-        """The version without its ``+local`` part: ``2.5.0+cu130`` -> ``2.5.0``."""
-        return self.version.split("+", 1)[0]
-
-    @property
-    def local_version(self) -> str:
-        """The ``+local`` part without its ``+``: ``2.5.0+cu130`` -> ``cu130``; "" when none."""
-        return self.version.split("+", 1)[1] if "+" in self.version else ""
-
-    def tags(self) -> set[tuple[str, str]]:
-        """Every (python tag, platform) this wheel installs on, free-threaded abi folded in.
-
-        Free-threaded wheels are named ``cp313-cp313t``; the release speaks of ``cp313t``.
-        """
-        pairs = set()
-        for py in self.python.split("."):
-            tag = py + "t" if self.abi == py + "t" else py
-            for plat in self.platform.split("."):
-                pairs.add((tag, plat))
-        return pairs
-
-
-def normalise_name(name: str) -> str:
-    """Wheel-filename form of a project name: lowercase, runs of ``-_.`` become ``_``."""
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def parse_wheel_filename(filename: str) -> WheelName | None:
-    """Split ``name-version[-build]-python-abi-platform.whl``; None when it is not a wheel name."""
-    if not filename.lower().endswith(".whl"):
-        return None
-    parts = filename[:-4].split("-")
-    if len(parts) == 6:
-        del parts[2]  # the optional build tag
-    if len(parts) != 5 or not all(parts):
-        return None
-    name, version, python, abi, platform = parts
-    return WheelName(normalise_name(name), version, python, abi, platform)
-
-
-def release_of(version: str) -> tuple[int, ...]:
-    """The numeric release of a version, trailing zeros dropped: ``2.5.0rc1+cu130`` -> (2, 5)."""
-    match = _RELEASE_PART.match(version.strip())
-    if not match:
-        return ()
-    numbers = [int(n) for n in match.group(1).split(".")]
-    while len(numbers) > 1 and numbers[-1] == 0:
-        numbers.pop()
-    return tuple(numbers)
-
-
-def same_version(found: str, release: str) -> bool:
-    """Whether a wheel's version is the release's: local parts (``+cu130``) ignored, ``2.5`` == ``2.5.0``."""
-    public = found.split("+", 1)[0].strip()
-    if public.lower().lstrip("v") == release.strip().lower().lstrip("v"):
-        return True
-    if not release_of(public) or release_of(public) != release_of(release):
-        return False
-    numeric = _RELEASE_PART.match(public)
-    return numeric is not None and numeric.end() == len(public)
-
 
 def expected_artifacts(
     packages: Iterable[str], version: str, platforms: Iterable[str], python_tags: Iterable[str], *,
@@ -268,6 +200,18 @@ def storage_gate(report: StorageReport) -> Gate:
     else:
         status = GateStatus.AMBER
     return Gate(RC_GATE, title, status, summary, details)
+
+
+def variant_summary(variant: str, expected: int, problems: Sequence[ArtifactProblem]) -> str:
+    """One line for one index: ``cu128: 45 expected, 1 missing`` or ``xpu: all 30 expected staged``."""
+    name = variant or "plain index"
+    if not problems:
+        return f"{name}: all {_plural(expected, 'expected wheel')} staged"
+    counts: dict[str, int] = {}
+    for problem in problems:
+        counts[problem.kind] = counts.get(problem.kind, 0) + 1
+    parts = [f"{counts[k]} {_KIND_WORDS.get(k, k)}" for k in PROBLEM_ORDER if k in counts]
+    return f"{name}: {_plural(expected, 'expected wheel')}, {', '.join(parts)}"
 
 
 def pypi_gate(published: bool, version: str) -> Gate:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from cockpit.domain.artifacts import ArtifactProblem, IndexFile
 
 if TYPE_CHECKING:
-    from cockpit.services.storage import WheelName
+    from cockpit.services.wheel_names import WheelName
 
 FLOOR_BYTES = 1024
 FRACTION = 0.5
