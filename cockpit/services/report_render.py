@@ -18,7 +18,7 @@ from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
-from cockpit.services.storage import variant_summary
+from cockpit.services.storage import problems_by_variant
 
 _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
 
@@ -114,11 +114,10 @@ def _storage(p: ReleasePicture) -> list[str]:
         return []
     report = p.storage.report
     rows = []
-    groups = report.by_variant()
-    for variant, expected, problems in groups:
+    for heading, problems in problems_by_variant(report):
         indent = ""
-        if any(v for v, _, _ in groups):  # accelerator sub-indexes: what is missing, variant by variant
-            rows.append(f"- {md_text(variant_summary(variant, expected, problems))}")
+        if heading:  # accelerator sub-indexes: what is missing, variant by variant
+            rows.append(f"- {md_text(heading)}")
             indent = "  "
         rows += [f"{indent}- {md_text(x.kind)}: {md_code(x.filename)} {_cell(x.detail)}" for x in problems]
     if report.published_on_pypi:

@@ -27,7 +27,7 @@ from cockpit.services.wheel_names import (
 from cockpit.services.wheel_sizes import truncated_wheels
 
 __all__ = ["WheelName", "expected_artifacts", "normalise_name", "parse_wheel_filename", "pypi_gate", "release_of",
-           "same_version", "storage_gate", "validate_rc", "variant_summary"]
+           "same_version", "storage_gate", "validate_rc", "variant_summary", "problems_by_variant"]
 
 RC_GATE = "rc_artifacts"
 PYPI_GATE = "pypi_not_published"
@@ -123,12 +123,13 @@ def validate_rc(
             continue
         if key in stand_ins:
             for file, says in stand_ins[key]:
-                detail = f"{says}, the release is {version} (expected {artifact.filename})"
+                expected_name = f" (expected {artifact.filename})" if artifact.filename != file.filename else ""
+                detail = f"{says}, the release is {version}{expected_name}"
                 problems.append(ArtifactProblem(file.filename, "wrong_version", detail, artifact.variant))
                 mine.append(file)
         elif key in yanked:
             for file in yanked[key]:
-                problems.append(ArtifactProblem(file.filename, "yanked", _yanked_detail(file, artifact),
+                problems.append(ArtifactProblem(file.filename, "yanked", _yanked_detail(file),
                                                 artifact.variant))
         else:
             problems.append(ArtifactProblem(artifact.filename, "missing",
@@ -174,18 +175,7 @@ def storage_gate(report: StorageReport) -> Gate:
         summary = (f"all {_plural(len(report.expected), 'expected wheel')} staged{across}, "
                    f"each within {_mb(report.size_warn_mb)} MB")
         return Gate(RC_GATE, title, GateStatus.GREEN, summary)
-    words = {
-        "missing": "missing",
-        "yanked": "yanked",
-        "truncated": "truncated",
-        "wrong_version": "wrong version",
-        "oversize": f"over {_mb(report.size_limit_mb)} MB",
-        "size_warning": f"over {_mb(report.size_warn_mb)} MB",
-        "unexpected": "unexpected",
-        "bad_metadata": "with bad metadata",
-        "no_checksum": "without checksum",
-        "size_unknown": "of unknown size",
-    }
+    words = _count_words(report.size_limit_mb, report.size_warn_mb)
     parts = [f"{n} {words.get(kind, kind)}" for kind, n in counts.items() if n]
     summary = f"{_plural(len(report.problems), 'problem')}: {', '.join(parts)}"
     where = [v for v in report.variants if v and any(p.variant == v for p in report.problems)]
@@ -202,16 +192,43 @@ def storage_gate(report: StorageReport) -> Gate:
     return Gate(RC_GATE, title, status, summary, details)
 
 
-def variant_summary(variant: str, expected: int, problems: Sequence[ArtifactProblem]) -> str:
-    """One line for one index: ``cu128: 45 expected, 1 missing`` or ``xpu: all 30 expected staged``."""
+def problems_by_variant(report: StorageReport) -> list[tuple[str, tuple[ArtifactProblem, ...]]]:
+    """(heading, problems) per index, in the order expected; the heading says what is missing in that
+    variant (``variant_summary``), and is "" when the release expects the plain index alone."""
+    groups = report.by_variant()
+    if not any(variant for variant, _, _ in groups):
+        return [("", problems) for _, _, problems in groups]
+    return [(variant_summary(variant, expected, problems, size_limit_mb=report.size_limit_mb,
+                             size_warn_mb=report.size_warn_mb), problems) for variant, expected, problems in groups]
+
+
+def variant_summary(variant: str, expected: int, problems: Sequence[ArtifactProblem], *,
+                    size_limit_mb: float = 1000, size_warn_mb: float = 850) -> str:
+    """One line for one index: ``cu128: 45 expected wheels, 1 missing`` or ``xpu: all 30 expected wheels staged``."""
     name = variant or "plain index"
     if not problems:
         return f"{name}: all {_plural(expected, 'expected wheel')} staged"
     counts: dict[str, int] = {}
     for problem in problems:
         counts[problem.kind] = counts.get(problem.kind, 0) + 1
-    parts = [f"{counts[k]} {_KIND_WORDS.get(k, k)}" for k in PROBLEM_ORDER if k in counts]
+    words = _count_words(size_limit_mb, size_warn_mb)
+    parts = [f"{counts[k]} {words.get(k, k)}" for k in PROBLEM_ORDER if k in counts]
     return f"{name}: {_plural(expected, 'expected wheel')}, {', '.join(parts)}"
+
+
+def _count_words(limit_mb: float, warn_mb: float) -> dict[str, str]:
+    return {
+        "missing": "missing",
+        "yanked": "yanked",
+        "truncated": "truncated",
+        "wrong_version": "wrong version",
+        "oversize": f"over {_mb(limit_mb)} MB",
+        "size_warning": f"over {_mb(warn_mb)} MB",
+        "unexpected": "unexpected",
+        "bad_metadata": "with bad metadata",
+        "no_checksum": "without checksum",
+        "size_unknown": "of unknown size",
+    }
 
 
 def pypi_gate(published: bool, version: str) -> Gate:
@@ -258,9 +275,9 @@ def _missing_detail(artifact: ExpectedArtifact, index_url: str, page_absent: boo
     return what + where + (f" (its {artifact.package} page answered 404)" if page_absent else "")
 
 
-def _yanked_detail(file: IndexFile, artifact: ExpectedArtifact) -> str:
-    reason = f"reason: {file.yanked_reason}" if file.yanked_reason else "no reason given"
-    return f"yanked from the index ({reason}); counts as not staged: nothing else stands for {artifact.filename}"
+def _yanked_detail(file: IndexFile) -> str:
+    reason = f": {file.yanked_reason}" if file.yanked_reason else " (no reason given)"
+    return f"yanked{reason}; counts as not staged"
 
 
 def _file_problems(file: IndexFile, limit_mb: float, warn_mb: float) -> list[ArtifactProblem]:
