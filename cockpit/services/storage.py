@@ -263,7 +263,10 @@ def _other_variant(file: IndexFile, wheel: WheelName) -> str:
 
 def _unexpected_detail(wheel: WheelName, variant: str) -> str:
     where = f"the {variant} index's" if variant else "the release's"
-    return f"{wheel.python}-{wheel.abi}-{wheel.platform} is not in {where} python tags x platforms"
+    detail = f"{wheel.python}-{wheel.abi}-{wheel.platform} is not in {where} python tags x platforms"
+    if not variant and wheel.local_version:
+        detail += f"; a +{wheel.local_version} build: [storage.variants] can name that variant's platforms"
+    return detail
 
 
 def _missing_detail(artifact: ExpectedArtifact, index_url: str, page_absent: bool) -> str:
