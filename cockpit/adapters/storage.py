@@ -83,7 +83,11 @@ class _Client:
 
 
 class WheelIndex(_Client):
-    """A PEP 503 wheel index laid out like PyTorch's: ``<base>/whl/[test/][<variant>/]<project>/``."""
+    """A simple-repository wheel index laid out like PyTorch's: ``<base>/whl/[test/][<variant>/]<project>/``.
+
+    Project pages are asked for as PEP 691 JSON and read as PEP 503 HTML when that is what the index
+    serves (download.pytorch.org serves static HTML); both give the same ``IndexFile``s.
+    """
 
     what = "wheel index"
 
