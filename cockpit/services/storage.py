@@ -207,7 +207,7 @@ def variant_summary(variant: str, expected: int, problems: Sequence[ArtifactProb
     """One line for one index: ``cu128: 45 expected wheels, 1 missing`` or ``xpu: all 30 expected wheels staged``."""
     name = variant or "plain index"
     if not problems:
-        return f"{name}: all {_plural(expected, 'expected wheel')} staged"
+        return f"{name}: {'all ' if expected > 1 else ''}{_plural(expected, 'expected wheel')} staged"
     counts: dict[str, int] = {}
     for problem in problems:
         counts[problem.kind] = counts.get(problem.kind, 0) + 1
