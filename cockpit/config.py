@@ -159,7 +159,8 @@ def _variants(t: _Table) -> tuple[tuple[str, tuple[str, ...]], ...]:
             raise t.fail(name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')",
                          name)
         if isinstance(t.data[name], dict):
-            raise t.fail(name, f"a list of platform tags; a name with a dot must be quoted: \"{name}.{next(iter(t.data[name]), '')}\" = [...]")
+            dotted = f"{name}.{next(iter(t.data[name]), '')}"
+            raise t.fail(name, f"a list of platform tags; a name with a dot must be quoted: \"{dotted}\" = [...]")
         platforms = t.strs(name)
         if not platforms or not all(p.strip() for p in platforms):
             raise t.fail(name, "a non-empty list of platform tags such as [\"manylinux_2_28_x86_64\", \"win_amd64\"]",

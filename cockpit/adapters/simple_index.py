@@ -108,7 +108,7 @@ def parse_json_page(text: str, page_url: str, *, variant: str = PLAIN) -> list[I
 
 def _json_file(entry: Any, i: int, page_url: str, variant: str) -> IndexFile:
     where = f"{page_url}: files[{i}]"
-    if not isinstance(entry, dict) or not isinstance(entry.get("filename"), str) or not isinstance(entry.get("url"), str):
+    if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("filename", "url")):
         raise StorageError(f"{where}: expected an object with \"filename\" and \"url\" strings")
     hashes = entry.get("hashes", {})
     if not isinstance(hashes, dict):

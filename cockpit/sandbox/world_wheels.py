@@ -106,7 +106,8 @@ def wheels_and_pypi(rng: random.Random, seed: int, version: str, previous: str =
             wheels.append(SbWheel("stable", PACKAGE, name, int((_CORE_MB["cpu"][platform] - 30) * MB),
                                   _sha(seed, "stable", name)))
     pypi = [SbPyPIRelease(package, v, [wheel_name(package, v, t, p) for p in PLATFORMS for t in PREVIOUS_TAGS],
-                          iso(T_CUT - days * DAY)) for package in PACKAGES for v, days in (("2.4.0", 75), (previous, 20))]
+                          iso(T_CUT - days * DAY))
+            for package in PACKAGES for v, days in (("2.4.0", 75), (previous, 20))]
     return wheels, pypi, _truth(version, gaps, previous)
 
 

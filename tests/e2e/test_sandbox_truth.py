@@ -67,7 +67,8 @@ def test_storage_finds_exactly_the_planted_gaps_variant_by_variant(picture, sand
     assert "METADATA says Version: 2.5.0rc2+rocm6.3" in wrong.detail
     gate = picture.gates["rc_artifacts"]
     assert gate.status is GateStatus.RED
-    assert gate.summary == "5 problems: 2 missing, 1 yanked, 1 wrong version, 1 over 1000 MB (in cpu, cu126, cu128, rocm6.3)"
+    assert gate.summary == ("5 problems: 2 missing, 1 yanked, 1 wrong version, 1 over 1000 MB "
+                            "(in cpu, cu126, cu128, rocm6.3)")
     assert not report.published_on_pypi
 
 

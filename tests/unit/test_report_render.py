@@ -124,7 +124,8 @@ def test_with_accelerator_variants_each_gets_a_heading_saying_what_is_missing_th
     rc = Gate("rc_artifacts", "RC artifacts valid", RED, "1 problem: 1 missing (in cu128)")
     markdown = render_markdown(picture(storage=StorageGateReport(storage, rc, picture().storage.pypi_gate)))
     assert ("- cu128: 1 expected wheel, 1 missing\n"
-            "  - missing: `torchlet-2.5.0+cu128-cp312-cp312-manylinux_2_28_aarch64.whl` no torchlet wheel in the cu128 index\n"
+            "  - missing: `torchlet-2.5.0+cu128-cp312-cp312-manylinux_2_28_aarch64.whl` "
+            "no torchlet wheel in the cu128 index\n"
             "- xpu: 1 expected wheel staged") in markdown
 
 

@@ -99,7 +99,8 @@ def test_a_wheel_whose_metadata_names_another_version_is_the_wrong_version():
 
 def test_metadata_that_agrees_is_fine_and_metadata_that_cannot_be_trusted_is_amber():
     want = expected("cpu")
-    found = [replace(f, has_metadata=True, metadata_name="Torchlet", metadata_version="2.5.0+cpu") for f in staged(want)]
+    found = [replace(f, has_metadata=True, metadata_name="Torchlet", metadata_version="2.5.0+cpu")
+             for f in staged(want)]
     assert validate_rc(want, found, version="2.5.0").problems == ()
     found[0] = replace(found[0], metadata_version=None, metadata_error="http://index/x.metadata: has no Version: field")
     found[1] = replace(found[1], metadata_name="torchlet-nightly")
@@ -129,7 +130,8 @@ def test_sizes_are_judged_within_a_variant_never_across_variants():
 
 def test_the_pane_and_report_group_problems_under_a_heading_per_variant():
     want = expected("cpu") + expected("cu126") + expected("xpu", platforms=("linux_x86_64",))
-    found = staged(expected("cpu")[1:]) + staged(expected("cu126")) + staged(expected("xpu", platforms=("linux_x86_64",)))
+    found = staged(expected("cpu")[1:]) + staged(expected("cu126"))
+    found += staged(expected("xpu", platforms=("linux_x86_64",)))
     report = validate_rc(want, found, version="2.5.0")
     groups = problems_by_variant(report)
     assert [heading for heading, _ in groups] == [
