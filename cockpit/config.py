@@ -6,6 +6,7 @@ inert as it is read (``cockpit.domain.text``): a config is outside text like any
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,14 @@ class StorageConfig:
     size_limit_mb: float = 1000.0
     size_warn_mb: float = 850.0
     release_date: str = ""  # ISO date, for the support policy
+    variants: tuple[tuple[str, tuple[str, ...]], ...] = ()  # [storage.variants]: sub-index -> its platforms
+
+    @property
+    def indexes(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Where wheels are expected: ``("", platforms)`` for the plain ``<base>/whl/test/<pkg>/``
+        when ``platforms`` is set, then each ``(variant, platforms)`` of ``[storage.variants]``."""
+        plain = (("", self.platforms),) if self.platforms else ()
+        return plain + self.variants
 
 
 @dataclass(frozen=True)
@@ -137,6 +146,27 @@ def _repository(t: _Table, key: str, default: Any = ...) -> str:
     if value.count("/") != 1 or not all(value.split("/")):
         raise t.fail(key, "'owner/name'", value)
     return value
+
+
+_VARIANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def _variants(t: _Table) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``[storage.variants]``: each accelerator sub-index (``cu126 = ["manylinux_2_28_x86_64", ...]``)."""
+    variants = []
+    for name in t.data:
+        if not _VARIANT.match(name):
+            raise t.fail(name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')",
+                         name)
+        if isinstance(t.data[name], dict):
+            dotted = f"{name}.{next(iter(t.data[name]), '')}"
+            raise t.fail(name, f"a list of platform tags; a name with a dot must be quoted: \"{dotted}\" = [...]")
+        platforms = t.strs(name)
+        if not platforms or not all(p.strip() for p in platforms):
+            raise t.fail(name, "a non-empty list of platform tags such as [\"manylinux_2_28_x86_64\", \"win_amd64\"]",
+                         list(platforms))
+        variants.append((name, platforms))
+    return tuple(variants)
 
 
 def load_config(path: Path) -> Config:
@@ -225,6 +255,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         size_limit_mb=st.num("size_limit_mb", StorageConfig.size_limit_mb, minimum=1),
         size_warn_mb=st.num("size_warn_mb", StorageConfig.size_warn_mb, minimum=1),
         release_date=st.str("release_date", "", nonempty=False),
+        variants=_variants(st.table("variants")),
     )
 
     ui = root.table("ui")

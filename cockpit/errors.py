@@ -60,6 +60,10 @@ class StorageError(CockpitError):
     title = "Storage"
 
 
+class ProjectNotFound(StorageError):
+    """The index answered 404 for a project page: nothing of that project is staged there."""
+
+
 class ReadOnlyError(CockpitError):
     """Something tried to change the world in a read-only session."""
 

@@ -1,4 +1,5 @@
-"""The storage adapter: read the wheel index (PEP 503 HTML, HEAD sizes) and PyPI's JSON API.
+"""The storage adapter: read the wheel index (PEP 691 JSON or PEP 503 HTML, HEAD sizes, PEP 658
+metadata files) and PyPI's JSON API.
 
 The contract: every public method returns domain data or raises ``StorageError`` whose message
 names the URL and what went wrong (connection refused, timeout, a status other than 200, a page
@@ -10,76 +11,34 @@ requests are sent, so both clients are safe in a read-only session.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
+from urllib.parse import quote
 
 import httpx
 
-from cockpit.domain.artifacts import IndexFile
+from cockpit.adapters.simple_index import (
+    ACCEPT,
+    HTML_TYPES,
+    JSON_TYPE,
+    parse_json_page,
+    parse_metadata,
+    parse_project_page,
+)
+from cockpit.domain.artifacts import PLAIN, IndexFile
 from cockpit.domain.text import inert, inert_json
-from cockpit.errors import StorageError
+from cockpit.errors import ProjectNotFound, StorageError
 
 HEAD_CONCURRENCY = 8
 USER_AGENT = "release-cockpit (storage check)"
-_HTML_TYPES = ("text/html", "application/vnd.pypi.simple.v1+html", "application/xhtml+xml")
-_SHA256 = re.compile(r"^[0-9a-fA-F]{64}$")
+__all__ = ["PyPIClient", "ProjectNotFound", "WheelIndex", "parse_project_page", "project_name"]
 
 
 def project_name(name: str) -> str:
     """PEP 503 normal form of a project name: lowercase, runs of ``-_.`` become ``-``."""
     return re.sub(r"[-_.]+", "-", name).lower()
-
-
-class _LinkParser(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.links: list[str] = []
-        self.tags = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags += 1
-        if tag == "a":
-            href = dict(attrs).get("href")
-            if href:
-                self.links.append(href)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-
-
-def parse_project_page(text: str, page_url: str) -> list[IndexFile]:
-    """The file links of a PEP 503 project page, hrefs resolved against ``page_url``.
-
-    The filename is the href's last path segment, percent-decoded (``%2B`` -> ``+``); ``sha256``
-    comes from a ``#sha256=<64 hex>`` fragment (other hashes are ignored); links that name no file
-    (a trailing ``/``) are skipped. Raises ``StorageError`` when the text holds no HTML tag at all.
-    """
-    parser = _LinkParser()
-    try:
-        parser.feed(text)
-        parser.close()
-    except Exception as exc:  # html.parser raises assorted errors on hostile markup
-        raise StorageError(f"{page_url}: the project page is not parseable HTML ({inert(str(exc))})") from exc
-    if parser.tags == 0 and text.strip():
-        raise StorageError(f"{page_url}: expected a PEP 503 HTML page, got text without any HTML tag")
-    files = []
-    for href in parser.links:
-        try:
-            url, fragment = urldefrag(urljoin(page_url, href.strip()))
-            path = urlsplit(url).path
-        except ValueError:
-            continue  # an href no URL parser accepts (e.g. a broken IPv6 host) names no file
-        filename = unquote(path.rsplit("/", 1)[-1])
-        if not filename:
-            continue
-        algo, _, digest = fragment.partition("=")
-        sha256 = digest.lower() if algo == "sha256" and _SHA256.match(digest) else None
-        files.append(IndexFile(filename=inert(filename), url=inert(url), sha256=sha256))
-    return files
 
 
 class _Client:
@@ -107,9 +66,10 @@ class _Client:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _request(self, method: str, url: str, *, ok: Iterable[int] = (200,)) -> httpx.Response:
+    def _request(self, method: str, url: str, *, ok: Iterable[int] = (200,),
+                 headers: dict[str, str] | None = None) -> httpx.Response:
         try:
-            response = self._http.request(method, url)
+            response = self._http.request(method, url, headers=headers)
         except httpx.TimeoutException as exc:
             raise StorageError(f"{method} {url}: no answer within {self.timeout:g} s ({type(exc).__name__})") from exc
         except httpx.ConnectError as exc:
@@ -123,7 +83,11 @@ class _Client:
 
 
 class WheelIndex(_Client):
-    """A PEP 503 wheel index laid out like PyTorch's: ``<base>/whl/[test/][<variant>/]<project>/``."""
+    """A simple-repository wheel index laid out like PyTorch's: ``<base>/whl/[test/][<variant>/]<project>/``.
+
+    Project pages are asked for as PEP 691 JSON and read as PEP 503 HTML when that is what the index
+    serves (download.pytorch.org serves static HTML); both give the same ``IndexFile``s.
+    """
 
     what = "wheel index"
 
@@ -137,18 +101,26 @@ class WheelIndex(_Client):
         parts.append(quote(project_name(package)))
         return "/".join(parts) + "/"
 
-    def project_files(self, package: str, *, channel: str = "test", variant: str = "") -> list[IndexFile]:
-        """Every file linked from the project page (sizes not yet known). Raises ``StorageError``."""
+    def project_files(self, package: str, *, channel: str = "test", variant: str = PLAIN) -> list[IndexFile]:
+        """Every file of the project page (sizes not yet known), each marked with ``variant``.
+
+        Asks for PEP 691 JSON and reads PEP 503 HTML when that is what comes back (content
+        negotiation, PEP 691's ``Accept`` header). Raises ``ProjectNotFound`` on a 404 and
+        ``StorageError`` on any other failure.
+        """
         url = self.project_url(package, channel=channel, variant=variant)
-        response = self._request("GET", url)
+        response = self._request("GET", url, ok=(200, 404), headers={"Accept": ACCEPT})
+        if response.status_code == 404:
+            raise ProjectNotFound(f"GET {url}: answered 404 Not Found; nothing of {inert(package)} is staged there")
         kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind and kind not in _HTML_TYPES:
-            raise StorageError(f"GET {url}: expected a PEP 503 HTML page, got {kind}")
+        if kind and kind != JSON_TYPE and kind not in HTML_TYPES:
+            raise StorageError(f"GET {url}: expected a PEP 691 JSON or PEP 503 HTML page, got {inert(kind)}")
         try:
             text = response.text
         except (UnicodeDecodeError, LookupError) as exc:
             raise StorageError(f"GET {url}: the page is not decodable text ({exc})") from exc
-        return parse_project_page(text, str(response.url))
+        parse = parse_json_page if kind == JSON_TYPE else parse_project_page
+        return parse(text, str(response.url), variant=variant)
 
     def size_of(self, file: IndexFile) -> IndexFile:
         """``file`` with ``size`` from a HEAD's Content-Length. Raises ``StorageError`` when the HEAD fails.
@@ -170,11 +142,32 @@ class WheelIndex(_Client):
         that file comes back with ``size`` None and the failure in ``size_error``, so the RC check
         reports its size as unknown, with the reason, and still judges every other file.
         """
+        return self._each(self._size_or_reason, files, "head")
+
+    def metadata_of(self, file: IndexFile) -> IndexFile:
+        """``file`` with the Name and Version of its PEP 658 metadata file, when the page says one is
+        served; a metadata file that cannot be read or does not match its stated digest leaves
+        ``metadata_error`` saying why (never raises)."""
+        if not file.has_metadata or file.yanked:
+            return file
+        try:
+            response = self._request("GET", file.metadata_url)
+            name, version, error = parse_metadata(response.content, file)
+        except StorageError as exc:
+            name, version, error = None, None, str(exc)
+        return replace(file, metadata_name=name, metadata_version=version, metadata_error=error)
+
+    def with_metadata(self, files: Iterable[IndexFile]) -> list[IndexFile]:
+        """Read the metadata file of every file that has one, ``HEAD_CONCURRENCY`` at a time; order kept."""
+        return self._each(self.metadata_of, files, "metadata")
+
+    @staticmethod
+    def _each(read: Callable[[IndexFile], IndexFile], files: Iterable[IndexFile], name: str) -> list[IndexFile]:
         files = list(files)
         if not files:
             return []
-        with ThreadPoolExecutor(max_workers=min(HEAD_CONCURRENCY, len(files)), thread_name_prefix="head") as pool:
-            return list(pool.map(self._size_or_reason, files))
+        with ThreadPoolExecutor(max_workers=min(HEAD_CONCURRENCY, len(files)), thread_name_prefix=name) as pool:
+            return list(pool.map(read, files))
 
     def _size_or_reason(self, file: IndexFile) -> IndexFile:
         try:

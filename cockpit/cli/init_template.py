@@ -121,11 +121,19 @@ required = {required}
 # # Base of the PyPI JSON API, to see whether the final version is published.
 # pypi_url = "https://pypi.org"
 # packages = ["torch"]
-# # Platform tags every RC must have a wheel for.
+# # Platform tags every RC must have a wheel for in the plain index <index_url>/whl/test/<package>/.
 # platforms = ["manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "macosx_11_0_arm64", "win_amd64"]
 # # Wheels over size_limit_mb fail, over size_warn_mb warn.
 # size_limit_mb = 1000
 # size_warn_mb = 850
+# # Accelerator variants, each in its sub-index <index_url>/whl/test/<variant>/<package>/, with the
+# # platforms it publishes (quote names with a dot).
+# [storage.variants]
+# cpu = ["manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64"]
+# cu126 = ["manylinux_2_28_x86_64", "win_amd64"]
+# cu128 = ["manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64"]
+# "rocm6.3" = ["linux_x86_64"]
+# xpu = ["linux_x86_64", "win_amd64"]
 
 [ui]
 # Days after which a pane's data is shown as stale.

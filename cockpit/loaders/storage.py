@@ -1,4 +1,5 @@
-"""Storage: the RC channel's PEP 503 page with HEAD sizes, and whether PyPI has the version."""
+"""Storage: the RC channel's project pages (the plain index and each variant's sub-index) with HEAD
+sizes and PEP 658 metadata, and whether PyPI has the version."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from cockpit.domain.reports import StorageGateReport
-from cockpit.errors import ConfigError
+from cockpit.errors import ConfigError, ProjectNotFound, StorageError
 
 if TYPE_CHECKING:
     from cockpit.ports import Ports
@@ -37,12 +38,24 @@ def load_storage(backend: "Ports") -> StorageGateReport:
     if backend.wheel_index is None or not st.packages:
         raise ConfigError(f"{backend.config.path}: table [storage] needs 'index_url' and 'packages' to check release candidates")
     tags = st.python_tags or default_python_tags(release_date(backend), free_threaded=st.free_threaded)
-    expected = expected_artifacts(st.packages, version, st.platforms, tags)
-    found = []
+    index = backend.wheel_index
+    expected, found, absent, not_found = [], [], [], []
     for package in st.packages:
-        found.extend(backend.wheel_index.with_sizes(backend.wheel_index.project_files(package, channel="test")))
+        for variant, platforms in st.indexes:
+            expected.extend(expected_artifacts([package], version, platforms, tags, variant=variant))
+            try:
+                files = index.project_files(package, channel="test", variant=variant)
+            except ProjectNotFound as exc:  # nothing staged there: its wheels are missing, the rest still judged
+                absent.append((package, variant))
+                not_found.append(exc.message)
+                continue
+            found.extend(index.with_metadata(index.with_sizes(files)))
+    if absent and len(absent) == len(st.packages) * len(st.indexes):
+        raise StorageError(f"{not_found[0]}; every project page answered 404: check [storage] index_url, "
+                           "packages and variants in the config")
     report = validate_rc(expected, found, version=version, size_limit_mb=st.size_limit_mb,
-                         size_warn_mb=st.size_warn_mb, index_url=st.index_url)
+                         size_warn_mb=st.size_warn_mb, index_url=st.index_url, absent=absent)
+    report = replace(report, absent_pages=tuple(not_found))
     versions: list[str] = []
     if backend.pypi is not None:
         for package in st.packages:

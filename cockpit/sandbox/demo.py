@@ -135,8 +135,9 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             "index_url": index_url,
             "pypi_url": index_url,
             "packages": list(world.packages),
-            "platforms": list(world.platforms),
+            **({"platforms": list(world.platforms)} if world.platforms else {}),
             "python_tags": list(world.python_tags),
+            **({"variants": {v: list(p) for v, p in world.variants.items()}} if world.variants else {}),
         },
         "state": {"path": str(directory / STATE_NAME)},
     }

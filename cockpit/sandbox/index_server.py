@@ -4,13 +4,16 @@ Routes (``<p>`` is a project name; non-normalised names are redirected to the PE
 
 - ``/whl/test/`` and ``/whl/`` root pages (links to each project of the RC and stable channel),
   ``/whl/test/<p>/`` (RC channel, every variant), ``/whl/<p>/`` (stable), and per-variant
-  sub-indexes ``/whl/test/<variant>/`` and ``/whl/test/<variant>/<p>/`` (and stable likewise).
-  Project pages are HTML5 with ``<a href="...#sha256=<hex>">filename</a>``; filenames are
-  percent-encoded in hrefs (``+`` as ``%2B``). Channel pages use path-absolute hrefs, variant
-  pages relative ones (``../torch-...whl``), as real indexes mix both.
+  sub-indexes ``/whl/test/<variant>/`` and ``/whl/test/<variant>/<p>/`` (and stable likewise), as
+  PyTorch lays out its test channel (``/whl/test/cu126/torch/``). Pages are PEP 503 HTML or PEP
+  691 JSON by content negotiation (``Accept``; ``Vary: Accept``; 406 when neither is acceptable),
+  with checksums, PEP 658/714 metadata and PEP 592 yanked files: see ``index_pages``. Channel
+  pages use path-absolute hrefs, variant pages relative ones (``../torch-...whl``), as real
+  indexes mix both.
 - Files, ``/whl/[test/][<variant>/]<filename>``: ``HEAD`` answers 200 with ``Content-Length`` =
   the world's size and no body; ``GET`` answers **403** (the sandbox holds sizes, not gigabytes of
-  wheels), so ``pip install`` fails loudly instead of installing a placeholder.
+  wheels), so ``pip install`` fails loudly instead of installing a placeholder. Their core
+  metadata, ``<filename>.metadata`` (PEP 658), answers ``GET`` and ``HEAD``.
 - ``/pypi/<p>/json`` and ``/pypi/<p>/<version>/json`` from ``World.pypi`` (404 ``{"message":
   "Not Found"}`` when unknown); file URLs there point at ``/packages/<filename>`` (HEAD only).
 
@@ -20,15 +23,16 @@ Request log, fault injection and the ``/_sandbox/`` control paths come from ``Sa
 from __future__ import annotations
 
 import hashlib
-import html
 import re
 from collections.abc import Iterable
 from urllib.parse import quote, unquote
 
+from cockpit.sandbox import index_pages as pages
 from cockpit.sandbox.http_base import Request, Response, SandboxServer, _Handler
 from cockpit.sandbox.model import SbPyPIRelease, SbWheel, World
 
 HTML = "text/html; charset=utf-8"
+METADATA = ".metadata"
 STABLE = "stable"
 FILE_SUFFIX = re.compile(r"\.(whl|zip|tar\.gz|tar\.bz2)$")
 
@@ -86,9 +90,12 @@ class IndexEmulator(SandboxServer):
         if segments and segments[0] in self.variants:
             variant, prefix, segments = segments[0], f"{prefix}{segments[0]}/", segments[1:]
         wheels = [w for w in self.world.wheels if w.channel == channel and (not variant or w.variant == variant)]
+        kind = pages.negotiate(request.header("accept"))
         if segments in ([], [""]):
-            return self._root(wheels, prefix)
+            return self._root(wheels, prefix, kind)
         name = segments[0]
+        if len(segments) == 1 and name.endswith(METADATA):
+            return self._metadata([w for w in wheels if w.filename == name[:-len(METADATA)]], request)
         if len(segments) == 1 and (FILE_SUFFIX.search(name) or any(w.filename == name for w in wheels)):
             return self._file([w for w in wheels if w.filename == name], request)
         if len(segments) > 2 or (len(segments) == 2 and segments[1] != ""):
@@ -98,12 +105,24 @@ class IndexEmulator(SandboxServer):
         files = [w for w in wheels if normalise(w.package) == name]
         if not files:
             return self.error(404, f"project {name} is not in this index")
-        return Response(body=_project_page(name, files, prefix, relative=bool(variant)).encode(), content_type=HTML)
+        if kind is None:
+            return _not_acceptable()
+        render = pages.json_project_page if kind == pages.JSON_TYPE else pages.html_project_page
+        return _page(render(name, files, prefix, relative=bool(variant)), kind)
 
-    def _root(self, wheels: list[SbWheel], prefix: str) -> Response:
+    def _root(self, wheels: list[SbWheel], prefix: str, kind: str | None) -> Response:
         names = sorted({normalise(w.package) for w in wheels})
-        links = "\n".join(f'    <a href="{prefix}{quote(n)}/">{html.escape(n)}</a><br/>' for n in names)
-        return Response(body=_page("Simple index", links).encode(), content_type=HTML)
+        if kind is None:
+            return _not_acceptable()
+        return _page(pages.json_root(names) if kind == pages.JSON_TYPE else pages.html_root(names, prefix), kind)
+
+    def _metadata(self, matches: list[SbWheel], request: Request) -> Response:
+        if not matches:
+            return self.error(404, "Not Found")
+        body = pages.core_metadata(matches[0])
+        if request.method == "HEAD":
+            return Response(headers={"Content-Length": str(len(body))}, content_type="application/octet-stream")
+        return Response(body=body, content_type="application/octet-stream")
 
     def _file(self, matches: list[SbWheel], request: Request) -> Response:
         if not matches:
@@ -164,22 +183,14 @@ def _info(release: SbPyPIRelease, name: str) -> dict:
     return {"name": name, "version": release.version, "summary": f"{name} (sandbox)", "yanked": False}
 
 
-def _project_page(name: str, files: list[SbWheel], prefix: str, *, relative: bool) -> str:
-    links = []
-    for w in sorted(files, key=lambda w: w.filename):
-        base = "../" if relative else prefix + (f"{quote(w.variant)}/" if w.variant else "")
-        href = f"{base}{quote(w.filename)}#sha256={w.sha256}"
-        links.append(f'    <a href="{html.escape(href)}">{html.escape(w.filename)}</a><br/>')
-    return _page(f"Links for {name}", "\n".join(links))
+def _page(text: str, kind: str) -> Response:
+    content_type = kind if kind == pages.JSON_TYPE else f"{kind}; charset=utf-8"
+    return Response(body=text.encode(), content_type=content_type, headers={"Vary": "Accept"})
 
 
-def _page(title: str, body: str) -> str:
-    return (
-        "<!DOCTYPE html>\n<html>\n  <head>\n"
-        '    <meta name="pypi:repository-version" content="1.0">\n'
-        f"    <title>{html.escape(title)}</title>\n  </head>\n  <body>\n"
-        f"    <h1>{html.escape(title)}</h1>\n{body}\n  </body>\n</html>\n"
-    )
+def _not_acceptable() -> Response:
+    body = f"406 Not Acceptable: this index serves {', '.join(pages.SERVED)}\n".encode()
+    return Response(status=406, body=body, content_type="text/plain; charset=utf-8", headers={"Vary": "Accept"})
 
 
 class _IndexHandler(_Handler):

@@ -122,6 +122,8 @@ class SbWheel:
     size: int
     sha256: str
     variant: str = ""
+    yanked: str | None = None  # PEP 592: None when not yanked, else the reason ("" when none is given)
+    metadata_version: str = ""  # the Version its METADATA states, when it is not the filename's (a bad build)
 
 
 @dataclass
@@ -149,7 +151,8 @@ class World:
     remote_path: str = ""  # its bare "origin"
     ci_repositories: dict[str, str] = field(default_factory=dict)  # owner/name -> intended verdict
     packages: list[str] = field(default_factory=list)
-    platforms: list[str] = field(default_factory=list)
+    platforms: list[str] = field(default_factory=list)  # the plain index's platforms (none: variants only)
+    variants: dict[str, list[str]] = field(default_factory=dict)  # accelerator sub-index -> its platforms
     python_tags: list[str] = field(default_factory=list)
     truth: dict = field(default_factory=dict)  # what the builder planted, for the tests (see world.py)
     all_green: bool = False  # built with every blocking gate green (see world.build_world)

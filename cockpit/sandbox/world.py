@@ -47,7 +47,9 @@ it comes from a fault, never from the data.
 - ``shapes``: release-branch shape -> commit SHA (x_pick, pr_plain, pr_trailer, bulk, conflict,
   noref, revert_pick, version_bump, pin, branch_fix); ``trunk``: role -> trunk SHA.
 - ``ci`` (repository -> red/green/amber) and ``ci_detail`` (head, failed, unstable_failed,
-  last_green, pending, binary_builds_sha, ...); ``storage``: ``{"missing", "oversize", ...}``.
+  last_green, pending, binary_builds_sha, ...); ``storage``: the planted gaps of the RC channel,
+  flat (``missing``, ``yanked``, ``oversize``, ``wrong_version``) and per variant (``by_variant``):
+  see ``world_wheels``.
 - ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
   ``tracker_issue``, ``edge_cases``.
 - ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
@@ -83,13 +85,13 @@ from cockpit.sandbox.world_tracker import (
     vision_pulls,
 )
 from cockpit.sandbox.world_wheels import (
-    PACKAGE,
-    PLATFORMS,
+    PACKAGES,
     PYTHON_TAGS,
+    VARIANTS,
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 3
+WORLD_FORMAT = 4
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -136,8 +138,9 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     return World(
         seed=seed, version=version, repository=CORE, release_branch=branch, milestone_number=MILESTONE,
         tracker_issue=facts.tracker, repos=repos, wheels=wheels, pypi=pypi,
-        clone_path=str(clone), remote_path=str(remote), ci_repositories=ci, packages=[PACKAGE],
-        platforms=list(PLATFORMS), python_tags=list(PYTHON_TAGS), truth=truth, all_green=all_green)
+        clone_path=str(clone), remote_path=str(remote), ci_repositories=ci, packages=list(PACKAGES),
+        variants={v: list(p) for v, p in VARIANTS.items()}, python_tags=list(PYTHON_TAGS), truth=truth,
+        all_green=all_green)
 
 
 def _milestone_fill(extra: int, trunk_commits: int) -> dict[str, int]:

@@ -1,7 +1,22 @@
 """Release-candidate wheels in the test channel, the previous release in stable, and PyPI.
 
-The RC set is every platform x Python tag, except exactly one missing file; exactly one file is
-over PyPI's 1000 MB limit (an ``all_green`` world has neither: every wheel staged, each in bounds). Stable holds the previous patch release; PyPI has 2.4.0 and 2.4.1.
+The test channel is laid out as PyTorch's is: the core package and its domain libraries
+(``PACKAGES``), each built for every accelerator variant in its own sub-index
+(``/whl/test/cu126/torchlet/``; the plain ``/whl/test/torchlet/`` lists them all), with the
+variant as the local version (``2.5.0+cu126``; the macOS builds of ``cpu`` have none, as torch's
+do) and the platform tags each variant really publishes (``VARIANTS``: ROCm and XPU build
+``linux_x86_64``, CUDA and CPU ``manylinux_2_28_*``).
+
+A normal world plants one gap of each kind, each in its own variant (``GAPS``): a missing wheel
+in ``cpu`` and in ``cu128`` (an aarch64 build), a yanked file in ``cu126`` with no replacement
+(PEP 592: it counts as not staged), a wheel over PyPI's 1000 MB limit in ``cu126``, and in
+``rocm6.3`` a wheel whose METADATA (PEP 658) says a release-candidate version. An ``all_green``
+world has none: every expected file of every variant staged, each in bounds. Stable holds the
+previous patch release; PyPI has 2.4.0 and 2.4.1 of every package.
+
+``truth["storage"]`` names every planted gap, flat (``missing``, ``yanked``, ``oversize``,
+``wrong_version``) and per variant (``by_variant[variant][kind]``), with ``expected_count``,
+``packages`` and ``variants`` (variant -> platforms).
 """
 
 from __future__ import annotations
@@ -9,47 +24,104 @@ from __future__ import annotations
 import hashlib
 import random
 
+from cockpit.domain.artifacts import ExpectedArtifact
 from cockpit.sandbox.model import SbPyPIRelease, SbWheel
 from cockpit.sandbox.world_names import DAY, T_CUT, iso
 
 PACKAGE = "torchlet"
-PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64")
+PACKAGES = ("torchlet", "torchlet-vision", "torchlet-audio")
+X86, ARM, WIN, MAC, LINUX = ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64",
+                             "linux_x86_64")
+VARIANTS = {
+    "cpu": (X86, ARM, WIN, MAC),
+    "cu126": (X86, WIN),
+    "cu128": (X86, ARM, WIN),
+    "rocm6.3": (LINUX,),
+    "xpu": (LINUX, WIN),
+}
+PLATFORMS = (X86, ARM, WIN, MAC)  # the stable channel's previous release
 PYTHON_TAGS = ("cp310", "cp311", "cp312", "cp313", "cp313t")
 PREVIOUS_TAGS = ("cp39", "cp310", "cp311", "cp312")
 MB = 1024 * 1024
-_BASE_MB = {"manylinux_2_28_x86_64": 780, "manylinux_2_28_aarch64": 160, "win_amd64": 210, "macosx_11_0_arm64": 72}
-MISSING = ("win_amd64", "cp313t")
-OVERSIZE = ("manylinux_2_28_x86_64", "cp313t")
+# MiB; every healthy wheel stays under the 850 MB (decimal) warning line: 780 MiB x 1.03 is 843 MB.
+_CORE_MB = {"cpu": {X86: 180, ARM: 140, WIN: 210, MAC: 72}, "cu126": {X86: 760, WIN: 740},
+            "cu128": {X86: 775, ARM: 700, WIN: 750}, "rocm6.3": {LINUX: 780}, "xpu": {LINUX: 450, WIN: 430}}
+_DOMAIN_MB = {"torchlet-vision": 7.5, "torchlet-audio": 3.4}
+YANK_REASON = "built against the wrong CUDA runtime; use rc3"
+RC_METADATA_VERSION = "2.5.0rc2+rocm6.3"
+# kind -> (package, variant, platform, python tag)
+GAPS = {
+    "missing": (("torchlet", "cpu", WIN, "cp313t"), ("torchlet", "cu128", ARM, "cp312")),
+    "yanked": (("torchlet-audio", "cu126", WIN, "cp311"),),
+    "oversize": (("torchlet", "cu126", X86, "cp313t"),),
+    "wrong_version": (("torchlet-vision", "rocm6.3", LINUX, "cp310"),),
+}
 
 
-def wheel_name(package: str, version: str, tag: str, platform: str) -> str:
-    """``torchlet-2.5.0-cp312-cp312-manylinux_2_28_x86_64.whl``; free-threaded is ``cp313-cp313t``."""
+def wheel_name(package: str, version: str, tag: str, platform: str, variant: str = "") -> str:
+    """``torchlet-2.5.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl``; free-threaded is ``cp313-cp313t``.
+
+    The name's ``-`` is ``_`` in a wheel filename; the macOS builds of ``cpu`` carry no local
+    version and the ``none`` ABI (``torch-2.5.0-cp312-none-macosx_11_0_arm64.whl``).
+    """
     python = tag.rstrip("t")
-    return f"{package}-{version}-{python}-{tag}-{platform}.whl"
+    abi = tag
+    if variant == "cpu" and platform.startswith("macosx"):
+        variant, abi = "", tag if tag.endswith("t") else "none"
+    local = f"+{variant}" if variant else ""
+    return f"{package.replace('-', '_')}-{version}{local}-{python}-{abi}-{platform}.whl"
 
 
-def _wheel(rng: random.Random, seed: int, channel: str, version: str, tag: str, platform: str, size_mb: float) -> SbWheel:
-    name = wheel_name(PACKAGE, version, tag, platform)
-    size = int(size_mb * MB) + rng.randrange(MB)
-    return SbWheel(channel, PACKAGE, name, size, hashlib.sha256(f"{seed}:{channel}:{name}".encode()).hexdigest())
+def _size_mb(package: str, variant: str, platform: str) -> float:
+    if package in _DOMAIN_MB:
+        return _DOMAIN_MB[package] * (4 if variant.startswith(("cu", "rocm")) else 1)
+    return _CORE_MB[variant][platform]
+
+
+def _sha(seed: int, channel: str, name: str) -> str:
+    return hashlib.sha256(f"{seed}:{channel}:{name}".encode()).hexdigest()
 
 
 def wheels_and_pypi(rng: random.Random, seed: int, version: str, previous: str = "2.4.1", *,
                     all_green: bool = False) -> tuple[list[SbWheel], list[SbPyPIRelease], dict]:
     """The index's files, PyPI's releases, and ``truth["storage"]``."""
+    gaps = {} if all_green else {where: kind for kind, places in GAPS.items() for where in places}
     wheels: list[SbWheel] = []
-    missing, oversize = ((), ()) if all_green else (MISSING, OVERSIZE)
+    for package in PACKAGES:
+        for variant, platforms in VARIANTS.items():
+            for platform in platforms:
+                for tag in PYTHON_TAGS:
+                    gap = gaps.get((package, variant, platform, tag))
+                    if gap == "missing":
+                        continue
+                    name = wheel_name(package, version, tag, platform, variant)
+                    size = 1012 if gap == "oversize" else _size_mb(package, variant, platform) * rng.uniform(0.98, 1.03)
+                    wheels.append(SbWheel(
+                        "test", package, name, int(size * MB) + rng.randrange(MB // 4), _sha(seed, "test", name),
+                        variant=variant, yanked=YANK_REASON if gap == "yanked" else None,
+                        metadata_version=RC_METADATA_VERSION if gap == "wrong_version" else ""))
     for platform in PLATFORMS:
-        for tag in PYTHON_TAGS:
-            if (platform, tag) == missing:
-                continue
-            size = 1012 if (platform, tag) == oversize else _BASE_MB[platform] + rng.uniform(-8, 25)
-            wheels.append(_wheel(rng, seed, "test", version, tag, platform, size))
         for tag in PREVIOUS_TAGS:
-            wheels.append(_wheel(rng, seed, "stable", previous, tag, platform, _BASE_MB[platform] - 30))
-    pypi = [SbPyPIRelease(PACKAGE, v, [wheel_name(PACKAGE, v, t, p) for p in PLATFORMS for t in PREVIOUS_TAGS],
-                          iso(T_CUT - days * DAY)) for v, days in (("2.4.0", 75), (previous, 20))]
-    truth = {"missing": [wheel_name(PACKAGE, version, missing[1], missing[0])] if missing else [],
-             "oversize": [wheel_name(PACKAGE, version, oversize[1], oversize[0])] if oversize else [],
-             "expected_count": len(PLATFORMS) * len(PYTHON_TAGS), "channel": "test", "stable_version": previous}
-    return wheels, pypi, truth
+            name = wheel_name(PACKAGE, previous, tag, platform)
+            wheels.append(SbWheel("stable", PACKAGE, name, int((_CORE_MB["cpu"][platform] - 30) * MB),
+                                  _sha(seed, "stable", name)))
+    pypi = [SbPyPIRelease(package, v, [wheel_name(package, v, t, p) for p in PLATFORMS for t in PREVIOUS_TAGS],
+                          iso(T_CUT - days * DAY))
+            for package in PACKAGES for v, days in (("2.4.0", 75), (previous, 20))]
+    return wheels, pypi, _truth(version, gaps, previous)
+
+
+def _truth(version: str, gaps: dict, previous: str) -> dict:
+    """The planted gaps, named as the storage check names them (the file, or the expected wheel's name)."""
+    by_variant: dict[str, dict[str, list[str]]] = {v: {k: [] for k in GAPS} for v in VARIANTS}
+    for (package, variant, platform, tag), kind in gaps.items():
+        if kind == "missing":
+            name = ExpectedArtifact(package, version, tag, platform, variant).filename
+        else:
+            name = wheel_name(package, version, tag, platform, variant)
+        by_variant[variant][kind].append(name)
+    flat = {kind: sorted(n for v in by_variant.values() for n in v[kind]) for kind in GAPS}
+    return {**flat, "by_variant": by_variant,
+            "expected_count": len(PACKAGES) * sum(len(p) for p in VARIANTS.values()) * len(PYTHON_TAGS),
+            "packages": list(PACKAGES), "variants": {v: list(p) for v, p in VARIANTS.items()},
+            "channel": "test", "stable_version": previous}

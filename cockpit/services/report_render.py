@@ -18,6 +18,7 @@ from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
+from cockpit.services.storage import problems_by_variant
 
 _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
 
@@ -113,7 +114,13 @@ def _storage(p: ReleasePicture) -> list[str]:
     if not p.storage:
         return []
     report = p.storage.report
-    rows = [f"- {md_text(x.kind)}: {md_code(x.filename)} {_cell(x.detail)}" for x in report.problems]
+    rows = []
+    for heading, problems in problems_by_variant(report):
+        indent = ""
+        if heading:  # accelerator sub-indexes: what is missing, variant by variant
+            rows.append(f"- {md_text(heading)}")
+            indent = "  "
+        rows += [f"{indent}- {md_text(x.kind)}: {md_code(x.filename)} {_cell(x.detail)}" for x in problems]
     if report.published_on_pypi:
         rows.append(f"- {md_text(p.version)} is already on PyPI: the upload step is done and locked")
     return _section(f"Release candidate artifacts ({len(report.expected)} expected)", rows)

@@ -45,8 +45,10 @@ GITHUB_FAMILIES = {
 }
 INDEX_FAMILIES = {
     "every request": None,
-    "the RC project page": r"/whl/test/torchlet/$",
+    "the RC project pages": r"/whl/test/([^/]+/)?torchlet/$",
+    "one variant's project page": r"/whl/test/cu128/torchlet/$",
     "the wheels' HEAD sizes": r"\.whl$",
+    "the wheels' metadata files": r"\.whl\.metadata$",
     "PyPI's JSON API": r"/pypi/",
 }
 
@@ -173,6 +175,10 @@ def test_no_wheel_index_fault_turns_the_release_go(green, check, family, fault):
     reason = "unknown size" if family == "the wheels' HEAD sizes" and fault != "a malformed body" else ""
     if family == "the wheels' HEAD sizes" and fault == "a malformed body":
         reason = "truncated"  # a 200 with a 22-byte body: the size of an error page, not of a wheel
+    if family == "the wheels' metadata files":
+        reason = "with bad metadata"  # PEP 658 says what a wheel is; unread, the wheel is not known good
+    if fault == "a 404" and family in ("the RC project pages", "one variant's project page"):
+        reason = "answered 404"  # nothing staged there: those wheels are missing, the other pages still judged
     assert_no_go_naming(status, lines, (RC,), reason or "could not load", f"{fault} on {family}")
 
 

@@ -74,7 +74,10 @@ def _poison(world) -> None:
         for job in repo.check_runs:
             job.name += PAYLOAD
     world.wheels.append(SbWheel("test", "torchlet", f"torchlet-2.5.0{CLEAR_SCREEN}\u202e-cp312-cp312-linux_x86_64.whl",
-                                size=1, sha256="0" * 64))
+                                size=1, sha256="0" * 64, variant="cpu"))
+    for wheel in world.wheels:
+        if wheel.yanked is not None:  # the reason is the index's text too (PEP 592 data-yanked, JSON yanked)
+            wheel.yanked += PAYLOAD
 
 
 @pytest.fixture(scope="module")

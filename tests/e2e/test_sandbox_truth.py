@@ -48,12 +48,28 @@ def test_ci_verdicts_match_the_three_repositories(picture, sandbox_world):
     assert got == sandbox_world.ci_repositories
 
 
-def test_storage_finds_the_missing_and_the_oversize_wheel(picture, sandbox_world):
-    problems = picture.storage.report.problems
-    assert {p.filename for p in problems if p.kind == "missing"} == set(sandbox_world.truth["storage"]["missing"])
-    assert {p.filename for p in problems if p.kind == "oversize"} == set(sandbox_world.truth["storage"]["oversize"])
-    assert picture.gates["rc_artifacts"].status is GateStatus.RED
-    assert not picture.storage.report.published_on_pypi
+def test_storage_finds_exactly_the_planted_gaps_variant_by_variant(picture, sandbox_world):
+    """Every problem the RC check reports is a planted one, in the variant it was planted in, and
+    every planted gap is reported: nothing more (the healthy files of 5 variants x 3 packages pass)."""
+    truth = sandbox_world.truth["storage"]
+    report = picture.storage.report
+    assert len(report.expected) == truth["expected_count"]
+    got = {(p.variant, p.kind, p.filename) for p in report.problems}
+    planted = {(variant, kind, name) for variant, kinds in truth["by_variant"].items()
+               for kind, names in kinds.items() for name in names}
+    assert got == planted
+    assert {v: [p.kind for p in problems] for v, _, problems in report.by_variant()} == {
+        "cpu": ["missing"], "cu126": ["yanked", "oversize"], "cu128": ["missing"], "rocm6.3": ["wrong_version"],
+        "xpu": []}
+    yanked = next(p for p in report.problems if p.kind == "yanked")
+    assert "wrong CUDA runtime" in yanked.detail and "counts as not staged" in yanked.detail
+    wrong = next(p for p in report.problems if p.kind == "wrong_version")
+    assert "METADATA says Version: 2.5.0rc2+rocm6.3" in wrong.detail
+    gate = picture.gates["rc_artifacts"]
+    assert gate.status is GateStatus.RED
+    assert gate.summary == ("5 problems: 2 missing, 1 yanked, 1 wrong version, 1 over 1000 MB "
+                            "(in cpu, cu126, cu128, rocm6.3)")
+    assert not report.published_on_pypi
 
 
 def test_unrequested_merges_are_the_planted_ones(picture, sandbox_world):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import subprocess
@@ -169,3 +170,68 @@ def test_pip_lists_the_release_candidate_from_the_test_channel(tmp_path: Path):
         )
     assert done.returncode == 0, done.stderr
     assert "torchlet (2.5.0)" in done.stdout
+
+
+# --- PEP 691 content negotiation, PEP 658/714 metadata, PEP 592 yanked -----------------------------
+
+JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+
+
+@pytest.mark.parametrize("accept, answer", [
+    ("", "text/html"),
+    ("*/*", "text/html"),
+    (f"{JSON_TYPE}, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01", JSON_TYPE),
+    (f"text/html, {JSON_TYPE};q=0.5", "text/html"),
+    ("application/vnd.pypi.simple.v1+html", "application/vnd.pypi.simple.v1+html"),
+    ("application/*", "application/vnd.pypi.simple.v1+html"),  # a wildcard gets the most compatible form
+    (f"{JSON_TYPE};q=0, */*;q=0.1", "text/html"),
+    ("application/json", None),
+])
+def test_the_answer_form_follows_the_accept_header_as_pep_691_says(accept, answer):
+    from cockpit.sandbox.index_pages import negotiate
+
+    assert negotiate(accept) == answer
+
+
+def test_a_json_project_page_is_pep_691_with_pep_700s_fields(index):
+    _, client = index
+    page = client.get("/whl/test/torchlet/", headers={"Accept": JSON_TYPE})
+    assert page.headers["content-type"] == JSON_TYPE and page.headers["vary"] == "Accept"
+    data = page.json()
+    assert data["meta"] == {"api-version": "1.1"} and data["name"] == "torchlet"
+    assert data["versions"] == ["2.5.0", "2.5.0+cu130"]
+    cuda = data["files"][0]
+    assert cuda["filename"] == CUDA_WHEEL and cuda["url"] == "/whl/test/cu130/" + CUDA_WHEEL.replace("+", "%2B")
+    assert cuda["hashes"] == {"sha256": "a" * 64} and cuda["yanked"] is False and cuda["size"] == 912 * MB
+    assert cuda["core-metadata"] == cuda["dist-info-metadata"] and len(cuda["core-metadata"]["sha256"]) == 64
+    root = client.get("/whl/test/", headers={"Accept": JSON_TYPE}).json()
+    assert root["projects"] == [{"name": "torchlet"}, {"name": "torchlet-extras"}]
+
+
+def test_an_unacceptable_form_is_406(index):
+    _, client = index
+    answer = client.get("/whl/test/torchlet/", headers={"Accept": "application/json"})
+    assert answer.status_code == 406 and JSON_TYPE in answer.text
+
+
+def test_each_file_serves_its_core_metadata_matching_the_digest_the_pages_state(index):
+    _, client = index
+    page = client.get("/whl/test/torchlet/", headers={"Accept": JSON_TYPE}).json()
+    for file in page["files"]:
+        body = client.get(file["url"] + ".metadata")
+        assert body.status_code == 200 and hashlib.sha256(body.content).hexdigest() == file["core-metadata"]["sha256"]
+        assert f"Version: {file['filename'].split('-')[1]}" in body.text
+    assert client.get(f"/whl/test/{PURE_WHEEL}.metadata").text.startswith("Metadata-Version: 2.1\nName: torchlet\n")
+    assert client.get("/whl/test/torchlet-9.9.9-py3-none-any.whl.metadata").status_code == 404
+
+
+def test_yanked_files_carry_their_reason_in_both_forms():
+    world = tiny_world()
+    world.wheels[1].yanked = "broken <build> & more"
+    world.wheels[0].yanked = ""
+    with IndexEmulator(world) as emulator, httpx.Client(base_url=emulator.base_url) as client:
+        html_page = client.get("/whl/test/torchlet/").text
+        data = client.get("/whl/test/torchlet/", headers={"Accept": JSON_TYPE}).json()
+    assert 'data-yanked="broken &lt;build&gt; &amp; more"' in html_page and 'data-yanked=""' in html_page
+    assert 'data-requires-python="&gt;=3.10"' in html_page and "data-core-metadata=\"sha256=" in html_page
+    assert [f["yanked"] for f in data["files"]] == [True, "broken <build> & more"]

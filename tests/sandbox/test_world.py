@@ -279,14 +279,43 @@ def test_ci_is_red_for_the_core_green_for_vision_and_amber_for_audio(world):
     assert {r.name for r in core.workflow_runs if r.head_sha == world.truth["tags"]["v2.5.0-rc2"]} >= {"binary-builds"}
 
 
-def test_the_rc_channel_lacks_one_wheel_and_has_one_too_large(world):
-    rc = {w.filename: w for w in world.wheels if w.channel == "test"}
-    expected = {f"torchlet-2.5.0-{t.rstrip('t')}-{t}-{p}.whl" for p in world.platforms for t in world.python_tags}
-    assert expected - set(rc) == set(world.truth["storage"]["missing"])
-    assert [n for n, w in rc.items() if w.size > 1000 * 1000 * 1000] == world.truth["storage"]["oversize"]
+def _rc_matrix(world) -> dict[tuple[str, str, str, str], object]:
+    """(package, variant, python tag, platform) -> the test channel's wheel for it, read from its name."""
+    matrix = {}
+    for w in world.wheels:
+        if w.channel != "test":
+            continue
+        name, version, python, abi, platform = w.filename[:-4].split("-")
+        tag = abi if abi.endswith("t") else python
+        assert version in ("2.5.0", f"2.5.0+{w.variant}"), w.filename
+        matrix[(name.replace("_", "-"), w.variant, tag, platform)] = w
+    return matrix
+
+
+def test_the_rc_channel_is_laid_out_like_pytorchs_with_one_gap_of_each_kind_planted(world):
+    storage = world.truth["storage"]
+    assert world.packages == ["torchlet", "torchlet-vision", "torchlet-audio"] and world.platforms == []
+    assert set(world.variants) == {"cpu", "cu126", "cu128", "rocm6.3", "xpu"}
+    assert world.variants["rocm6.3"] == ["linux_x86_64"] and "macosx_11_0_arm64" in world.variants["cpu"]
+    matrix = _rc_matrix(world)
+    expected = {(p, v, t, plat) for p in world.packages for v, plats in world.variants.items() for plat in plats
+                for t in world.python_tags}
+    assert len(expected) == storage["expected_count"] == 3 * 12 * 5
+    absent = expected - set(matrix)
+    assert {f"{v}:{p}:{t}:{plat}" for p, v, t, plat in absent} == {
+        "cpu:torchlet:cp313t:win_amd64", "cu128:torchlet:cp312:manylinux_2_28_aarch64"}
+    assert len(storage["missing"]) == 2 and storage["by_variant"]["cu128"]["missing"] == [
+        "torchlet-2.5.0+cu128-cp312-cp312-manylinux_2_28_aarch64.whl"]
+    yanked = [w for w in matrix.values() if w.yanked is not None]
+    assert [(w.variant, w.filename) for w in yanked] == [("cu126", n) for n in storage["yanked"]]
+    assert "wrong CUDA runtime" in yanked[0].yanked
+    assert [w.filename for w in matrix.values() if w.size > 1000 * 1000 * 1000] == storage["oversize"]
+    assert [w.filename for w in matrix.values() if w.metadata_version] == storage["wrong_version"]
+    assert matrix[("torchlet", "cpu", "cp312", "macosx_11_0_arm64")].filename == \
+        "torchlet-2.5.0-cp312-none-macosx_11_0_arm64.whl"
     assert all(re.fullmatch(r"[0-9a-f]{64}", w.sha256) for w in world.wheels)
     assert {w.filename.split("-")[1] for w in world.wheels if w.channel == "stable"} == {"2.4.1"}
-    assert sorted(r.version for r in world.pypi) == ["2.4.0", "2.4.1"]
+    assert sorted({r.version for r in world.pypi}) == ["2.4.0", "2.4.1"]
 
 
 def test_a_saved_world_loads_back_equal(world, tmp_path):
@@ -307,7 +336,9 @@ def test_the_all_green_world_plants_nothing_that_blocks_a_release(tmp_path):
     assert truth["reverts_owed"] == [] and truth["missing_in_main"] == []
     assert {r["why"] for r in truth["reverts_not_owed"]} == {"already_taken", "target_not_in_branch"}
     assert set(truth["ci"].values()) == {"green"} and truth["ci_detail"]["acme/torchlet"]["failed"] == []
-    assert truth["storage"]["missing"] == [] and truth["storage"]["oversize"] == []
+    assert all(truth["storage"][kind] == [] for kind in ("missing", "yanked", "oversize", "wrong_version"))
+    assert not any(w.yanked is not None or w.metadata_version for w in green.wheels)
+    assert len(_rc_matrix(green)) == truth["storage"]["expected_count"]
     assert all(p["status"] in ("accepted", "unparsed") for p in truth["picks"].values())
     assert not {f for p in truth["picks"].values() for f in p["flags"]} & {"trunk_reverted", "wrong_base", "trunk_not_merged"}
     assert truth["unrequested_merges"] == []

@@ -47,6 +47,33 @@ def test_a_complete_config_describes_the_release(tmp_path):
     assert config.resolved_state_path == tmp_path / "cockpit-state.toml"
 
 
+def test_a_storage_table_written_before_variants_existed_still_means_the_plain_index(tmp_path):
+    config = load_config(write(tmp_path, GOOD + 'platforms = ["manylinux_2_28_x86_64", "win_amd64"]\n'))
+    assert config.storage.variants == ()
+    assert config.storage.indexes == (("", ("manylinux_2_28_x86_64", "win_amd64")),)
+
+
+def test_variants_name_each_accelerator_index_and_the_platforms_it_publishes(tmp_path):
+    text = GOOD + """
+[storage.variants]
+cpu = ["manylinux_2_28_x86_64", "macosx_11_0_arm64"]
+cu126 = ["manylinux_2_28_x86_64", "win_amd64"]
+"rocm6.3" = ["linux_x86_64"]
+"""
+    config = load_config(write(tmp_path, text))
+    assert config.storage.indexes == (
+        ("cpu", ("manylinux_2_28_x86_64", "macosx_11_0_arm64")),
+        ("cu126", ("manylinux_2_28_x86_64", "win_amd64")),
+        ("rocm6.3", ("linux_x86_64",)),
+    )
+
+
+def test_an_unquoted_variant_name_with_a_dot_says_to_quote_it(tmp_path):
+    path = write(tmp_path, GOOD + '\n[storage.variants]\nrocm6.3 = ["linux_x86_64"]\n')
+    with pytest.raises(ConfigError, match=r"'storage.variants.rocm6'.*must be quoted: \"rocm6.3\" = \[\.\.\.\]"):
+        load_config(path)
+
+
 @pytest.mark.parametrize(
     "old, new, key, expected",
     [

@@ -116,6 +116,19 @@ def test_every_artifact_problem_is_listed_with_its_file():
     assert "- missing: `torchlet-2.5.0-cp313-cp313t-win_amd64.whl` no wheel \\| here" in markdown
 
 
+def test_with_accelerator_variants_each_gets_a_heading_saying_what_is_missing_there():
+    cu128 = ExpectedArtifact("torchlet", "2.5.0", "cp312", "manylinux_2_28_aarch64", variant="cu128")
+    xpu = ExpectedArtifact("torchlet", "2.5.0", "cp312", "linux_x86_64", variant="xpu")
+    storage = StorageReport("http://index", expected=(cu128, xpu), problems=(
+        ArtifactProblem(cu128.filename, "missing", "no torchlet wheel in the cu128 index", "cu128"),))
+    rc = Gate("rc_artifacts", "RC artifacts valid", RED, "1 problem: 1 missing (in cu128)")
+    markdown = render_markdown(picture(storage=StorageGateReport(storage, rc, picture().storage.pypi_gate)))
+    assert ("- cu128: 1 expected wheel, 1 missing\n"
+            "  - missing: `torchlet-2.5.0+cu128-cp312-cp312-manylinux_2_28_aarch64.whl` "
+            "no torchlet wheel in the cu128 index\n"
+            "- xpu: 1 expected wheel staged") in markdown
+
+
 def test_the_json_has_the_whole_picture_in_plain_values():
     data = json.loads(render_json(picture()))
     assert {"version", "repository", "branch", "gates", "checklist", "verdict", "milestone", "picks", "ci",

@@ -130,15 +130,23 @@ class OverviewPane(Pane):
         return (report.gate, report.pypi_gate)
 
     def show(self, report: StorageGateReport) -> None:
+        from cockpit.services.storage import problems_by_variant
+
         text = Text()
         where = f" in {report.report.index_url}" if report.report.index_url else ""
         text.append(f"RC artifacts{where}\n", style="bold")
         # The file on one line and what is wrong under it: wheel names alone nearly fill 80 columns.
-        for problem in report.report.problems:
-            text.append(f"  {problem.kind.replace('_', ' '):<13} ", style="bold")
-            text.append(f"{problem.filename}\n")
-            text.append(f"  {'':<13} {problem.detail}\n")
-        if not report.report.problems:
+        groups = problems_by_variant(report.report)
+        for heading, problems in groups:
+            indent = "  "
+            if heading:  # accelerator sub-indexes: what is missing, variant by variant
+                text.append(f"  {heading}\n", style="bold" if problems else "")
+                indent = "    "
+            for problem in problems:
+                text.append(f"{indent}{problem.kind.replace('_', ' '):<13} ", style="bold")
+                text.append(f"{problem.filename}\n")
+                text.append(f"{indent}{'':<13} {problem.detail}\n")
+        if not report.report.problems and not any(heading for heading, _ in groups):
             text.append(f"  all {len(report.report.expected)} expected wheels staged, no problems found\n")
         if report.report.published_on_pypi:
             text.append("  already on PyPI: the upload step is done and locked\n", style="bold")
