@@ -2,12 +2,15 @@
 clears), ``j``/``k``/``g``/``G`` to move, ``s``/``S`` (or a header click) to sort by a column, and
 ``y`` to copy the row's URL or SHA (OSC 52, so it works over ssh).
 
-Filter and sort apply on top of whatever the pane drew (``render_report``), so a pane only says
-which text is its row's link (``selected_link``).
+A pane declares its columns (``COLUMNS``, or ``columns()`` when it lays them out per report), each
+with the key its rows sort by, and hands its rows to ``draw_rows`` in its own order: the filter
+(over the text drawn) and the sort (over the row objects, ``cockpit.ui.table_sort``) apply there,
+and the table is filled once. A pane also says which text is its row's link (``selected_link``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,7 +20,8 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Static
 
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.row_filter import RowFilter, natural_key, parse_filter, row_text
+from cockpit.ui.row_filter import RowFilter, parse_filter, row_text
+from cockpit.ui.table_sort import Column, TableRow, sort_rows
 
 
 class FilterInput(Input):
@@ -51,9 +55,9 @@ class TablePane(Pane):
     """What ``y`` copies, in words ("URL", "SHA", "command")."""
     SUMMARY_CLASSES: ClassVar[str] = ""
     """Classes of the one-line summary above the table (``pane-filter`` and the pane's own); "" for none."""
-    COLUMNS: ClassVar[tuple[tuple[str, str, int | None], ...]] = ()
-    """(key, header, width to clip at) of columns fixed when the pane is built; a pane that sizes
-    its columns per report adds them itself."""
+    COLUMNS: ClassVar[tuple[Column[Any], ...]] = ()
+    """The columns added when the pane is built; a pane that lays its columns out per report adds
+    them itself and says which they are in ``columns()``."""
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
         super().__init__(backend, **kwargs)
@@ -75,25 +79,50 @@ class TablePane(Pane):
         yield from super().compose_body()
 
     def on_mount(self) -> None:
-        for key, header, _width in self.COLUMNS:
-            self.table.add_column(header, key=key)
+        for column in self.COLUMNS:
+            self.table.add_column(column.title, key=column.id)
+
+    def columns(self) -> Sequence[Column[Any]]:
+        """The columns as drawn now, in order: what ``s``, ``S`` and a header click sort by."""
+        return self.COLUMNS
+
+    def sorted_by(self) -> Column[Any] | None:
+        """The column the rows are sorted by, or None for the pane's own order."""
+        columns = self.columns()
+        if self.sort_column is not None and self.sort_column < len(columns):
+            return columns[self.sort_column]
+        return None
 
     @property
     def filter_input(self) -> Input:
         return self.query_one(".filter-input", Input)
 
+    def draw_rows(self, rows: Iterable[TableRow[Any]]) -> None:
+        """Fill the table with ``rows``, given in the pane's own order, under the ``/`` filter and the
+        chosen sort: the table is cleared and filled once (no row is removed or moved one by one)."""
+        shown = list(rows)
+        self._drawn = len(shown)
+        if self.row_filter.active:
+            shown = [row for row in shown if self.row_filter.keeps(row_text(row.cells))]
+        column = self.sorted_by()
+        if column is not None:
+            shown = sort_rows(shown, lambda row: column.sort_key(row.item), reverse=self.sort_reverse)
+        table = self.table
+        table.clear()
+        for row in shown:
+            table.add_row(*row.cells, key=row.key)
+
     def render_report(self) -> None:
         self.show(self.report)
-        table = self.table
-        self._drawn = table.row_count
-        if self.row_filter.active:
-            for key in list(table.rows):
-                if not self.row_filter.keeps(row_text(table.get_row(key))):
-                    table.remove_row(key)
-        columns = table.ordered_columns
-        if self.sort_column is not None and self.sort_column < len(columns):
-            table.sort(columns[self.sort_column].key, key=natural_key, reverse=self.sort_reverse)
         self._show_tools()
+
+    def sort_status(self) -> str:
+        """"sorted by State ▲" for the line beside the filter; "" when unsorted or said elsewhere."""
+        column = self.sorted_by()
+        if column is None or self.sort_column is None:
+            return ""
+        label = column.title.strip() or f"column {self.sort_column + 1}"
+        return f"sorted by {label} {'▼' if self.sort_reverse else '▲'}"
 
     def _show_tools(self) -> None:
         table = self.table
@@ -102,10 +131,9 @@ class TablePane(Pane):
             parts.append(self.row_filter.problem)
         elif self.row_filter.active:
             parts.append(f"{table.row_count} of {self._drawn} rows")
-        columns = table.ordered_columns
-        if self.sort_column is not None and self.sort_column < len(columns):
-            label = columns[self.sort_column].label.plain.strip() or f"column {self.sort_column + 1}"
-            parts.append(f"sorted by {label} {'▼' if self.sort_reverse else '▲'}")
+        sort_words = self.sort_status()
+        if sort_words:
+            parts.append(sort_words)
         status = self.query_one(".tools-status", Static)
         status.update(Text(" · ".join(parts)))
         status.set_class(bool(self.row_filter.problem), "-red")
@@ -151,7 +179,7 @@ class TablePane(Pane):
         table.move_cursor(row=max(0, min(row, table.row_count - 1)), animate=False, scroll=True)
 
     def action_cycle_sort(self) -> None:
-        count = len(self.table.ordered_columns)
+        count = len(self.columns())
         order = (None, *range(count))
         position = order.index(self.sort_column) if self.sort_column in order else 0
         self.sort_column, self.sort_reverse = order[(position + 1) % len(order)], False
