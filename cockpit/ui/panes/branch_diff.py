@@ -31,10 +31,20 @@ _STATUS = {
 }
 _WORD = {"landed before cut": "before cut"}  # fits the 15-column verdict
 VERDICT_W, REF_W = 15, 8
-# Verdicts sort by urgency (the order of attention_rows: missing first); refs as PR numbers.
+
+
+def _ref_key(row: DiffRow) -> tuple[int, int, str]:
+    """PRs by number (#9 before #10), then the commits named by their SHA."""
+    ref = row.ref.strip()
+    if ref.startswith("#") and ref[1:].isdigit():
+        return (0, int(ref[1:]), "")
+    return (1, 0, ref.casefold())
+
+
+# Verdicts sort by urgency: the order of attention_rows, missing first.
 COLUMNS: tuple[Column[DiffRow], ...] = (
     Column("verdict", "Verdict", lambda row: row.rank, width=VERDICT_W),
-    Column("ref", "Ref", by_text(lambda row: row.ref), width=REF_W),
+    Column("ref", "Ref", _ref_key, width=REF_W),
     Column("title", "Title", by_text(lambda row: row.title)),
     Column("evidence", "Evidence", by_text(lambda row: row.evidence)),
 )

@@ -94,6 +94,7 @@ class MilestonePane(TablePane):
         self.kind: ItemKind | None = None
         self.label: str | None = None
         self.show_skipped = False
+        self._counted = 0  # items the pane's own filters let through, for the line above the table
 
     def fetch(self) -> MilestoneReport:
         return self.backend.load_milestone()
@@ -120,7 +121,13 @@ class MilestonePane(TablePane):
         items = self.visible_items()
         now = self.app.clock()
         self.draw_rows(self._row(ItemRow(item, links.get(item.number, ())), now) for item in items)
+        self._counted = len(items)
         self.query_one(".pane-filter", Static).update(self._filter_line(report, len(items)))
+
+    def reorder(self) -> None:
+        super().reorder()
+        if self.report is not None:  # the line above the table says how it is sorted
+            self.query_one(".pane-filter", Static).update(self._filter_line(self.report, self._counted))
 
     def _row(self, row: ItemRow, now: datetime) -> TableRow[ItemRow]:
         item, widths = row.item, _WIDTHS
