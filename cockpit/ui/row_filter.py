@@ -51,12 +51,3 @@ def row_text(cells: Iterable[object]) -> str:
     """The text of a table row as shown: its cells' plain text joined by spaces."""
     return " ".join(cell.plain if isinstance(cell, Text) else str(cell) for cell in cells)
 
-
-_NUMBER = re.compile(r"(\d+)")
-
-
-def natural_key(cell: object) -> tuple:
-    """Sort key for a cell: numbers inside the text compare as numbers ("#95" before "#102")."""
-    text = cell.plain if isinstance(cell, Text) else str(cell)
-    parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p.casefold()) for p in _NUMBER.split(text) if p)
-    return (not parts, parts)

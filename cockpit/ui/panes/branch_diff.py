@@ -7,6 +7,8 @@ stays on screen at 80 columns, and the evidence in words ("trailer 4ec8fb71, #95
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -19,6 +21,7 @@ from cockpit.services.branch_render import DiffRow, attention_rows
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.table_sort import Column, TableRow, by_text
 from cockpit.ui.widgets import status_text
 
 _STATUS = {
@@ -28,6 +31,23 @@ _STATUS = {
 }
 _WORD = {"landed before cut": "before cut"}  # fits the 15-column verdict
 VERDICT_W, REF_W = 15, 8
+
+
+def _ref_key(row: DiffRow) -> tuple[int, int, str]:
+    """PRs by number (#9 before #10), then the commits named by their SHA."""
+    ref = row.ref.strip()
+    if ref.startswith("#") and ref[1:].isdigit():
+        return (0, int(ref[1:]), "")
+    return (1, 0, ref.casefold())
+
+
+# Verdicts sort by urgency: the order of attention_rows, missing first.
+COLUMNS: tuple[Column[DiffRow], ...] = (
+    Column("verdict", "Verdict", lambda row: row.rank, width=VERDICT_W),
+    Column("ref", "Ref", _ref_key, width=REF_W),
+    Column("title", "Title", by_text(lambda row: row.title)),
+    Column("evidence", "Evidence", by_text(lambda row: row.evidence)),
+)
 
 
 def _fit(text: str, width: int) -> Text:
@@ -75,16 +95,22 @@ class BranchDiffPane(TablePane):
         title_w, evidence_w = column_widths(self._width)
         table = self.table
         table.clear(columns=True)
-        table.add_column("Verdict", width=VERDICT_W)
-        table.add_column("Ref", width=REF_W)
-        table.add_column("Title", width=title_w)
-        table.add_column("Evidence", width=evidence_w)
+        for column in self.columns():
+            table.add_column(column.title, width=column.width)
+        rows = []
         for index, row in enumerate(self.rows):
             word = _WORD.get(row.section, row.section)
             meaning = "missing" if row.section == "missing" else None
-            table.add_row(status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
-                          _fit(row.ref, REF_W),
-                          _fit(row.title, title_w), _fit(row.evidence, evidence_w), key=str(index))
+            cells = (status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
+                     _fit(row.ref, REF_W), _fit(row.title, title_w), _fit(row.evidence, evidence_w))
+            rows.append(TableRow(str(index), row, cells))
+        self.draw_rows(rows)
+
+    def columns(self) -> Sequence[Column[DiffRow]]:
+        if self.report is None:
+            return ()  # the columns come with the first report, sized to the screen
+        title_w, evidence_w = column_widths(self._width)
+        return (*COLUMNS[:2], replace(COLUMNS[2], width=title_w), replace(COLUMNS[3], width=evidence_w))
 
     def _summary(self, report: BranchReport) -> Text:
         diff = report.diff

@@ -3,7 +3,9 @@ first, output streamed into the log below the table); automatic steps follow the
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,7 +20,11 @@ from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.step_text import step_commands, step_evidence, step_mark, step_state
+from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import STATUS_WORD, VerdictReady, plain, status_text
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 __all__ = ["ChecklistPane", "StepLog", "step_mark", "step_state"]
 
@@ -35,12 +41,41 @@ class StepLog(Log):
 TITLE_WIDTH_NARROW = 36
 
 
+@dataclass(frozen=True)
+class SectionTitle:
+    """The row that opens a section of the checklist: it has a title and nothing else to sort by."""
+
+    title: str
+
+
+ChecklistLine = StepView | SectionTitle
+"""A row of the checklist table: a step, or the title that opens its section."""
+
+
+def _step_key(
+    key: Callable[[StepView], SupportsRichComparison | None],
+) -> Callable[[ChecklistLine], SupportsRichComparison | None]:
+    """A step column's sort key; a section's title row has no value in any column, so it sorts last."""
+    return lambda line: None if isinstance(line, SectionTitle) else key(line)
+
+
+# A step's mark sorts as its colour: red (gate failing), amber (irreversible, not done), green (done), open.
+COLUMNS: tuple[Column[ChecklistLine], ...] = (
+    Column("mark", " ", _step_key(lambda view: status_rank(step_mark(view)[1]))),
+    Column("step", "Step", _step_key(by_text(lambda view: view.step.title))),
+    Column("state", "State", _step_key(by_text(step_state))),
+    Column("kind", "Kind", _step_key(by_text(lambda view: view.step.kind.value))),
+    Column("note", "Note", _step_key(by_text(lambda view: view.signoff.note if view.signoff else ""))),
+)
+
+
 class ChecklistPane(TablePane):
     """Sections with their steps; the verdict is computed here once the checklist is known."""
 
     PANE = "checklist"
     GATES = ("checklist",)
     LINK_NAME = "command"
+    COLUMNS = COLUMNS
     BINDINGS = [
         Binding("space", "toggle", "Tick", id="checklist.toggle", tooltip="Tick or untick the selected manual step"),
         Binding("n", "note", "Note", id="checklist.note", tooltip="Add a note to the selected step"),
@@ -60,9 +95,6 @@ class ChecklistPane(TablePane):
         yield from super().compose_body()
         yield StepLog(id="step-log", max_lines=5000)
 
-    def on_mount(self) -> None:
-        self.table.add_columns(" ", "Step", "State", "Kind", "Note")
-
     def reload_with(self, gates: dict[str, Gate]) -> None:
         """Re-evaluate the checklist against a copy of the app's gates."""
         self.gates = dict(gates)
@@ -77,20 +109,22 @@ class ChecklistPane(TablePane):
 
     def show(self, report: tuple[ChecklistReport, GoNoGo]) -> None:
         checklist, verdict = report
-        table = self.table
-        table.clear()
+        rows: list[TableRow[ChecklistLine]] = []
         section = None
         for view in checklist.steps:
             if view.step.section != section:
                 section = view.step.section
-                table.add_row(Text(""), Text(section, style="bold underline"), "", "", "", key=f"section:{section}")
+                title_cells = (Text(""), Text(section, style="bold underline"), "", "", "")
+                rows.append(TableRow(f"section:{section}", SectionTitle(section), title_cells))
             mark, status = step_mark(view)
             note = view.signoff.note if view.signoff else ""
             title = plain(view.step.title)
             if self.app.size.width < 120:  # keep the state in view at 80 columns; enter shows the whole title
                 title.truncate(TITLE_WIDTH_NARROW, overflow="ellipsis")
-            table.add_row(status_text(self, status, mark), title, plain(step_state(view)),
-                          Text(view.step.kind.value), plain(note), key=view.step.id)
+            cells = (status_text(self, status, mark), title, plain(step_state(view)),
+                     Text(view.step.kind.value), plain(note))
+            rows.append(TableRow(view.step.id, view, cells))
+        self.draw_rows(rows)
         self.post_message(VerdictReady(verdict))
         if self.walkthrough is not None:
             self.walkthrough.show_report(checklist)

@@ -8,6 +8,8 @@ what the last load cost on GitHub, and the auto-refresh interval (``[github] ref
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +22,7 @@ from cockpit.domain.reports import CIReport
 from cockpit.ui.acting import perform
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
+from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import plain, status_text
 
 WIDE = 120  # from this many columns on, the long column forms
@@ -27,6 +30,35 @@ WIDE = 120  # from this many columns on, the long column forms
 _NARROW = (("Repository", 13), ("Ref", 11), ("CI", 5), ("F/P/U", 5), ("Last green", 10))
 _WIDE = (("Repository", 20), ("Ref", 14), ("Verdict", 7), ("Fail/Pend/Unst", 14), ("Last green", 20))
 _MIN_REASON = 10
+
+
+@dataclass(frozen=True)
+class RefRow:
+    """A repository's ref as its row shows it: the release branch head, or an RC tag (judged on its
+    binary builds, so it has no last green commit)."""
+
+    verdict: RepoCIVerdict
+    rc: bool
+
+
+def _behind_green(row: RefRow) -> int | None:
+    """Head first, then fewer commits behind the last green one; no green commit known last."""
+    verdict = row.verdict
+    if row.rc or (verdict.commits_behind_green != 0 and not verdict.last_green_sha):
+        return None
+    return verdict.commits_behind_green
+
+
+# The columns in the order of _NARROW and _WIDE, then the reason; their headers and widths follow the layout.
+COLUMNS: tuple[Column[RefRow], ...] = (
+    Column("repository", "Repository", by_text(lambda row: row.verdict.repository)),
+    Column("ref", "Ref", by_text(lambda row: row.verdict.ref)),
+    Column("verdict", "Verdict", lambda row: status_rank(row.verdict.status)),
+    Column("counts", "Fail/Pend/Unst",
+           lambda row: (len(row.verdict.failed), len(row.verdict.pending), len(row.verdict.unstable))),
+    Column("last_green", "Last green", _behind_green),
+    Column("reason", "Reason", by_text(lambda row: row.verdict.reason)),
+)
 
 
 def ago_text(seconds: float) -> str:
@@ -147,6 +179,9 @@ class CIPane(TablePane):
     def verdicts(self) -> tuple[RepoCIVerdict, ...]:
         return (self.report.branches + self.report.rc_builds) if self.report else ()
 
+    def columns(self) -> Sequence[Column[RefRow]]:
+        return tuple(replace(column, title=label, width=width) for (label, width), column in zip(self._layout, COLUMNS))
+
     def _columns(self) -> tuple[tuple[str, int], ...]:
         width = self.table.size.width or self.size.width or self.app.size.width
         fixed = _WIDE if width >= WIDE else _NARROW
@@ -161,15 +196,17 @@ class CIPane(TablePane):
             for label, width in layout:
                 table.add_column(label, width=width)
             self._layout = layout
-        table.clear()
         widths = [w for _label, w in layout]
         wide = widths[0] == _WIDE[0][1]
         rc_from = len(report.branches)
+        rows = []
         for index, v in enumerate(self.verdicts()):
             counts = f"{len(v.failed)}/{len(v.pending)}/{len(v.unstable)}"
             cells = (plain(v.repository), plain(v.ref), status_text(self, v.status), Text(counts),
                      Text(last_green_text(v, wide=wide, rc=index >= rc_from)), plain(v.reason))
-            table.add_row(*(_fit(c, w) for c, w in zip(cells, widths)), key=str(index))
+            fitted = tuple(_fit(c, w) for c, w in zip(cells, widths))
+            rows.append(TableRow(str(index), RefRow(v, index >= rc_from), fitted))
+        self.draw_rows(rows)
         self.show_status()
 
     def on_resize(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -11,11 +13,11 @@ from textual.widgets import DataTable, Static
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
-from cockpit.services.milestone import filter_items, labels_present, linked_prs, sort_items
-from cockpit.services.milestone import validation_key
+from cockpit.services.milestone import filter_items, labels_present, linked_prs, validation_key
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.table_sort import Column, TableRow, by_text, newest_first
 from cockpit.ui.widgets import age_text, plain, status_text
 
 _STATE_STATUS = {
@@ -30,12 +32,30 @@ _STATE_WORD = {
     ItemState.CLOSED: "closed",
     ItemState.CLOSED_UNMERGED: "closed unmerged",
 }
-# (column key = sort key, header, widest text shown before "…")
-COLUMNS = (
-    ("number", "#", None), ("kind", "Kind", None), ("state", "State", None), ("title", "Title", 48),
-    ("labels", "Labels", 32), ("assignees", "Assignees", 20), ("linked", "Linked PRs", 20), ("updated", "Updated", None),
+# What needs the release manager first: open (red), closed unmerged (amber), then done (green).
+_STATE_ORDER = {ItemState.OPEN: 0, ItemState.CLOSED_UNMERGED: 1, ItemState.MERGED: 2, ItemState.CLOSED: 3}
+_KIND_WORD = {ItemKind.PULL: "PR", ItemKind.ISSUE: "issue"}
+
+
+@dataclass(frozen=True)
+class ItemRow:
+    """A milestone item as its row shows it, with the PRs linked to it (named by it, or naming it)."""
+
+    item: MilestoneItem
+    linked: tuple[int, ...]
+
+
+COLUMNS: tuple[Column[ItemRow], ...] = (
+    Column("number", "#", lambda row: row.item.number),
+    Column("kind", "Kind", by_text(lambda row: _KIND_WORD[row.item.kind])),
+    Column("state", "State", lambda row: _STATE_ORDER[row.item.state]),
+    Column("title", "Title", by_text(lambda row: row.item.title), width=48),
+    Column("labels", "Labels", by_text(lambda row: ", ".join(row.item.labels)), width=32),
+    Column("assignees", "Assignees", by_text(lambda row: ", ".join(row.item.assignees)), width=20),
+    Column("linked", "Linked PRs", lambda row: row.linked or None, width=20),
+    Column("updated", "Updated", lambda row: newest_first(row.item.updated_at)),
 )
-SORT_CYCLE = (None, *(key for key, _h, _w in COLUMNS))
+_WIDTHS = {column.id: column.width for column in COLUMNS}
 
 
 def clip(value: object, width: int | None) -> Text:
@@ -72,9 +92,8 @@ class MilestonePane(TablePane):
         self.open_only = False
         self.kind: ItemKind | None = None
         self.label: str | None = None
-        self.sort_key: str | None = None
-        self.sort_reverse = False
         self.show_skipped = False
+        self._counted = 0  # items the pane's own filters let through, for the line above the table
 
     def fetch(self) -> MilestoneReport:
         return self.backend.load_milestone()
@@ -83,14 +102,11 @@ class MilestonePane(TablePane):
         return (*self.report.items, *self.report.skipped) if self.report is not None else ()
 
     def visible_items(self) -> list[MilestoneItem]:
-        """The items the filters let through, sorted as chosen (the report's order by default)."""
+        """The items the pane's own filters let through, in the report's order (the table sorts them)."""
         if self.report is None:
             return []
         items = self.report.skipped if self.show_skipped else self.report.items
-        items = filter_items(items, open_only=self.open_only, kind=self.kind, label=self.label)
-        if self.sort_key is not None:
-            items = sort_items(items, self.sort_key, self.sort_reverse, links=linked_prs(self._all_items()))
-        return list(items)
+        return list(filter_items(items, open_only=self.open_only, kind=self.kind, label=self.label))
 
     def _validated(self, item: MilestoneItem) -> bool:
         key = validation_key(self.backend.config.release.repository, item.number)
@@ -100,33 +116,41 @@ class MilestonePane(TablePane):
             return False
 
     def show(self, report: MilestoneReport) -> None:
-        table = self.table
-        table.clear()
-        now = self.app.clock()
         links = linked_prs(self._all_items())
-        widths = {key: width for key, _h, width in COLUMNS}
-        for item in self.visible_items():
-            word = _STATE_WORD[item.state] + (" ✓ validated" if not item.state.is_open and self._validated(item) else "")
-            table.add_row(
-                Text(f"#{item.number}"),
-                Text("PR" if item.kind is ItemKind.PULL else "issue"),
-                status_text(self, _STATE_STATUS[item.state], word),
-                clip(item.title, widths["title"]),
-                clip(", ".join(item.labels), widths["labels"]),
-                clip(", ".join(item.assignees), widths["assignees"]),
-                clip(" ".join(f"#{n}" for n in links.get(item.number, ())), widths["linked"]),
-                Text(age_text(item.updated_at, now)),
-                key=str(item.number),
-            )
-        self.query_one(".pane-filter", Static).update(self._filter_line(report, len(table.rows)))
+        items = self.visible_items()
+        now = self.app.clock()
+        self.draw_rows(self._row(ItemRow(item, links.get(item.number, ())), now) for item in items)
+        self._counted = len(items)
+        self.query_one(".pane-filter", Static).update(self._filter_line(report, len(items)))
+
+    def reorder(self) -> None:
+        super().reorder()
+        if self.report is not None:  # the line above the table says how it is sorted
+            self.query_one(".pane-filter", Static).update(self._filter_line(self.report, self._counted))
+
+    def _row(self, row: ItemRow, now: datetime) -> TableRow[ItemRow]:
+        item, widths = row.item, _WIDTHS
+        word = _STATE_WORD[item.state] + (" ✓ validated" if not item.state.is_open and self._validated(item) else "")
+        cells = (
+            Text(f"#{item.number}"),
+            Text(_KIND_WORD[item.kind]),
+            status_text(self, _STATE_STATUS[item.state], word),
+            clip(item.title, widths["title"]),
+            clip(", ".join(item.labels), widths["labels"]),
+            clip(", ".join(item.assignees), widths["assignees"]),
+            clip(" ".join(f"#{n}" for n in row.linked), widths["linked"]),
+            Text(age_text(item.updated_at, now)),
+        )
+        return TableRow(str(item.number), row, cells)
 
     def _filter_line(self, report: MilestoneReport, shown: int) -> Text:
         kind = {None: "issues and PRs", ItemKind.PULL: "PRs only", ItemKind.ISSUE: "issues only"}[self.kind]
         parts = ["open only" if self.open_only else "open and closed", kind]
         if self.label:
             parts.append(f"label {self.label}")
-        if self.sort_key:
-            parts.append(f"sorted by {self.sort_key}" + (", reversed" if self.sort_reverse else ""))
+        column = self.sorted_by()
+        if column is not None:
+            parts.append(f"sorted by {column.id}" + (", reversed" if self.sort_reverse else ""))
         if self.show_skipped:
             head = f"Milestone {report.milestone.title}: skipped by label, not counted by the gate: {shown} of {len(report.skipped)}"
             return Text(f"{head} ({', '.join(parts)}) · a: back to the counted items")
@@ -155,30 +179,13 @@ class MilestonePane(TablePane):
         self.notify(f"Label filter: {self.label or 'all labels'}", markup=False)
         self._rerender()
 
-    def action_cycle_sort(self) -> None:
-        self.sort_key = SORT_CYCLE[(SORT_CYCLE.index(self.sort_key) + 1) % len(SORT_CYCLE)]
-        self.sort_reverse = False
-        self._rerender()
-
-    def action_reverse_sort(self) -> None:
-        self.sort_key = self.sort_key or "number"
-        self.sort_reverse = not self.sort_reverse
-        self._rerender()
-
     def action_toggle_skipped(self) -> None:
         self.show_skipped = not self.show_skipped
         self.label = None
         self._rerender()
 
-    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
-        event.stop()
-        event.prevent_default()  # the milestone sorts by meaning (dates, numbers), not the generic text sort
-        key = event.column_key.value
-        if key == self.sort_key:
-            self.sort_reverse = not self.sort_reverse
-        else:
-            self.sort_key, self.sort_reverse = key, False
-        self._rerender()
+    def sort_status(self) -> str:
+        return ""  # the line above the table says it, with the pane's own filters
 
     def selected_item(self) -> MilestoneItem | None:
         key = self.selected_key()

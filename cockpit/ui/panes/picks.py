@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
@@ -18,6 +20,7 @@ from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
+from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import days_text, status_text
 
 _STATUS = {
@@ -28,12 +31,6 @@ _STATUS = {
     PickStatus.FREE_FORM: (GateStatus.AMBER, "free-form"),
     PickStatus.UNPARSED: (GateStatus.RED, "unparsed"),
 }
-# Status and Flags come first so they stay visible in an 80-column terminal; wide text is cut.
-COLUMNS = (
-    ("release", "Release PR", 16), ("status", "Status", None), ("flags", "Flags", 40), ("trunk", "Trunk PRs", 18),
-    ("hints", "Hints", 16), ("asked", "Asked", None), ("pr_open", "PR open", None), ("category", "Category", 28),
-    ("author", "Author", 16),
-)
 _SAID_BY_STATUS = {PickFlag.NO_RELEASE_PR, PickFlag.FREE_FORM, PickFlag.UNPARSED}
 _WARNING_HINTS = {"do not merge", "reverted", "not merged"}
 _MAX_TEXT_LINES = 400
@@ -42,6 +39,35 @@ _MAX_TEXT_LINES = 400
 def flag_words(row: PickRow) -> str:
     """The row's flags in words, leaving out what the Status column already says."""
     return ", ".join(f.value.replace("_", " ") for f in row.flags if f not in _SAID_BY_STATUS)
+
+
+@dataclass(frozen=True)
+class RequestRow:
+    """A request's row: the pick with its PRs named as the table shows them (``#N`` in the home
+    repository, ``owner/name#N`` elsewhere; trunk ``NA`` when the request says so)."""
+
+    pick: PickRow
+    release: str
+    trunk: str
+
+
+def _status_rank(row: RequestRow) -> int:
+    return status_rank(_STATUS.get(row.pick.status, (GateStatus.UNKNOWN, ""))[0])
+
+
+# Status and Flags come first so they stay visible in an 80-column terminal; wide text is cut.
+COLUMNS: tuple[Column[RequestRow], ...] = (
+    Column("release", "Release PR", by_text(lambda row: row.release), width=16),
+    Column("status", "Status", _status_rank),
+    Column("flags", "Flags", by_text(lambda row: flag_words(row.pick)), width=40),
+    Column("trunk", "Trunk PRs", by_text(lambda row: row.trunk), width=18),
+    Column("hints", "Hints", by_text(lambda row: ", ".join(row.pick.request.hints)), width=16),
+    Column("asked", "Asked", lambda row: row.pick.age_days),
+    Column("pr_open", "PR open", lambda row: row.pick.release_pr_age_days),
+    Column("category", "Category", by_text(lambda row: row.pick.request.category), width=28),
+    Column("author", "Author", by_text(lambda row: row.pick.request.author), width=16),
+)
+_WIDTHS = {column.id: column.width for column in COLUMNS}
 
 
 class PicksPane(TablePane):
@@ -64,29 +90,7 @@ class PicksPane(TablePane):
     def show(self, report: PicksReport) -> None:
         home = self.backend.config.release.repository
         stale_days = self.backend.config.stale_days
-        width = {key: w for key, _h, w in COLUMNS}
-        table = self.table
-        table.clear()
-        for row in report.rows:
-            request = row.request
-            status, word = _STATUS.get(row.status, (GateStatus.UNKNOWN, str(row.status)))
-            trunk = "NA" if request.trunk_na else " ".join(p.label(home) for p in request.trunk_prs)
-            # PRs a free-form request names without saying their role: marked with "?"
-            trunk = " ".join([trunk, *(f"{p.label(home)}?" for p in request.mentioned_prs)]).strip()
-            flags = flag_words(row)
-            stale = PickFlag.STALE in row.flags
-            table.add_row(
-                clip(" ".join(p.label(home) for p in request.release_prs) or "—", width["release"]),
-                status_text(self, status, word),
-                _styled(self, clip(flags, width["flags"]), GateStatus.RED) if flags else Text(""),
-                clip(trunk, width["trunk"]),
-                self._hints(row, width["hints"]),
-                self._age(row.age_days, stale, stale_days),
-                self._age(row.release_pr_age_days, stale, stale_days),
-                clip(request.category, width["category"]),
-                clip(request.author, width["author"]),
-                key=str(request.comment_id),
-            )
+        self.draw_rows(self._row(row, home, stale_days) for row in report.rows)
         unrequested = ", ".join(f"#{p.number} {p.title}" for p in report.unrequested)
         stale_count = sum(1 for r in report.rows if PickFlag.STALE in r.flags)
         self.query_one(".pane-filter", Static).update(
@@ -94,6 +98,28 @@ class PicksPane(TablePane):
                  + (f" · {stale_count} waiting over {stale_days:g} days" if stale_count else "")
                  + (f" · merged without a request: {unrequested}" if unrequested else ""))
         )
+
+    def _row(self, row: PickRow, home: str, stale_days: float) -> TableRow[RequestRow]:
+        request, width = row.request, _WIDTHS
+        status, word = _STATUS.get(row.status, (GateStatus.UNKNOWN, str(row.status)))
+        release = " ".join(p.label(home) for p in request.release_prs)
+        trunk = "NA" if request.trunk_na else " ".join(p.label(home) for p in request.trunk_prs)
+        # PRs a free-form request names without saying their role: marked with "?"
+        trunk = " ".join([trunk, *(f"{p.label(home)}?" for p in request.mentioned_prs)]).strip()
+        flags = flag_words(row)
+        stale = PickFlag.STALE in row.flags
+        cells = (
+            clip(release or "—", width["release"]),
+            status_text(self, status, word),
+            _styled(self, clip(flags, width["flags"]), GateStatus.RED) if flags else Text(""),
+            clip(trunk, width["trunk"]),
+            self._hints(row, width["hints"]),
+            self._age(row.age_days, stale, stale_days),
+            self._age(row.release_pr_age_days, stale, stale_days),
+            clip(request.category, width["category"]),
+            clip(request.author, width["author"]),
+        )
+        return TableRow(str(request.comment_id), RequestRow(row, release, trunk), cells)
 
     def _hints(self, row: PickRow, width: int | None) -> Text:
         words = ", ".join(row.request.hints)

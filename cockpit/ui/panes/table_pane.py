@@ -2,12 +2,15 @@
 clears), ``j``/``k``/``g``/``G`` to move, ``s``/``S`` (or a header click) to sort by a column, and
 ``y`` to copy the row's URL or SHA (OSC 52, so it works over ssh).
 
-Filter and sort apply on top of whatever the pane drew (``render_report``), so a pane only says
-which text is its row's link (``selected_link``).
+A pane declares its columns (``COLUMNS``, or ``columns()`` when it lays them out per report), each
+with the key its rows sort by, and hands its rows to ``draw_rows`` in its own order: the filter
+(over the text drawn) and the sort (over the row objects, ``cockpit.ui.table_sort``) apply there,
+and the table is filled once. A pane also says which text is its row's link (``selected_link``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,7 +20,8 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Static
 
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.row_filter import RowFilter, natural_key, parse_filter, row_text
+from cockpit.ui.row_filter import RowFilter, parse_filter, row_text
+from cockpit.ui.table_sort import Column, TableRow, sort_rows
 
 
 class FilterInput(Input):
@@ -51,15 +55,16 @@ class TablePane(Pane):
     """What ``y`` copies, in words ("URL", "SHA", "command")."""
     SUMMARY_CLASSES: ClassVar[str] = ""
     """Classes of the one-line summary above the table (``pane-filter`` and the pane's own); "" for none."""
-    COLUMNS: ClassVar[tuple[tuple[str, str, int | None], ...]] = ()
-    """(key, header, width to clip at) of columns fixed when the pane is built; a pane that sizes
-    its columns per report adds them itself."""
+    COLUMNS: ClassVar[tuple[Column[Any], ...]] = ()
+    """The columns added when the pane is built; a pane that lays its columns out per report adds
+    them itself and says which they are in ``columns()``."""
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
         super().__init__(backend, **kwargs)
         self.row_filter = RowFilter()
         self.sort_column: int | None = None
         self.sort_reverse = False
+        self._rows: list[TableRow[Any]] = []  # the rows the pane drew last, in its own order
         self._drawn = 0  # rows the pane drew before the filter
 
     def compose_body(self) -> ComposeResult:
@@ -75,35 +80,54 @@ class TablePane(Pane):
         yield from super().compose_body()
 
     def on_mount(self) -> None:
-        for key, header, _width in self.COLUMNS:
-            self.table.add_column(header, key=key)
+        for column in self.COLUMNS:
+            self.table.add_column(column.title, key=column.id)
+
+    def columns(self) -> Sequence[Column[Any]]:
+        """The columns as drawn now, in order: what ``s``, ``S`` and a header click sort by."""
+        return self.COLUMNS
+
+    def sorted_by(self) -> Column[Any] | None:
+        """The column the rows are sorted by, or None for the pane's own order."""
+        columns = self.columns()
+        if self.sort_column is not None and self.sort_column < len(columns):
+            return columns[self.sort_column]
+        return None
 
     @property
     def filter_input(self) -> Input:
         return self.query_one(".filter-input", Input)
 
+    def draw_rows(self, rows: Iterable[TableRow[Any]]) -> None:
+        """Fill the table with ``rows``, given in the pane's own order, under the ``/`` filter and the
+        chosen sort: the table is cleared and filled once (no row is removed or moved one by one)."""
+        self._rows = list(rows)
+        self._fill()
+
+    def _fill(self) -> None:
+        shown = self._rows
+        self._drawn = len(shown)
+        if self.row_filter.active:
+            shown = [row for row in shown if self.row_filter.keeps(row_text(row.cells))]
+        column = self.sorted_by()
+        if column is not None:
+            shown = sort_rows(shown, lambda row: column.sort_key(row.item), reverse=self.sort_reverse)
+        table = self.table
+        table.clear()
+        for row in shown:
+            table.add_row(*row.cells, key=row.key)
+
     def render_report(self) -> None:
         self.show(self.report)
-        table = self.table
-        self._drawn = table.row_count
-        if self.row_filter.active:
-            self._keep_only_matching_rows()
-        columns = table.ordered_columns
-        if self.sort_column is not None and self.sort_column < len(columns):
-            table.sort(columns[self.sort_column].key, key=natural_key, reverse=self.sort_reverse)
         self._show_tools()
 
-    def _keep_only_matching_rows(self) -> None:
-        """Drop the rows the filter hides in one rebuild: ``DataTable.remove_row`` costs a pass over
-        every row, so removing them one by one took seconds per keystroke on a 600-row tracker."""
-        table = self.table
-        drawn = [(row.key.value, table.get_row(row.key)) for row in table.ordered_rows]
-        kept = [(key, cells) for key, cells in drawn if self.row_filter.keeps(row_text(cells))]
-        if len(kept) == len(drawn):
-            return
-        table.clear()
-        for key, cells in kept:
-            table.add_row(*cells, key=key)
+    def sort_status(self) -> str:
+        """"sorted by State ▲" for the line beside the filter; "" when unsorted or said elsewhere."""
+        column = self.sorted_by()
+        if column is None or self.sort_column is None:
+            return ""
+        label = column.title.strip() or f"column {self.sort_column + 1}"
+        return f"sorted by {label} {'▼' if self.sort_reverse else '▲'}"
 
     def _show_tools(self) -> None:
         table = self.table
@@ -112,10 +136,9 @@ class TablePane(Pane):
             parts.append(self.row_filter.problem)
         elif self.row_filter.active:
             parts.append(f"{table.row_count} of {self._drawn} rows")
-        columns = table.ordered_columns
-        if self.sort_column is not None and self.sort_column < len(columns):
-            label = columns[self.sort_column].label.plain.strip() or f"column {self.sort_column + 1}"
-            parts.append(f"sorted by {label} {'▼' if self.sort_reverse else '▲'}")
+        sort_words = self.sort_status()
+        if sort_words:
+            parts.append(sort_words)
         status = self.query_one(".tools-status", Static)
         status.update(Text(" · ".join(parts)))
         status.set_class(bool(self.row_filter.problem), "-red")
@@ -136,7 +159,7 @@ class TablePane(Pane):
         self.filter_input.value = ""
         self.screen.set_focus(self.table)
         if had_filter:
-            self.rerender()
+            self.reorder()
         self._show_tools()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -145,7 +168,7 @@ class TablePane(Pane):
         event.stop()
         if event.value != self.row_filter.text:
             self.row_filter = parse_filter(event.value)
-            self.rerender()
+            self.reorder()
             self._show_tools()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -161,7 +184,7 @@ class TablePane(Pane):
         table.move_cursor(row=max(0, min(row, table.row_count - 1)), animate=False, scroll=True)
 
     def action_cycle_sort(self) -> None:
-        count = len(self.table.ordered_columns)
+        count = len(self.columns())
         order = (None, *range(count))
         position = order.index(self.sort_column) if self.sort_column in order else 0
         self.sort_column, self.sort_reverse = order[(position + 1) % len(order)], False
@@ -181,8 +204,14 @@ class TablePane(Pane):
         self._resort()
 
     def _resort(self) -> None:
-        self.rerender()  # back to the pane's own order needs a redraw, so every sort redraws
+        self.reorder()
         self._show_tools()
+
+    def reorder(self) -> None:
+        """The filter or the sort changed: the rows drawn last are filtered and sorted again, cursor
+        kept; the pane's cells are not built anew (a keystroke on 600 rows stays quick)."""
+        if self.report is not None:
+            self._keeping_cursor(self._fill)
 
     def selected_link(self) -> str | None:
         """The URL or SHA of the selected row (panes override; None: nothing to copy)."""
