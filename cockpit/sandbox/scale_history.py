@@ -24,7 +24,7 @@ from cockpit.sandbox.scale_branch import Pick, trunk_time
 from cockpit.sandbox.scale_plan import ScalePlan, Trunk, plan_scale
 from cockpit.sandbox.world_names import CONTRIBUTORS, CORE, GITHUB, MERGEBOT, PICKBOT, RELEASE_MANAGERS, REVIEWERS
 
-SCALE_FORMAT = 1
+SCALE_FORMAT = 2
 BRANCH, VERSION = "release/2.5", "2.5.0"
 
 

@@ -162,12 +162,16 @@ def _plan_trunk(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], rev
         if target is not None:
             revert_of[i] = (target, False)
             roles[i] = "revert_filler"
+    titles: set[str] = set()
     for i in range(n):
         role = roles.get(i, "")
         if role == "pre_reverted":
             role = ""
         pr = nums.prs[i]
         title = title_for(rng) if i else "Initial import of torchlet"
+        if title in titles:  # titles stay unique, so a revert quoting one names one commit
+            title = f"{title} in {MODULES[i % len(MODULES)]}/{STEMS[i // len(MODULES) % len(STEMS)]}_{i}"
+        titles.add(title)
         if role and not role.startswith(("revert", "pre_")):
             file = f"torchlet/{MODULES[pr % len(MODULES)]}/fixes/{pr % 97}/pr_{pr}.py"
         else:
