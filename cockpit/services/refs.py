@@ -67,6 +67,10 @@ def pr_urls(text: str, repository: str) -> set[int]:
 
 def _own_pull_number(url: str, repository: str) -> int | None:
     """N when ``url`` is exactly ``http(s)://<host>/<repository>/pull/N`` (string checks: hot path)."""
+    usual = f"https://github.com/{repository}/pull/"
+    if url.startswith(usual):  # the merge bot's own spelling: the checks below would all pass
+        digits = url[len(usual):]
+        return int(digits) if digits.isascii() and digits.isdigit() else None
     scheme, sep, rest = url.partition("://")
     host, slash, path = rest.partition("/")
     if not sep or scheme.lower() not in ("http", "https") or not host or not slash or host.split() != [host]:
