@@ -24,7 +24,8 @@ MAIN, BRANCH, CUT = "m" * 40, "r" * 40, "0" * 40
 
 
 def pull(number: int) -> MilestoneItem:
-    return MilestoneItem(number, ItemKind.PULL, f"PR {number}", ItemState.MERGED, f"https://github.com/{REPO}/pull/{number}")
+    url = f"https://github.com/{REPO}/pull/{number}"
+    return MilestoneItem(number, ItemKind.PULL, f"PR {number}", ItemState.MERGED, url)
 
 
 class SlowClone:
