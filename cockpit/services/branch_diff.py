@@ -85,6 +85,20 @@ def _earlier_keys(s: _Subject) -> list[int]:
 _NO_FIX_EXPECTED = {"not_planned": "closed as not planned", "duplicate": "closed as a duplicate"}
 
 
+def before_cut_candidates(items: Sequence[MilestoneItem], skip_labels: Sequence[str]) -> list[int]:
+    """Every number ``analyze_branch`` may ask ``before_cut`` about, known before any history is read:
+    the closed items that need history, and the PRs linked to such issues. The loader searches main
+    before the cut for all of them while it reads the ranges after the cut, then answers from that."""
+    skip = {s.lower() for s in skip_labels}
+    numbers: set[int] = set()
+    for item in items:
+        if _open_verdict(item, skip) is None:
+            numbers.add(item.number)
+            if item.kind is ItemKind.ISSUE:
+                numbers.update(item.linked_prs)
+    return sorted(numbers)
+
+
 def _open_verdict(item: MilestoneItem, skip: set[str]) -> ItemDiff | None:
     """Verdicts that need no history: skipped, open, closed without merge."""
     base = dict(number=item.number, title=item.title, html_url=item.html_url)

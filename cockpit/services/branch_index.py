@@ -31,6 +31,16 @@ def resolve_sha(sha: str, *known: Mapping[str, object]) -> str:
     return sha
 
 
+def _fixes_index(commits: Sequence[CommitRecord], repository: str) -> dict[int, list[str]]:
+    """Issue -> the commits (in order) whose message says they fix it."""
+    index: dict[int, list[str]] = defaultdict(list)
+    found = refs.fixed_issues_each([c.message for c in commits], repository)
+    for position in sorted(found):
+        for n in found[position]:
+            index[n].append(commits[position].sha)
+    return index
+
+
 @dataclass
 class TrunkIndex:
     """Trunk commits after the cut, by sha and by the PR they landed."""
@@ -45,10 +55,7 @@ class TrunkIndex:
     def fixes(self, issue: int, repository: str) -> list[str]:
         """Trunk commits whose message says they fix ``issue`` (indexed on first use)."""
         if self._fixes is None:
-            self._fixes = defaultdict(list)
-            for sha, commit in self.by_sha.items():
-                for n in refs.fixed_issues(commit.message, repository):
-                    self._fixes[n].append(sha)
+            self._fixes = _fixes_index(list(self.by_sha.values()), repository)
         return self._fixes.get(issue, [])
 
 
@@ -85,10 +92,7 @@ class BranchIndex:
     def fixes(self, issue: int, repository: str) -> list[str]:
         """Release-branch commits whose message says they fix ``issue`` (indexed on first use)."""
         if self._fixes is None:
-            self._fixes = defaultdict(list)
-            for commit in self.commits:
-                for n in refs.fixed_issues(commit.message, repository):
-                    self._fixes[n].append(commit.sha)
+            self._fixes = _fixes_index(self.commits, repository)
         return self._fixes.get(issue, [])
 
     def linked_to(self, commit: CommitRecord, trunk: TrunkIndex) -> bool:
