@@ -59,7 +59,7 @@ class PickFlow:
 @dataclass(frozen=True)
 class CIStrip:
     """The newest required-workflow runs of a release branch, oldest first, each "pass", "fail" or "pending";
-    ``first_red`` is the first failed run after the last passing one (the run that turned it red)."""
+    ``first_red`` is the first failed run after the last green commit (the run that turned the branch red)."""
 
     repository: str
     branch: str
@@ -139,13 +139,16 @@ def outcome(run: WorkflowRun) -> str:
 
 def ci_strip(history: RunHistory, length: int = CI_HISTORY_LENGTH) -> CIStrip:
     """The newest ``length`` runs of the required workflows pushed to the branch, oldest first, and the
-    first red after the last green (None when the newest finished run passed, or none ever did)."""
+    first red after the last green: the oldest failed run of a commit pushed after the newest commit whose
+    runs all passed (None when that commit is the newest, or no commit in the window passed whole)."""
     required = set(history.required)
     runs = [r for r in history.runs if not required or r.name in required][:length]
     runs.reverse()
     outcomes = tuple(outcome(r) for r in runs)
-    last_green = max((i for i, o in enumerate(outcomes) if o == "pass"), default=None)
+    commits = list(dict.fromkeys(r.head_sha for r in runs))  # oldest first, as pushed
+    green = [sha for sha in commits if all(o == "pass" for r, o in zip(runs, outcomes, strict=True) if r.head_sha == sha)]
     first_red = None
-    if last_green is not None:
-        first_red = next((runs[i] for i in range(last_green + 1, len(runs)) if outcomes[i] == "fail"), None)
+    if green:
+        after = set(commits[commits.index(green[-1]) + 1:])
+        first_red = next((r for r, o in zip(runs, outcomes, strict=True) if o == "fail" and r.head_sha in after), None)
     return CIStrip(history.repository, history.branch, outcomes, tuple(runs), first_red)

@@ -68,9 +68,19 @@ def test_the_pick_flow_counts_arrivals_resolutions_and_the_queue_per_day():
     assert flow.pending.values == (2, 2, 2, 2)
 
 
-def run(run_id: int, name: str, conclusion: str | None, status: str = "completed") -> WorkflowRun:
-    return WorkflowRun(run_id, name, f"{run_id:040x}", "release/2.5", status, conclusion, event="push",
+def run(run_id: int, name: str, conclusion: str | None, status: str = "completed", sha: str = "") -> WorkflowRun:
+    return WorkflowRun(run_id, name, sha or f"{run_id:040x}", "release/2.5", status, conclusion, event="push",
                        created_at=at(run_id % 28 + 1))
+
+
+def test_the_first_red_is_on_a_commit_after_the_last_commit_whose_required_runs_all_passed():
+    a, b, c = "a" * 40, "b" * 40, "c" * 40
+    newest_first = [run(9, "pull", "failure", sha=c), run(8, "trunk", "success", sha=c),
+                    run(7, "pull", "failure", sha=b), run(6, "trunk", "success", sha=b),
+                    run(5, "pull", "success", sha=a), run(4, "trunk", "success", sha=a)]
+    strip = ci_strip(RunHistory("acme/torchlet", "release/2.5", tuple(newest_first), ("pull", "trunk")))
+    assert outcome_line(strip) == "✓✓✓✗✓✗"
+    assert strip.first_red is not None and strip.first_red.id == 7
 
 
 def test_the_ci_history_keeps_the_newest_required_runs_oldest_first_and_finds_the_run_that_broke_it():
