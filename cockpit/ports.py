@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from cockpit.config import Config
     from cockpit.domain.artifacts import IndexFile
     from cockpit.domain.checklist import ChecklistStep, Signoff
-    from cockpit.domain.ci import CheckRun
+    from cockpit.domain.ci import CheckRun, WorkflowRun
     from cockpit.domain.commits import CommitRecord
     from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
     from cockpit.loaders.shared import SharedResults
@@ -58,6 +58,9 @@ class GitHubPort(Protocol):
     def pulls(self, repo: str, *, base: str | None = None, state: str = "all") -> list[PullRequest]: ...
 
     def check_runs(self, repo: str, ref: str) -> list[CheckRun]: ...
+
+    def workflow_runs(self, repo: str, *, branch: str | None = None, head_sha: str | None = None,
+                      event: str | None = None, limit: int = 300) -> list[WorkflowRun]: ...
 
     def branch_commits(self, repo: str, branch: str, limit: int) -> list[str]: ...
 

@@ -109,7 +109,7 @@ def milestone_from(data: Any) -> Milestone:
         number=_int(d, "number"), title=_str(d, "title"), state=_str(d, "state", "open"),
         open_items=d.get("open_issues") if isinstance(d.get("open_issues"), int) else 0,
         closed_items=d.get("closed_issues") if isinstance(d.get("closed_issues"), int) else 0,
-        html_url=_text(d, "html_url"),
+        html_url=_text(d, "html_url"), created_at=_time(d.get("created_at")), due_on=_time(d.get("due_on")),
     )
 
 
@@ -134,6 +134,7 @@ def item_from(data: Any, repository: str) -> MilestoneItem:
         updated_at=_time(d.get("updated_at")), closed_at=_time(d.get("closed_at")),
         linked_prs=linked_prs(body, repository, number) if is_pull else (), body=body,
         state_reason=_text(d, "state_reason") if state is ItemState.CLOSED else "",
+        created_at=_time(d.get("created_at")),
     )
 
 
@@ -157,7 +158,7 @@ def pull_from(data: Any, repository: str) -> PullRequest:
     return PullRequest(
         number=_int(d, "number"), title=_str(d, "title", ""), state=state, base_ref=_str(base, "ref"),
         head_ref=_str(head, "ref", ""), html_url=_text(d, "html_url"), author=_login(d),
-        created_at=_time(d.get("created_at")), merged_at=merged_at,
+        created_at=_time(d.get("created_at")), merged_at=merged_at, closed_at=_time(d.get("closed_at")),
         merge_commit_sha=d.get("merge_commit_sha") if isinstance(d.get("merge_commit_sha"), str) else None,
         body=_text(d, "body"),
         repository=_text(base_repo, "full_name") if isinstance(base_repo, dict) else repository,
@@ -173,6 +174,7 @@ def run_from(data: Any) -> WorkflowRun:
         conclusion=d.get("conclusion") if isinstance(d.get("conclusion"), str) else None,
         check_suite_id=suite if isinstance(suite, int) and not isinstance(suite, bool) else None,
         html_url=_text(d, "html_url"), event=_text(d, "event"), attempt=_attempt(d.get("run_attempt")),
+        created_at=_time(d.get("created_at")),
     )
 
 

@@ -22,8 +22,11 @@ def _picture(args: argparse.Namespace):
 def run_report(args: argparse.Namespace) -> int:
     from cockpit.services.report_render import render_json, render_markdown
 
+    from datetime import datetime, timezone
+
     picture = _picture(args)
-    print(render_json(picture) if args.format == "json" else render_markdown(picture), end="")
+    today = datetime.now(timezone.utc).date()
+    print(render_json(picture) if args.format == "json" else render_markdown(picture, today), end="")
     return 0
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.release import CITarget
 
-__all__ = ["CITarget", "CheckRun", "JobVerdict", "RepoCIVerdict", "WorkflowRun"]
+__all__ = ["CITarget", "CheckRun", "JobVerdict", "RepoCIVerdict", "RunHistory", "WorkflowRun"]
 
 
 @dataclass(frozen=True)
@@ -72,3 +72,14 @@ class WorkflowRun:
     html_url: str = ""
     event: str = ""
     attempt: int = 1  # GitHub's ``run_attempt``: 2 and up once someone re-ran it
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class RunHistory:
+    """The newest workflow runs pushed to a repository's release branch, newest first."""
+
+    repository: str
+    branch: str
+    runs: tuple[WorkflowRun, ...] = ()
+    required: tuple[str, ...] = ()  # the workflows whose runs count

@@ -33,6 +33,8 @@ class Milestone:
     open_items: int = 0
     closed_items: int = 0
     html_url: str = ""
+    created_at: datetime | None = None
+    due_on: datetime | None = None  # the date the release team set on GitHub, if any
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class MilestoneItem:
     body: str = ""
     # why GitHub closed an issue: "completed", "not_planned", "duplicate", "reopened"; "" when open or untold
     state_reason: str = ""
+    created_at: datetime | None = None
 
 
 class PullState(StrEnum):
@@ -77,6 +80,7 @@ class PullRequest:
     author: str = ""
     created_at: datetime | None = None
     merged_at: datetime | None = None
+    closed_at: datetime | None = None
     merge_commit_sha: str | None = None
     body: str = ""
     repository: str = ""

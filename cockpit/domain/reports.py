@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from cockpit.domain.artifacts import StorageReport
 from cockpit.domain.checklist import ChecklistStep, Signoff
-from cockpit.domain.ci import RepoCIVerdict
+from cockpit.domain.ci import RepoCIVerdict, RunHistory
 from cockpit.domain.commits import BranchDiffReport
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import Milestone, MilestoneItem, PullRequest
@@ -39,6 +39,7 @@ class CIReport:
     requests: int = 0  # GitHub requests this load sent (304s included)
     not_modified: int = 0  # of those, answered 304: unchanged since the previous load
     notes: tuple[str, ...] = ()  # what was configured but could not be judged, in words
+    history: tuple[RunHistory, ...] = ()  # per repository, the newest runs on its release branch
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ one, and the newest RC tag's binary builds.
 What a load costs on GitHub: per ref read, the check-run pages (100 a page) plus one workflow-runs
 request (the join that names each job's workflow). A green head costs nothing more; otherwise one
 commits request and the refs walked back, stopping at the first green commit (at most
-``LAST_GREEN_WALK``). The count is taken in this thread, so other panes loading at the same time do
+``LAST_GREEN_WALK``). Per repository, one more request lists the newest runs pushed to the release
+branch, for the CI history picture. The count is taken in this thread, so other panes loading at the same time do
 not inflate it.
 """
 
@@ -13,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from cockpit.domain.ci import CheckRun, CITarget
+from cockpit.domain.ci import CheckRun, CITarget, RunHistory
 from cockpit.domain.reports import CIReport
+from cockpit.errors import CockpitError
 
 if TYPE_CHECKING:
     from cockpit.ports import GitHubPort, Ports
 
 LAST_GREEN_WALK = 5  # commits behind the head searched for the last green one
+HISTORY_RUNS = 100  # one page of the newest runs on the release branch, of which the required ones are kept
 
 
 def load_ci(backend: "Ports") -> CIReport:
@@ -32,6 +35,14 @@ def load_ci(backend: "Ports") -> CIReport:
         runs = gh.check_runs(target.repository, target.branch)
         head = next((r.head_sha for r in runs if r.head_sha), "")
         branches.append(branch_verdict(target, target.branch, runs, _history(gh, target, head)))
+    history = []
+    for target in backend.config.ci:
+        try:
+            runs_pushed = gh.workflow_runs(target.repository, branch=target.branch, event="push", limit=HISTORY_RUNS)
+        except CockpitError as exc:
+            notes.append(f"{target.repository}: the CI history of {target.branch} could not be read: {exc}")
+            continue
+        history.append(RunHistory(target.repository, target.branch, tuple(runs_pushed), target.required_workflows))
     for target in (t for t in backend.config.ci if t.binary_workflow):
         if target.repository != backend.repository:
             notes.append(f"{target.repository}: binary builds ({target.binary_workflow}) not judged: "
@@ -45,7 +56,7 @@ def load_ci(backend: "Ports") -> CIReport:
         rc_builds.append((target, tag, gh.check_runs(target.repository, tag)))
     sent, unchanged = _counts(gh)
     return ci_report(branches, rc_builds, requests=sent - sent_before, not_modified=unchanged - unchanged_before,
-                     notes=notes)
+                     notes=notes, history=history)
 
 
 def _history(gh: "GitHubPort", target: CITarget, head: str) -> Iterator[tuple[str, Sequence[CheckRun]]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from cockpit.domain.ci import CheckRun, CITarget, JobVerdict, RepoCIVerdict
+from cockpit.domain.ci import CheckRun, CITarget, JobVerdict, RepoCIVerdict, RunHistory
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus, worst
 from cockpit.domain.reports import CIReport
 
@@ -136,6 +136,7 @@ def ci_report(
     requests: int = 0,
     not_modified: int = 0,
     notes: Sequence[str] = (),
+    history: Sequence[RunHistory] = (),
 ) -> CIReport:
     """The CI pane's report: a verdict per branch head and RC tag, and their gate.
 
@@ -143,14 +144,15 @@ def ci_report(
     ``(target, ref, head_runs, history)`` with ``history`` the earlier commits newest first as
     ``(sha, runs)`` (for the last green commit); for an RC ``(target, tag, runs)``, judged on the
     target's binary-build workflow (``rc_target``). ``requests`` / ``not_modified``: what the load
-    cost on GitHub; ``notes``: configured targets that could not be judged, in words.
+    cost on GitHub; ``notes``: configured targets that could not be judged, in words; ``history``:
+    the newest runs on each release branch, for the CI history picture.
     """
     branch_verdicts = tuple(b if isinstance(b, RepoCIVerdict) else branch_verdict(*b) for b in branches)
     rc_verdicts = tuple(
         r if isinstance(r, RepoCIVerdict) else ci_verdict(rc_target(r[0]), r[2], ref=r[1]) for r in rc_builds
     )
     gate = ci_gate(branch_verdicts, rc_verdicts)
-    return CIReport(branch_verdicts, rc_verdicts, gate, requests, not_modified, tuple(notes))
+    return CIReport(branch_verdicts, rc_verdicts, gate, requests, not_modified, tuple(notes), tuple(history))
 
 
 def branch_verdict(

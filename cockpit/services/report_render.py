@@ -19,6 +19,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
 from cockpit.services.storage import problems_by_variant
+from cockpit.services.trends_text import trends_markdown
 
 _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
 
@@ -47,7 +48,8 @@ def _cell(text: Any) -> str:
     return md_text(text, limit=SENTENCE_LIMIT)
 
 
-def render_markdown(picture: ReleasePicture) -> str:
+def render_markdown(picture: ReleasePicture, today: date | None = None) -> str:
+    """The picture as GitHub Markdown; with ``today``, a "Trends" section draws the pictures up to that day."""
     v = picture.verdict
     lines = [f"## Release {md_text(picture.version)} ({md_text(picture.repository)}, {md_code(picture.branch)}): "
              f"{'GO' if v.go else 'NO-GO'}", ""]
@@ -59,6 +61,8 @@ def render_markdown(picture: ReleasePicture) -> str:
     for pane, error in picture.errors.items():
         lines += ["", f"**{pane}** could not be loaded: {_cell(error)}"]
     lines += _milestone(picture) + _branch(picture) + _picks(picture) + _ci(picture) + _storage(picture)
+    if today is not None:
+        lines += _section("Trends", trends_markdown(picture, today))
     lines += _checklist(picture)
     return cap_comment("\n".join(lines) + "\n", whole="`cockpit report --format json`")
 

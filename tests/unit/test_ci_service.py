@@ -321,6 +321,10 @@ class _GitHub:
         self.asked.append(("branch_commits", repo, branch))
         return ["d" * 40, "c" * 40, "a" * 40][:limit]
 
+    def workflow_runs(self, repo, *, branch=None, head_sha=None, event=None, limit=300):
+        self.asked.append(("workflow_runs", repo, branch))
+        return []
+
 
 def _backend(targets, runs_by_ref, tags=()):
     from types import SimpleNamespace
@@ -348,7 +352,9 @@ def test_every_configured_ci_field_is_honoured_by_the_loader():
     assert (vis.repository, vis.ref, vis.status) == ("acme/vision", "release/0.20", GateStatus.GREEN)  # branch, required
     assert [(v.ref, v.status) for v in report.rc_builds] == [("v2.5.0-rc2", GateStatus.GREEN)]  # newest RC, binaries
     assert report.notes == ("acme/vision: binary builds (wheels) not judged: RC tags are read from the acme/torchlet clone only",)
-    assert report.requests == 3 and not any(a[0] == "branch_commits" for a in backend.github.asked)
+    assert report.requests == 5 and not any(a[0] == "branch_commits" for a in backend.github.asked)
+    assert [(h.repository, h.branch, h.required) for h in report.history] == [
+        ("acme/torchlet", "release/2.5", ("pull", "trunk", "lint")), ("acme/vision", "release/0.20", ("pull",))]
 
 
 def test_without_an_rc_tag_the_binary_builds_are_named_as_not_judged():

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
@@ -17,6 +18,7 @@ from cockpit.ui.widgets import STATUS_WORD, set_status_class
 
 if TYPE_CHECKING:  # the reports' module is imported by the loads, after the first paint
     from cockpit.domain.reports import GoNoGo, StorageGateReport
+    from cockpit.ui.trends import TrendsSection
 
 _PANE_KEYS = {"milestone_empty": "1", "picks_clear": "2", "ci_green": "3", "branch_diff_clean": "4", "checklist": "5"}
 GATE_ORDER = tuple((name, title, _PANE_KEYS.get(name, "")) for name, title in GATE_TITLES.items())
@@ -89,12 +91,16 @@ class OverviewPane(Pane):
 
     PANE = "overview"
     GATES = ("rc_artifacts", "pypi_not_published")
-    BINDINGS = []
+    BINDINGS = [
+        Binding("t", "toggle_trends", "Trends", id="overview.trends",
+                tooltip="Show the trends (burn-down, pick flow, CI history) in place of the RC artifacts, or back"),
+    ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
         super().__init__(backend, **kwargs)
         self._problems: Static | None = None
         self._scroll: VerticalScroll | None = None
+        self._trends: TrendsSection | None = None
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text("Verdict pending: waiting for the panes to load"), id="verdict", classes="verdict -unknown")
@@ -153,8 +159,33 @@ class OverviewPane(Pane):
         self.body.update(text)
 
     def show_gates(self, gates: dict[str, Gate]) -> None:
-        """Re-render the gate lines from the app's gates (UI thread)."""
+        """Re-render the gate lines from the app's gates (UI thread); the trends too when shown."""
         self.query_one(GateList).show_gates(gates)
+        if self._trends is not None and self._trends.display:
+            self._draw_trends(self._trends)
+
+    def action_toggle_trends(self) -> None:
+        """Trends in place of the RC artifacts section, or back; the section is built when first asked for."""
+        if self._trends is None:
+            from cockpit.ui.trends import TrendsSection  # after the first paint, only when asked for
+
+            self._trends = TrendsSection(id="trends")
+            self.mount(self._trends)
+            self.call_after_refresh(self._draw_trends, self._trends)
+        else:
+            self._trends.display = not self._trends.display
+            if self._trends.display:
+                self._draw_trends(self._trends)
+        showing = bool(self._trends.display)
+        self._storage_section()[1].display = not showing
+        self.screen.set_focus(self._trends if showing else self._storage_section()[1])
+
+    def _draw_trends(self, trends: TrendsSection) -> None:
+        reports = {}
+        for name in ("milestone", "picks", "ci"):
+            pane = self.app.mounted_pane(name) if hasattr(self.app, "mounted_pane") else None
+            reports[name] = pane.report if pane is not None else None
+        trends.show_reports(self.now().date(), reports["milestone"], reports["picks"], reports["ci"])
 
     def show_verdict(self, verdict: GoNoGo) -> None:
         widget = self.query_one("#verdict", Static)

@@ -1,0 +1,96 @@
+"""The pictures as text: Unicode sparklines and the report's "Trends" section in Markdown.
+
+The UI and the report draw the same series (``cockpit.services.trends``); this is the text form,
+for a pasted report and for a terminal without the chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from cockpit.domain.reports import ReleasePicture
+from cockpit.services.markdown import md_code, md_text
+from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
+
+BARS = "▁▂▃▄▅▆▇█"
+OUTCOME_MARK = {"pass": "✓", "fail": "✗", "pending": "·"}
+REPORT_WIDTH = 60
+"""The widest sparkline the report draws: longer series are folded, each cell the most of its days."""
+
+
+def folded(values: Sequence[int], width: int) -> tuple[int, ...]:
+    """``values`` in at most ``width`` cells, each the largest of the days it covers (a peak stays seen)."""
+    if width <= 0 or len(values) <= width:
+        return tuple(values)
+    cells = []
+    for cell in range(width):
+        lo, hi = cell * len(values) // width, (cell + 1) * len(values) // width
+        cells.append(max(values[lo:max(hi, lo + 1)]))
+    return tuple(cells)
+
+
+def sparkline(values: Sequence[int], width: int = REPORT_WIDTH, *, top: int | None = None) -> str:
+    """One bar a value (folded to ``width``), scaled from 0 to ``top`` (the largest value by default);
+    a zero is the lowest bar, so the line keeps its length."""
+    cells = folded(values, width)
+    peak = max(top if top is not None else max(cells, default=0), 1)
+    return "".join(BARS[min(len(BARS) - 1, round(v * (len(BARS) - 1) / peak))] if v > 0 else BARS[0] for v in cells)
+
+
+def outcome_line(strip: CIStrip) -> str:
+    """✓ passed, ✗ failed, · pending, oldest first."""
+    return "".join(OUTCOME_MARK[o] for o in strip.outcomes)
+
+
+def _span(series: DailySeries) -> str:
+    days = len(series.values)
+    return f"{series.start.isoformat()} to {series.end.isoformat()} ({days} day{'s' if days != 1 else ''})"
+
+
+def burn_down_lines(picture: BurnDown) -> list[str]:
+    series = picture.open_items
+    if not series.values:
+        return ["- Milestone burn-down: no items yet"]
+    now, peak = series.values[-1], max(series.values)
+    target = f"; due {picture.target.isoformat()}" if picture.target else ""
+    line = f"- Milestone burn-down, open items {_span(series)}: `{sparkline(series.values)}` now {now}, peak {peak}"
+    return [line + target]
+
+
+def pick_flow_lines(flow: PickFlow) -> list[str]:
+    if not flow.arrived.values:
+        return ["- Cherry-pick flow: no requests yet"]
+    top = max(max(flow.arrived.values), max(flow.resolved.values))
+    return [
+        f"- Cherry-pick flow, {_span(flow.arrived)}:",
+        f"  - arrived  `{sparkline(flow.arrived.values, top=top)}` {sum(flow.arrived.values)} in all",
+        f"  - resolved `{sparkline(flow.resolved.values, top=top)}` {sum(flow.resolved.values)} in all",
+        f"  - pending  `{sparkline(flow.pending.values)}` {flow.pending.values[-1]} now",
+    ]
+
+
+def ci_history_lines(strips: Sequence[CIStrip]) -> list[str]:
+    if not strips:
+        return []
+    rows = ["", "| Repository | Last runs of the required workflows (oldest first) | First red after the last green |",
+            "|---|---|---|"]
+    for strip in strips:
+        red = strip.first_red
+        broke = (f"{md_text(red.name)} at {md_code(red.head_sha[:12])}"
+                 + (f" on {red.created_at.date().isoformat()}" if red.created_at else "")) if red else "none"
+        rows.append(f"| {md_code(strip.repository)} @ {md_code(strip.branch)} | `{outcome_line(strip) or 'no runs'}` "
+                    f"| {broke} |")
+    return rows
+
+
+def trends_markdown(picture: ReleasePicture, today: date) -> list[str]:
+    """The rows of the "Trends" section of ``cockpit report``: each picture as a sparkline line or a small table."""
+    lines: list[str] = []
+    if picture.milestone is not None:
+        lines += burn_down_lines(burn_down(picture.milestone.milestone, picture.milestone.items, today))
+    if picture.picks is not None:
+        lines += pick_flow_lines(pick_flow(picture.picks.rows, today))
+    if picture.ci is not None:
+        lines += ci_history_lines([ci_strip(h) for h in picture.ci.history])
+    return lines

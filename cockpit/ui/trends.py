@@ -1,0 +1,121 @@
+"""The overview's "Trends" section: is the release converging?
+
+Numeric series (open milestone items, pick requests arriving, resolved and pending) are Textual's
+own ``Sparkline``: it ships with Textual (no dependency, nothing more to import before the first
+paint, since this module is imported only when the section is first shown), folds a long series
+into the width it gets, and takes its colours from CSS, so theme variables colour it. The CI history
+is a strip of one coloured cell per run (a sparkline cannot colour a bar by outcome). The series come
+from ``cockpit.services.trends``, the same the report's text form draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Sparkline, Static
+
+from cockpit.services.trends import BurnDown, CIStrip, PickFlow, burn_down, ci_strip, pick_flow
+
+if TYPE_CHECKING:
+    from cockpit.domain.reports import CIReport, MilestoneReport, PicksReport
+
+LABEL_WIDTH = 10
+_CELL = {"pass": ("▇", "$cockpit-pass"), "fail": ("▇", "$cockpit-fail"), "pending": ("▃", "$cockpit-pending")}
+
+
+class TrendLine(Horizontal):
+    """A label and a sparkline of one daily series."""
+
+    DEFAULT_CSS = """
+    TrendLine { height: 1; }
+    TrendLine > .trend-label { width: 10; color: $foreground-muted; }
+    TrendLine > Sparkline { width: 1fr; }
+    TrendLine > Sparkline > .sparkline--max-color { color: $cockpit-pending; }
+    TrendLine > Sparkline > .sparkline--min-color { color: $cockpit-pass; }
+    TrendLine.-arrived > Sparkline > .sparkline--max-color { color: $cockpit-fail; }
+    TrendLine.-arrived > Sparkline > .sparkline--min-color { color: $cockpit-fail 30%; }
+    TrendLine.-resolved > Sparkline > .sparkline--max-color { color: $cockpit-pass; }
+    TrendLine.-resolved > Sparkline > .sparkline--min-color { color: $cockpit-pass 30%; }
+    """
+
+    def __init__(self, label: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._label = label
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._label, classes="trend-label")
+        yield Sparkline([])
+
+    def show(self, values: Sequence[int]) -> None:
+        self.query_one(Sparkline).data = [float(v) for v in values] or [0.0]
+
+
+class TrendsSection(VerticalScroll):
+    """Burn-down, pick flow and CI history, each a heading line and its pictures; scrolls at 80x24."""
+
+    DEFAULT_CSS = """
+    TrendsSection { height: 1fr; margin: 1 2 0 2; }
+    TrendsSection > .trend-heading { height: auto; text-style: bold; }
+    TrendsSection > #trend-ci { height: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("Milestone burn-down: loading…", id="trend-burn-heading", classes="trend-heading")
+        yield TrendLine("open", id="trend-burn")
+        yield Static("Cherry-pick flow: loading…", id="trend-flow-heading", classes="trend-heading")
+        yield TrendLine("arrived", id="trend-arrived", classes="-arrived")
+        yield TrendLine("resolved", id="trend-resolved", classes="-resolved")
+        yield TrendLine("pending", id="trend-pending")
+        yield Static("CI history: loading…", id="trend-ci-heading", classes="trend-heading")
+        yield Static("", id="trend-ci")
+
+    def show_reports(self, today: date, milestone: MilestoneReport | None, picks: PicksReport | None,
+                     ci: CIReport | None) -> None:
+        """Draw each picture whose pane has loaded; the others keep saying "loading…"."""
+        if milestone is not None:
+            self.show_burn_down(burn_down(milestone.milestone, milestone.items, today))
+        if picks is not None:
+            self.show_flow(pick_flow(picks.rows, today))
+        if ci is not None:
+            self.show_ci([ci_strip(h) for h in ci.history])
+
+    def show_burn_down(self, picture: BurnDown) -> None:
+        series = picture.open_items
+        values = series.values
+        words = f"{values[-1]} open now, peak {max(values)}, since {series.start.isoformat()}" if values else "no items"
+        due = f", due {picture.target.isoformat()}" if picture.target else ""
+        self.query_one("#trend-burn-heading", Static).update(Content(f"Milestone burn-down: {words}{due}"))
+        self.query_one("#trend-burn", TrendLine).show(values)
+
+    def show_flow(self, flow: PickFlow) -> None:
+        arrived, resolved, pending = flow.arrived.values, flow.resolved.values, flow.pending.values
+        words = (f"{sum(arrived)} requested, {sum(resolved)} resolved, {pending[-1]} pending now"
+                 if arrived else "no requests yet")
+        self.query_one("#trend-flow-heading", Static).update(Content(f"Cherry-pick flow: {words}"))
+        for name, values in (("arrived", arrived), ("resolved", resolved), ("pending", pending)):
+            self.query_one(f"#trend-{name}", TrendLine).show(values)
+
+    def show_ci(self, strips: Sequence[CIStrip]) -> None:
+        self.query_one("#trend-ci-heading", Static).update(
+            Content("CI history: the last 20 required runs on each release branch, oldest first"))
+        lines = [ci_line(s) for s in strips]
+        self.query_one("#trend-ci", Static).update(Content("\n").join(lines) if lines else Content("no runs read"))
+
+
+def ci_line(strip: CIStrip) -> Content:
+    """``repo  ▇▇▇▇▃  first red: pull at 0123abcd 2026-09-27``, each cell coloured by its run's outcome."""
+    cells = [_CELL[o] for o in strip.outcomes] or [("no runs", "$foreground-muted")]
+    red = strip.first_red
+    tail = ""
+    if red is not None:
+        when = f" {red.created_at.date().isoformat()}" if red.created_at else ""
+        tail = f"  first red: {red.name} at {red.head_sha[:8]}{when}"
+    elif strip.outcomes and strip.outcomes[-1] == "pass":
+        tail = "  green"
+    name = strip.repository.split("/")[-1][:LABEL_WIDTH - 1].ljust(LABEL_WIDTH)
+    return Content.assemble((name, "$foreground-muted"), *cells, (tail, "$cockpit-fail" if red else "$cockpit-pass"))

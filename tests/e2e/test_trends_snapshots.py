@@ -1,0 +1,66 @@
+"""The overview's Trends section over the sandbox release, in the dark and the light theme, at 120x40
+and 80x24; and the series it draws are the sandbox's (not only a widget that exists).
+
+The reports are loaded once through the real adapters with the world's fixed clock, as for the other
+sandbox snapshots (``test_snapshots_sandbox``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Sparkline, Static
+
+from cockpit.services.trends import burn_down, ci_strip, pick_flow
+from tests.e2e.test_snapshots_sandbox import NOW, loaded, showing, snapshot_app  # noqa: F401 (a fixture)
+from tests.pilot import settle
+
+
+def with_trends():
+    """``run_before``: every load finished, then ``t`` on the overview."""
+    loaded_then = showing(None)
+
+    async def run_before(pilot) -> None:
+        await loaded_then(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.pause()
+    return run_before
+
+
+class TestTrends:
+    @pytest.mark.parametrize("theme", ["cockpit-dark", "cockpit-light"])
+    @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+    def test_snapshot(self, loaded, snap_compare, theme, size):  # noqa: F811
+        assert snap_compare(snapshot_app(loaded, theme), terminal_size=size, run_before=with_trends())
+
+
+@pytest.mark.anyio
+async def test_the_trends_draw_the_sandbox_series(loaded):  # noqa: F811
+    app = snapshot_app(loaded, "cockpit-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await showing(None)(pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        today = NOW.date()
+        milestone, picks, ci = loaded.load_milestone(), loaded.load_picks(), loaded.load_ci()
+        burn = burn_down(milestone.milestone, milestone.items, today).open_items.values
+        flow = pick_flow(picks.rows, today)
+
+        def drawn(line_id: str) -> list[float]:
+            return list(app.query_one(f"#{line_id} Sparkline", Sparkline).data)
+
+        assert drawn("trend-burn") == [float(v) for v in burn]
+        assert drawn("trend-arrived") == [float(v) for v in flow.arrived.values]
+        assert drawn("trend-resolved") == [float(v) for v in flow.resolved.values]
+        assert drawn("trend-pending") == [float(v) for v in flow.pending.values]
+        ci_text = str(app.query_one("#trend-ci", Static).render())
+        for history in ci.history:
+            strip = ci_strip(history)
+            assert strip.repository.split("/")[-1] in ci_text
+            if strip.first_red is not None:
+                assert f"first red: {strip.first_red.name} at {strip.first_red.head_sha[:8]}" in ci_text
+        assert not app.query_one("#storage-scroll").display  # the trends take the artifacts' place
+
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.query_one("#storage-scroll").display and not app.query_one("#trends").display
