@@ -9,6 +9,7 @@ from pane_alone import PaneAlone, settle
 from textual.widgets import DataTable
 
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.table_sort import Column, TableRow, text_key
 
 pytestmark = pytest.mark.anyio
 ROWS = 600
@@ -18,15 +19,13 @@ class LongTable(TablePane):
     """A table pane over a report of ``ROWS`` request-like rows."""
 
     PANE = "long"
-    COLUMNS = (("number", "PR", None), ("status", "Status", None))
+    COLUMNS = (Column("number", "PR", lambda row: text_key(row[0])), Column("status", "Status", lambda row: row[1]))
 
     def fetch(self) -> list[tuple[str, str]]:
         return [(f"#{90000 + k}", "under review" if k % 10 == 0 else "accepted") for k in range(ROWS)]
 
     def show(self, report: list[tuple[str, str]]) -> None:
-        self.table.clear()
-        for number, status in report:
-            self.table.add_row(number, status, key=number)
+        self.draw_rows(TableRow(number, (number, status), (number, status)) for number, status in report)
 
 
 async def test_filtering_600_rows_drops_the_hidden_ones_in_one_rebuild(monkeypatch):

@@ -97,9 +97,9 @@ class Pane(Vertical):
         yield from self.compose_body()
 
     def compose_body(self) -> ComposeResult:
-        from textual.widgets import DataTable
+        from cockpit.ui.rows_table import RowsTable
 
-        yield DataTable(zebra_stripes=True, cursor_type="row", classes="pane-table")
+        yield RowsTable(zebra_stripes=True, cursor_type="row", classes="pane-table")
 
     @property
     def body(self) -> Widget:
