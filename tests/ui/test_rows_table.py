@@ -76,3 +76,43 @@ async def test_a_repeated_row_key_or_a_row_too_wide_is_refused_as_add_row_refuse
             table.replace_rows([ROWS[0], ROWS[0]])
         with pytest.raises(ValueError, match="More values"):
             table.replace_rows([("x", ("a", "b", "c", "d"))])
+
+
+def frame(table: DataTable) -> list[list[tuple[str, object]]]:
+    from textual.geometry import Region
+
+    table._clear_caches()
+    strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+    return [[(segment.text, segment.style) for segment in strip.simplify()] for strip in strips]
+
+
+async def test_cells_drawn_the_quick_way_look_exactly_as_datatable_draws_them(monkeypatch):
+    title = Text.assemble(("fix: ", "bold"), ("torch.compile", "italic #ff8800"), " regression on A100 ✓ 日本語")
+    ellipsis = Text("a title far too long for its column, cut with an ellipsis", overflow="ellipsis")
+    rows = [(str(k), (Text(f"#{k}"), Text("under review" if k % 3 else "accepted", style="bold #cc3333"),
+                      title.copy() if k % 2 else ellipsis.copy(), Text(""), "[b]markup[/b] text", None))
+            for k in range(40)]
+
+    class Wide(App):
+        def compose(self):
+            table = RowsTable(zebra_stripes=True, cursor_type="row")
+            for key, label, width in (("pr", "PR", None), ("status", "Status", None), ("title", "Title", 24),
+                                      ("empty", "", None), ("markup", "Markup", None), ("none", "None", None)):
+                table.add_column(label, key=key, width=width)
+            yield table
+
+    app = Wide()
+    async with app.run_test(size=(100, 20)) as pilot:
+        table = app.query_one(RowsTable)
+        table.fit_columns(rows)
+        table.replace_rows(rows)
+        table.focus()
+        table.move_cursor(row=3)
+        await pilot.pause()
+        drawn = []
+        line_of = RowsTable._line_of
+        monkeypatch.setattr(RowsTable, "_line_of", lambda self, *args: drawn.append(args) or line_of(self, *args))
+        quick = frame(table)
+        assert len(drawn) >= 19 * 4, "the Text cells of every row on screen took the quick way"
+        monkeypatch.setattr(RowsTable, "_plain_line_cell", lambda *args: None)
+        assert frame(table) == quick
