@@ -6,11 +6,17 @@ names the URL and what went wrong (connection refused, timeout, a status other t
 that is not HTML, a JSON body that is not PyPI's). No httpx exception escapes. File names, URLs,
 versions and error text from the servers are made inert as they are read (``cockpit.domain.text``). Only GET and HEAD
 requests are sent, so both clients are safe in a read-only session.
+
+Refreshes are conditional, as the GitHub transport's are: each answer that carries an ``ETag`` or a
+``Last-Modified`` is kept (per method, URL and ``Accept``), the next request for it sends
+``If-None-Match`` / ``If-Modified-Since``, and a 304 is answered from what was kept. A refresh of
+an unchanged index costs only 304s (no page is read or parsed again by the server).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -32,6 +38,8 @@ from cockpit.domain.text import inert, inert_json
 from cockpit.errors import ProjectNotFound, StorageError
 
 HEAD_CONCURRENCY = 8
+VALIDATED_CACHE_SIZE = 4000
+"""Answers kept for conditional requests; a PyTorch RC's index check reads some 400 URLs."""
 USER_AGENT = "release-cockpit (storage check)"
 __all__ = ["PyPIClient", "ProjectNotFound", "WheelIndex", "parse_project_page", "project_name"]
 
@@ -55,6 +63,10 @@ class _Client:
             headers={"User-Agent": USER_AGENT},
             limits=httpx.Limits(max_connections=HEAD_CONCURRENCY),
         )
+        self._validated: dict[tuple[str, str, str], httpx.Response] = {}
+        self._validated_lock = threading.Lock()
+        self.not_modified = 0
+        """Requests answered 304 (from the kept answer) so far."""
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -68,18 +80,44 @@ class _Client:
 
     def _request(self, method: str, url: str, *, ok: Iterable[int] = (200,),
                  headers: dict[str, str] | None = None) -> httpx.Response:
+        key = (method, url, (headers or {}).get("Accept", ""))
+        with self._validated_lock:
+            kept = self._validated.get(key)
+        sent = dict(headers or {})
+        if kept is not None:
+            if "etag" in kept.headers:
+                sent["If-None-Match"] = kept.headers["etag"]
+            if "last-modified" in kept.headers:
+                sent["If-Modified-Since"] = kept.headers["last-modified"]
+        response = self._send(method, url, sent)
+        if response.status_code == 304 and kept is not None:
+            with self._validated_lock:
+                self.not_modified += 1
+            return kept
+        self._keep(key, response)
+        if response.status_code not in tuple(ok):
+            reason = inert(response.reason_phrase or "error")
+            raise StorageError(f"{method} {url}: answered {response.status_code} {reason}; expected 200")
+        return response
+
+    def _keep(self, key: tuple[str, str, str], response: httpx.Response) -> None:
+        """Keep a 200 that can be validated for the next request of ``key``; forget any other."""
+        with self._validated_lock:
+            self._validated.pop(key, None)
+            if response.status_code == 200 and ("etag" in response.headers or "last-modified" in response.headers):
+                self._validated[key] = response
+                if len(self._validated) > VALIDATED_CACHE_SIZE:  # oldest first: dicts keep insertion order
+                    del self._validated[next(iter(self._validated))]
+
+    def _send(self, method: str, url: str, headers: dict[str, str]) -> httpx.Response:
         try:
-            response = self._http.request(method, url, headers=headers)
+            return self._http.request(method, url, headers=headers)
         except httpx.TimeoutException as exc:
             raise StorageError(f"{method} {url}: no answer within {self.timeout:g} s ({type(exc).__name__})") from exc
         except httpx.ConnectError as exc:
             raise StorageError(f"{method} {url}: cannot connect ({exc}); is the {self.what} up and the URL right?") from exc
         except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
             raise StorageError(f"{method} {url}: request failed ({type(exc).__name__}: {exc})") from exc
-        if response.status_code not in tuple(ok):
-            reason = inert(response.reason_phrase or "error")
-            raise StorageError(f"{method} {url}: answered {response.status_code} {reason}; expected 200")
-        return response
 
 
 class WheelIndex(_Client):

@@ -17,6 +17,10 @@ Routes (``<p>`` is a project name; non-normalised names are redirected to the PE
 - ``/pypi/<p>/json`` and ``/pypi/<p>/<version>/json`` from ``World.pypi`` (404 ``{"message":
   "Not Found"}`` when unknown); file URLs there point at ``/packages/<filename>`` (HEAD only).
 
+Every 200 to a GET or HEAD carries a strong ``ETag`` (a digest of what was answered, so it changes
+when the world does); a request whose ``If-None-Match`` names it is answered 304 with no body, as a
+static index behind a CDN answers.
+
 Request log, fault injection and the ``/_sandbox/`` control paths come from ``SandboxServer``.
 """
 
@@ -81,6 +85,18 @@ class IndexEmulator(SandboxServer):
         if len(segments) == 2 and segments[0] == "packages":
             return self._file([w for w in self.world.wheels if w.filename == segments[1]], request)
         return self.error(404, "Not Found")
+
+    def finish_response(self, request: Request, response: Response) -> Response:
+        if request.route.startswith("/_sandbox/") or request.method not in ("GET", "HEAD") or response.status != 200:
+            return response
+        answered = "\0".join((response.content_type, response.headers.get("Content-Length", ""),
+                               response.headers.get("ETag", ""))).encode() + b"\0" + response.body
+        etag = f'"{hashlib.sha1(answered).hexdigest()}"'
+        response.headers["ETag"] = etag
+        wanted = {tag.strip() for tag in request.header("if-none-match").split(",")}
+        if etag in wanted or "*" in wanted:
+            return Response(status=304, headers={k: v for k, v in response.headers.items() if k in ("ETag", "Vary")})
+        return response
 
     def _index(self, request: Request, segments: list[str]) -> Response:
         channel, prefix = STABLE, "/whl/"

@@ -207,7 +207,9 @@ class CockpitApp(App[None]):
         while waiting:
             name = self.current_name if self.current_name in waiting else waiting[0]
             waiting.remove(name)
-            slot = self.query_one(f"#{name}.pane-slot")
+            slot = next(iter(self.query(f"#{name}.pane-slot")), None)
+            if slot is None:  # the app is closing: its widgets are being taken down
+                return
             try:
                 pane = pane_class(name)(self.backend, id=f"pane-{name}")
                 await slot.query(".pane-starting").remove()
@@ -248,7 +250,9 @@ class CockpitApp(App[None]):
         busy = [w for w in self.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
         loading = [name for name, _t, _p in PANES if any(w.group == name for w in busy)]
         running = [w.name for w in busy if w.group == "actions"]
-        bar = self.query_one(StatusBar)
+        bar = next(iter(self.query(StatusBar)), None)
+        if bar is None:  # the app is closing (workers end as their widgets go): nothing to show
+            return
         bar.show_tasks(loading, running)
         bar.show_budget(self.backend.rate_limit_text())
 

@@ -116,12 +116,15 @@ def days_text(days: float | None) -> str:
 class GateLine(Static):
     """The one-line gate a pane shows on top: title, status word, summary."""
 
-    def show_gate(self, gate: Gate, *, note: str = "") -> None:
-        """Show ``gate``; ``note`` (e.g. "STALE · last good 3 min ago") is appended and marks it -stale."""
+    def show_gate(self, gate: Gate, *, note: str = "", busy: str = "") -> None:
+        """Show ``gate``; ``note`` (e.g. "STALE · last good 3 min ago") is appended and marks it -stale;
+        ``busy`` ("refreshing…") says a load of newer data is under way."""
         line = Text.assemble((f"{gate.title}: ", "bold"), (STATUS_WORD[gate.status], "bold"), "  ", gate.summary)
         if note:
             line.append("  ")
             line.append(f" {note} ", style="bold reverse")
+        if busy:
+            line.append(f"  · {busy}", style="italic")
         self.update(line)
         set_status_class(self, gate.status)
         self.set_class(bool(note), "-stale")
@@ -176,10 +179,14 @@ class StatusBar(Horizontal):
             parts.append("loading: " + ", ".join(loading))
         if running:
             parts.append("running: " + ", ".join(running))
-        self.query_one("#tasks", Static).update(Text(" · ".join(parts)))
+        self._show("#tasks", Text(" · ".join(parts)))
 
     def show_budget(self, text: str) -> None:
-        self.query_one("#budget", Static).update(Text(text))
+        self._show("#budget", Text(text))
+
+    def _show(self, selector: str, text: Text) -> None:
+        for part in self.query(selector).results(Static):  # none while the app is closing
+            part.update(text)
 
 
 class GatesReported(Message):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from dataclasses import replace
 
 import httpx
 import pytest
@@ -224,3 +225,32 @@ def test_a_head_answering_an_error_page_of_22_bytes_is_a_truncated_wheel_not_a_p
     assert (problem.kind, problem.filename) == ("truncated", "torchlet-2.5.0-cp312-cp312-win_amd64.whl")
     assert "only 22 bytes" in problem.detail and "typically 306 MB" in problem.detail
     assert storage_gate(report).status.value == "red"
+
+
+def test_a_refresh_of_an_unchanged_index_costs_only_304s_and_reads_the_same_files(index, pypi, emulator):
+    first = index.with_sizes(index.project_files("torchlet"))
+    versions = pypi.versions("torchlet")
+    emulator.request_log.clear()
+    again = index.with_sizes(index.project_files("torchlet"))
+    assert again == first and pypi.versions("torchlet") == versions
+    log = emulator.log()
+    assert len(log) == 1 + 13 + 1 and {e["status"] for e in log} == {304}, "page, every HEAD and PyPI's JSON"
+    assert index.not_modified == 14 and pypi.not_modified == 1
+
+
+def test_a_wheel_uploaded_again_with_another_size_is_seen_on_the_next_refresh(index, emulator):
+    before = {f.filename: f.size for f in index.with_sizes(index.project_files("torchlet"))}
+    wheels = emulator.world.wheels
+    k = next(i for i, w in enumerate(wheels) if w.filename == CUDA_WHEEL)
+    original = wheels[k]
+    wheels[k] = replace(original, size=900 * MB)
+    try:
+        emulator.request_log.clear()
+        after = {f.filename: f.size for f in index.with_sizes(index.project_files("torchlet"))}
+    finally:
+        wheels[k] = original
+    assert before[CUDA_WHEEL] == 1_200 * MB and after[CUDA_WHEEL] == 900 * MB
+    changed = [(e["method"], e["path"]) for e in emulator.log() if e["status"] == 200]
+    assert changed == [("GET", "/whl/test/torchlet/"), ("HEAD", "/whl/test/cu130/torchlet-2.5.0%2Bcu130-cp312-cp312-"
+                                                          "manylinux_2_28_x86_64.whl")], "the page states sizes too"
+    assert sum(1 for e in emulator.log() if e["status"] == 304) == 12

@@ -124,7 +124,10 @@ async def test_keys_answer_while_a_slow_ci_request_is_in_flight(impatient, sandb
         await pilot.press("3", "r")
         await pilot.pause(0.2)
         ci_loading = [w for w in app.workers if w.group == "ci" and not w.is_finished]
-        assert ci_loading and app.query_one("#pane-ci .pane-table", DataTable).loading
+        table = app.query_one("#pane-ci .pane-table", DataTable)
+        assert ci_loading and not table.loading, "a reload leaves the last rows on screen and in use"
+        assert app.focused is table and "refreshing…" in str(app.query_one("#pane-ci .ci-status").render())
+        assert "loading: ci" in str(app.query_one("#tasks").render())
 
         await pilot.press("1")
         await pilot.press("f")

@@ -202,3 +202,57 @@ async def test_copying_the_pick_command_and_making_a_pick_branch_for_a_missing_p
         await settle(app, pilot)
         (action_id, item), = app.backend.actions.runs
         assert action_id == "branch.pick_branch" and item.number == 91305
+
+
+@pytest.mark.parametrize("wait_s", [0.0, 0.3])
+async def test_quitting_while_panes_still_mount_and_load_prints_no_traceback(capfd, wait_s):
+    release = threading.Event()
+    app = make_app(on_load=lambda name: release.wait(5) if name in ("ci", "branch") else None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(wait_s)
+            app.tick()
+            await pilot.press("q")
+    finally:
+        release.set()
+    out, err = capfd.readouterr()
+    assert "Traceback" not in err + out and "NoMatches" not in err + out
+    assert app.unexpected_errors == [], "the status bar and the panes' mounting are gone with the app, not broken"
+
+
+async def test_a_load_ending_while_the_app_closes_finds_no_status_bar_and_says_nothing():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await app.query_one("#status-bar").remove()  # as the app's widgets go when it closes
+        app.tick()
+        app.pane("milestone").reload()  # its worker's state changes reach a status bar that is gone
+        await settle(app, pilot)
+        assert app.unexpected_errors == []
+
+
+async def test_a_reload_keeps_the_table_in_use_and_says_it_is_refreshing():
+    slow = threading.Event()
+    slow.set()
+    app = make_app(on_load=lambda name: slow.wait(10) if name == "milestone" else None)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1")
+        pane = app.pane("milestone")
+        slow.clear()
+        try:
+            await pilot.press("r")
+            await pilot.pause(0.1)
+            assert any(w.group == "milestone" and not w.is_finished for w in app.workers)
+            table = app.query_one("#pane-milestone .pane-table", DataTable)
+            assert not table.loading and app.focused is table, "the rows stay on screen and keep the keys"
+            assert "refreshing…" in str(app.query_one("#pane-milestone .gate-line", Static).render())
+            assert "loading: milestone" in str(app.query_one("#tasks", Static).render())
+            await pilot.press("j")
+            assert table.cursor_row == 1
+            await pilot.press("slash", "f")
+            assert pane.row_filter.text == "f"
+        finally:
+            slow.set()
+        await settle(app, pilot)
+        assert "refreshing…" not in str(app.query_one("#pane-milestone .gate-line", Static).render())

@@ -9,7 +9,7 @@ from pane_alone import PaneAlone, settle
 from textual.widgets import DataTable
 
 from cockpit.ui.panes.table_pane import TablePane
-from cockpit.ui.table_sort import Column, TableRow, by_text
+from cockpit.ui.table_sort import Column, TableRow, text_key
 
 pytestmark = pytest.mark.anyio
 ROWS = 600
@@ -19,7 +19,7 @@ class LongTable(TablePane):
     """A table pane over a report of ``ROWS`` request-like rows."""
 
     PANE = "long"
-    COLUMNS = (Column("number", "PR", by_text(lambda row: row[0])), Column("status", "Status", by_text(lambda row: row[1])))
+    COLUMNS = (Column("number", "PR", lambda row: text_key(row[0])), Column("status", "Status", lambda row: row[1]))
 
     def fetch(self) -> list[tuple[str, str]]:
         return [(f"#{90000 + k}", "under review" if k % 10 == 0 else "accepted") for k in range(ROWS)]

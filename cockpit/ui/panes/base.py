@@ -81,6 +81,8 @@ class Pane(Vertical):
         self.last_failure: BaseException | None = None  # why the latest load failed; None once one succeeds
         self._last_gate: Gate | None = None
         self._retry_timer: Any = None
+        self.refreshing = False
+        """A reload is running while the last report stays on screen."""
 
     def on_mount(self) -> None:
         drop_unbound(self, getattr(self.app, "unbound_ids", frozenset()))
@@ -97,9 +99,9 @@ class Pane(Vertical):
         yield from self.compose_body()
 
     def compose_body(self) -> ComposeResult:
-        from textual.widgets import DataTable
+        from cockpit.ui.rows_table import RowsTable
 
-        yield DataTable(zebra_stripes=True, cursor_type="row", classes="pane-table")
+        yield RowsTable(zebra_stripes=True, cursor_type="row", classes="pane-table")
 
     @property
     def body(self) -> Widget:
@@ -122,8 +124,16 @@ class Pane(Vertical):
             self.screen.set_focus(self.body)
 
     def reload(self) -> None:
-        """Fetch this pane's report again in its worker group; a newer load cancels an older one."""
-        self.body.loading = True
+        """Fetch this pane's report again in its worker group; a newer load cancels an older one.
+
+        Only the first load covers the pane (there is nothing to show yet); a reload leaves the
+        table in use, keys and all, and says "refreshing…" on the gate line until it ends.
+        """
+        if self.report is None:
+            self.body.loading = True
+        else:
+            self.refreshing = True
+            self._show_gate_line(self._last_gate)
         self._start_load()
 
     def reload_with(self, gates: dict[str, Gate]) -> None:
@@ -165,6 +175,7 @@ class Pane(Vertical):
         return clock() if clock is not None else datetime.now(timezone.utc)
 
     def _loaded(self, report: Any) -> None:
+        self.refreshing = False
         self.report, self.error = report, None
         self.loaded_at, self.failures, self.stale = self.now(), 0, False
         self.last_failure = None
@@ -213,6 +224,7 @@ class Pane(Vertical):
         self._failed(exc)
 
     def _failed(self, exc: BaseException) -> None:
+        self.refreshing = False
         self.last_failure = exc
         self.error = error_text(exc)
         self.failures += 1
@@ -275,10 +287,12 @@ class Pane(Vertical):
         self._retry_timer = None
         self.reload()
 
-    def _show_gate_line(self, gate: Gate) -> None:
+    def _show_gate_line(self, gate: Gate | None) -> None:
+        if gate is None:
+            return
         note = self.stale_text()
         for line in self.query(GateLine):
-            line.show_gate(gate, note=note)
+            line.show_gate(gate, note=note, busy="refreshing…" if self.refreshing else "")
 
     def gates_of(self, report: Any) -> tuple[Gate, ...]:
         """The gates a report carries; most reports carry one, in ``report.gate``."""

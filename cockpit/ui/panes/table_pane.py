@@ -5,7 +5,8 @@ clears), ``j``/``k``/``g``/``G`` to move, ``s``/``S`` (or a header click) to sor
 A pane declares its columns (``COLUMNS``, or ``columns()`` when it lays them out per report), each
 with the key its rows sort by, and hands its rows to ``draw_rows`` in its own order: the filter
 (over the text drawn) and the sort (over the row objects, ``cockpit.ui.table_sort``) apply there,
-and the table is filled once. A pane also says which text is its row's link (``selected_link``).
+and the rows are put in the table at once (``cockpit.ui.rows_table``). A pane also says which text
+is its row's link (``selected_link``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Static
 
 from cockpit.ui.panes.base import Pane
+from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.row_filter import RowFilter, parse_filter, row_text
 from cockpit.ui.table_sort import Column, TableRow, sort_rows
 
@@ -65,6 +67,7 @@ class TablePane(Pane):
         self.sort_column: int | None = None
         self.sort_reverse = False
         self._rows: list[TableRow[Any]] = []  # the rows the pane drew last, in its own order
+        self._texts: list[str] = []  # their text, as the filter reads it
         self._drawn = 0  # rows the pane drew before the filter
 
     def compose_body(self) -> ComposeResult:
@@ -78,6 +81,10 @@ class TablePane(Pane):
             yield filter_input
             yield Static("", classes="tools-status")
         yield from super().compose_body()
+
+    @property
+    def table(self) -> RowsTable:
+        return self.query_one(".pane-table", RowsTable)
 
     def on_mount(self) -> None:
         for column in self.COLUMNS:
@@ -100,22 +107,22 @@ class TablePane(Pane):
 
     def draw_rows(self, rows: Iterable[TableRow[Any]]) -> None:
         """Fill the table with ``rows``, given in the pane's own order, under the ``/`` filter and the
-        chosen sort: the table is cleared and filled once (no row is removed or moved one by one)."""
+        chosen sort: the columns are fitted to every row and the rows are put in place at once."""
         self._rows = list(rows)
+        self._texts = [row_text(row.cells) for row in self._rows]
+        self.table.fit_columns((row.key, row.cells) for row in self._rows)
         self._fill()
 
     def _fill(self) -> None:
         shown = self._rows
         self._drawn = len(shown)
         if self.row_filter.active:
-            shown = [row for row in shown if self.row_filter.keeps(row_text(row.cells))]
+            keeps = self.row_filter.keeps
+            shown = [row for row, text in zip(shown, self._texts) if keeps(text)]
         column = self.sorted_by()
         if column is not None:
             shown = sort_rows(shown, lambda row: column.sort_key(row.item), reverse=self.sort_reverse)
-        table = self.table
-        table.clear()
-        for row in shown:
-            table.add_row(*row.cells, key=row.key)
+        self.table.replace_rows((row.key, row.cells) for row in shown)
 
     def render_report(self) -> None:
         self.show(self.report)

@@ -1,0 +1,138 @@
+"""The table of every table pane: a ``DataTable`` whose rows are replaced all at once.
+
+``DataTable`` adds rows one by one (each ``add_row`` re-validates the cursor and schedules an idle
+pass) and then measures every cell of every new row to size its columns, rendering each through
+Rich: on 600 rows of nine columns, about a hundred milliseconds for every filter or sort keystroke.
+``replace_rows`` puts the rows in place in one step without measuring them; the pane measures its
+rows once per report with ``fit_columns`` (a ``Text``'s width is its longest line, nothing is
+rendered), so a filter or a sort costs only the frame that shows it. Column widths only grow, as
+with ``clear()`` and ``add_row``, and fit every row of the report: they do not jump while a filter
+is typed.
+
+Drawing a frame after a filter or a sort renders every cell on screen again (some 400 at 160x50).
+``DataTable`` passes each through three Rich layers (a style sandwich around a padding around the
+text); a cell that is one line of plain ``Text`` in a one-line row, as every pane cell is, is drawn
+here directly: the same characters and styles, a few times quicker. Anything else goes the usual way.
+
+This reaches into ``DataTable``'s bookkeeping (``_data``, ``rows``, ``_row_locations``); Textual
+is pinned, and ``tests/ui/test_rows_table.py`` checks the rows and the frames drawn against
+``DataTable``'s own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import zip_longest
+from typing import Any
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.coordinate import Coordinate
+from textual.render import measure
+from textual.widgets import DataTable
+from textual.widgets._data_table import Row, RowKey, default_cell_formatter
+from textual._two_way_dict import TwoWayDict
+
+_NEWLINE = Text("\n")
+
+
+def cell_width(cell: Any, console: Any) -> int:
+    """The width ``DataTable`` measures for ``cell`` on one line (a ``Text``'s widest line)."""
+    if isinstance(cell, Text):
+        lines = cell.plain.splitlines()
+        return max(map(cell_len, lines)) if lines else 0
+    return measure(console, default_cell_formatter(cell, wrap=False, height=1), 1)
+
+
+class RowsTable(DataTable[Any]):
+    """A ``DataTable`` whose rows a pane replaces in one step: ``fit_columns`` then ``replace_rows``."""
+
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                     cursor: bool = False, hover: bool = False) -> list[list[Segment]]:
+        cell = self._plain_line_cell(row_index, column_index, width)
+        if cell is None:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row_key = self._row_locations.get_key(row_index)
+        key = (row_key, self._column_locations.get_key(column_index), base_style, cursor, hover,
+               self._show_hover_cursor, self._update_count, self._pseudo_class_state)
+        lines = self._cell_render_cache.get(key)
+        if lines is None:
+            component_style, post_style = self._get_styles_to_render_cell(
+                False, False, row_index < self.fixed_rows or column_index < self.fixed_columns, hover, cursor,
+                self.show_cursor, self._show_hover_cursor, self.cursor_foreground_priority == "css",
+                self.cursor_background_priority == "css",
+            )
+            pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style
+            lines = [self._line_of(cell, width, pre_style, post_style)]
+            self._cell_render_cache[key] = lines
+        return lines
+
+    def _plain_line_cell(self, row_index: int, column_index: int, width: int) -> Text | None:
+        """The cell's ``Text`` when it is drawn as one plain line (what the quick path draws), else None."""
+        if row_index < 0 or column_index < 0 or width <= 2 * self.cell_padding:
+            return None
+        row = self.rows.get(self._row_locations.get_key(row_index))
+        if row is None or row.height != 1 or row.auto_height:
+            return None
+        cells = self._get_row_renderables(row_index).cells
+        cell = cells[column_index] if column_index < len(cells) else None
+        if type(cell) is not Text or cell.no_wrap is False or cell.justify not in (None, "default"):
+            return None
+        if "\n" in cell.plain or "\t" in cell.plain:
+            return None
+        options = self.app.console_options
+        return cell if options.justify in (None, "default") else None
+
+    def _line_of(self, cell: Text, width: int, pre_style: Style, post_style: Style) -> list[Segment]:
+        """What ``Styled(Padding(cell, (0, p)), pre_style, post_style)`` draws on one line of ``width``."""
+        padding = self.cell_padding
+        inner = width - 2 * padding
+        line = cell.copy()
+        line.end = ""
+        line.truncate(inner, overflow=cell.overflow or self.app.console_options.overflow or "fold")
+        line = _NEWLINE.join([line])  # as Text.__rich_console__ does: the text's own style becomes a span
+        segments = Segment.adjust_line_length(list(line.render(self.app.console)), inner)
+        pad = [Segment(" " * padding)] if padding else []
+        return list(Segment.apply_style([*pad, *segments, *pad], pre_style, post_style))
+
+    def fit_columns(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
+        """Widen the auto-width columns to fit the cells of ``rows`` (key, cells); never narrows them."""
+        cells_of = [cells for _key, cells in rows]
+        if not cells_of:
+            return
+        console = self.app.console
+        for index, column in enumerate(self.ordered_columns):
+            widest = max((cell_width(cells[index], console) for cells in cells_of if index < len(cells)), default=0)
+            column.content_width = max(column.content_width, measure(console, column.label, 1), widest)
+        self._require_update_dimensions = True
+        self.check_idle()
+
+    def replace_rows(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
+        """Show ``rows`` (key, cells), in this order, instead of the rows shown now; one line each.
+
+        Their cells are not measured (``fit_columns`` them first). The cursor stays on the same row
+        number, within the new count; the caller moves it. Raises ``ValueError`` on a repeated key or
+        more cells than columns, as ``add_row`` does.
+        """
+        column_keys = [column.key for column in self.ordered_columns]
+        data: dict[RowKey, dict[Any, Any]] = {}
+        for key, cells in rows:
+            row_key = RowKey(key)
+            if row_key in data:
+                raise ValueError(f"The row key {key!r} is given twice.")
+            if len(cells) > len(column_keys):
+                raise ValueError("More values provided than there are columns.")
+            data[row_key] = dict(zip_longest(column_keys, cells))
+        self._clear_caches()
+        self._data = data
+        self.rows = {row_key: Row(row_key, 1) for row_key in data}
+        self._row_locations = TwoWayDict({row_key: index for index, row_key in enumerate(data)})
+        self._new_rows.clear()  # nothing to measure: the idle pass only sizes the table
+        self._require_update_dimensions = True
+        self._update_count += 1
+        row = min(self.cursor_coordinate.row, max(0, len(data) - 1))
+        self.cursor_coordinate = Coordinate(row, self.cursor_coordinate.column)
+        self.refresh()
+        self.check_idle()

@@ -1,0 +1,118 @@
+"""The pane table puts a report's rows in place in one step: what it shows must be exactly what
+``DataTable.add_row`` would have shown (rows, order, keys, column widths), only without a pass over
+every cell on each filter or sort keystroke."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+from textual.app import App
+from textual.widgets import DataTable
+
+from cockpit.ui.rows_table import RowsTable
+
+pytestmark = pytest.mark.anyio
+
+ROWS = [
+    ("101", (Text("#101"), Text("under review", style="bold"), "plain text")),
+    ("7", (Text("#7"), Text("accepted"), "a much longer plain cell")),
+    ("2024", (Text("#2024 with a long title"), Text("no release PR"))),  # a short row: the cell left empty
+]
+
+
+class Tables(App):
+    def compose(self):
+        for table in (DataTable(id="by-hand"), RowsTable(id="at-once")):
+            table.add_column("PR", key="pr")
+            table.add_column("Status", key="status")
+            table.add_column("Note", key="note")
+            yield table
+
+
+def shown(table: DataTable) -> list[tuple[str, list[str]]]:
+    return [(str(table.coordinate_to_cell_key((i, 0)).row_key.value),
+             [str(getattr(c, "plain", c)) for c in table.get_row_at(i)]) for i in range(table.row_count)]
+
+
+async def test_rows_put_in_at_once_read_and_measure_as_rows_added_one_by_one():
+    app = Tables()
+    async with app.run_test(size=(120, 20)) as pilot:
+        by_hand, at_once = app.query_one("#by-hand", DataTable), app.query_one("#at-once", RowsTable)
+        for key, cells in ROWS:
+            by_hand.add_row(*cells, key=key)
+        at_once.fit_columns(ROWS)
+        at_once.replace_rows(ROWS)
+        await pilot.pause()
+        assert shown(at_once) == shown(by_hand)
+        assert at_once.get_row_index("2024") == 2 and at_once.get_cell("2024", "note") is None
+        assert [c.content_width for c in at_once.ordered_columns] == [c.content_width for c in by_hand.ordered_columns]
+        assert at_once.virtual_size == by_hand.virtual_size
+
+
+async def test_a_filter_shows_fewer_rows_and_keeps_the_widths_of_the_whole_report():
+    app = Tables()
+    async with app.run_test(size=(120, 20)) as pilot:
+        table = app.query_one("#at-once", RowsTable)
+        table.fit_columns(ROWS)
+        table.replace_rows(ROWS)
+        table.move_cursor(row=2)
+        widths = [c.content_width for c in table.ordered_columns]
+        table.replace_rows([ROWS[1]])
+        await pilot.pause()
+        assert shown(table) == [("7", ["#7", "accepted", "a much longer plain cell"])]
+        assert table.cursor_row == 0, "the cursor stays within the rows shown"
+        assert [c.content_width for c in table.ordered_columns] == widths, "columns do not jump while filtering"
+        table.replace_rows(reversed(ROWS))
+        await pilot.pause()
+        assert [key for key, _cells in shown(table)] == ["2024", "7", "101"]
+        assert table.get_row_index("101") == 2
+
+
+async def test_a_repeated_row_key_or_a_row_too_wide_is_refused_as_add_row_refuses_it():
+    app = Tables()
+    async with app.run_test(size=(120, 20)):
+        table = app.query_one("#at-once", RowsTable)
+        with pytest.raises(ValueError, match="given twice"):
+            table.replace_rows([ROWS[0], ROWS[0]])
+        with pytest.raises(ValueError, match="More values"):
+            table.replace_rows([("x", ("a", "b", "c", "d"))])
+
+
+def frame(table: DataTable) -> list[list[tuple[str, object]]]:
+    from textual.geometry import Region
+
+    table._clear_caches()
+    strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+    return [[(segment.text, segment.style) for segment in strip.simplify()] for strip in strips]
+
+
+async def test_cells_drawn_the_quick_way_look_exactly_as_datatable_draws_them(monkeypatch):
+    title = Text.assemble(("fix: ", "bold"), ("torch.compile", "italic #ff8800"), " regression on A100 ✓ 日本語")
+    ellipsis = Text("a title far too long for its column, cut with an ellipsis", overflow="ellipsis")
+    rows = [(str(k), (Text(f"#{k}"), Text("under review" if k % 3 else "accepted", style="bold #cc3333"),
+                      title.copy() if k % 2 else ellipsis.copy(), Text(""), "[b]markup[/b] text", None))
+            for k in range(40)]
+
+    class Wide(App):
+        def compose(self):
+            table = RowsTable(zebra_stripes=True, cursor_type="row")
+            for key, label, width in (("pr", "PR", None), ("status", "Status", None), ("title", "Title", 24),
+                                      ("empty", "", None), ("markup", "Markup", None), ("none", "None", None)):
+                table.add_column(label, key=key, width=width)
+            yield table
+
+    app = Wide()
+    async with app.run_test(size=(100, 20)) as pilot:
+        table = app.query_one(RowsTable)
+        table.fit_columns(rows)
+        table.replace_rows(rows)
+        table.focus()
+        table.move_cursor(row=3)
+        await pilot.pause()
+        drawn = []
+        line_of = RowsTable._line_of
+        monkeypatch.setattr(RowsTable, "_line_of", lambda self, *args: drawn.append(args) or line_of(self, *args))
+        quick = frame(table)
+        assert len(drawn) >= 19 * 4, "the Text cells of every row on screen took the quick way"
+        monkeypatch.setattr(RowsTable, "_plain_line_cell", lambda *args: None)
+        assert frame(table) == quick
