@@ -127,11 +127,11 @@ class _Table:
             raise self.fail(key, "a list of strings", value)
         return tuple(inert(v) for v in value)
 
-    def table(self, key: str, *, required: bool = False) -> "_Table":
+    def table(self, key: str, *, required: bool = False) -> _Table:
         value = self.get(key, dict, "a table", {} if not required else ..., required=required)
         return _Table(self.path, self._key(key), value)
 
-    def tables(self, key: str) -> list["_Table"]:
+    def tables(self, key: str) -> list[_Table]:
         value = self.get(key, list, "an array of tables ([[...]])", [])
         out = []
         for i, entry in enumerate(value):

@@ -71,7 +71,7 @@ def _operations_in(source: str) -> list[Operation]:
         errors = _keyword(calls[0], "error_models")
         pairs: tuple[tuple[str, str], ...] = ()
         if isinstance(errors, ast.Dict):
-            pairs = tuple((ast.literal_eval(k), ast.unparse(v)) for k, v in zip(errors.keys, errors.values) if k)
+            pairs = tuple((ast.literal_eval(k), ast.unparse(v)) for k, v in zip(errors.keys, errors.values, strict=True) if k)
         found.append(Operation(name.group(1), line.group(1), line.group(2),
                                ast.unparse(model) if model is not None else None, pairs))
     return found
@@ -113,7 +113,7 @@ def _harden(tp: Any, models: Any, seen: dict[Any, bool]) -> bool:
             seen[tp] = True
             tp.model_rebuild(force=True)
         return seen[tp]
-    return any([_harden(arg, models, seen) for arg in get_args(tp)])
+    return any([_harden(arg, models, seen) for arg in get_args(tp)])  # noqa: C419 - harden every argument, not up to the first
 
 
 @cache
@@ -124,7 +124,7 @@ def _adapter(expression: str) -> TypeAdapter:
         namespace: dict[str, Any] = {"list": list, "dict": dict, "str": str, "int": int, "bool": bool, "Union": Union}
         for name in set(re.findall(r"[A-Za-z_]\w*", expression)) - namespace.keys():
             namespace[name] = getattr(models, name)  # models load lazily: only what is named
-    tp = eval(expression, namespace)  # noqa: S307 - generated code of a pinned package
+    tp = eval(expression, namespace)  # generated code of a pinned package
     _harden(tp, models, _HARDENED)
     return TypeAdapter(tp)
 

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
     repo = backend.repository
     rel = backend.config.release
 

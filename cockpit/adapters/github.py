@@ -10,7 +10,9 @@ github.com, GitHub Enterprise (``https://HOST/api/v3``) and the sandbox emulator
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from cockpit.adapters import github_parse as parse
@@ -75,7 +77,7 @@ class GitHubClient:
         url: str | None = path
         for _ in range(_MAX_PAGES):
             data, link = self._t.request("GET", url, what, params=query)
-            rows.extend(self._parsed(lambda: parse.list_of(data, what, wrap), what))
+            rows.extend(self._parsed(partial(parse.list_of, data, what, wrap), what))
             if limit is not None and len(rows) >= limit:
                 return rows[:limit]
             match = _NEXT.search(link or "")

@@ -59,7 +59,7 @@ def _rate_limited(what: str, headers: Any, wait: float | None, max_wait: float) 
     )
 
 
-def _from_github(exc: GithubException, what: str, t: "Transport") -> GitHubError:
+def _from_github(exc: GithubException, what: str, t: Transport) -> GitHubError:
     status, message = exc.status, _github_message(exc.data)
     said = f": {message}" if message else ""
     if isinstance(exc, RateLimitExceededExceedsMaxWait):
@@ -86,10 +86,10 @@ def _from_github(exc: GithubException, what: str, t: "Transport") -> GitHubError
 def _timed_out(exc: BaseException) -> bool:
     """requests reports a read timeout that exhausted the retries as a ConnectionError."""
     reason = getattr(exc.args[0], "reason", None) if exc.args else None
-    return isinstance(reason, TimeoutError) or isinstance(reason, urllib3.exceptions.TimeoutError)
+    return isinstance(reason, (TimeoutError, urllib3.exceptions.TimeoutError))
 
 
-def translate(exc: BaseException, what: str, t: "Transport") -> GitHubError:
+def translate(exc: BaseException, what: str, t: Transport) -> GitHubError:
     """The project error for ``exc`` raised while doing ``what`` (e.g. "read issues of acme/x")."""
     if isinstance(exc, GithubException):
         error = _from_github(exc, what, t)

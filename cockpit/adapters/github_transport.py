@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -95,7 +96,7 @@ class _CockpitRetry(GithubRetry):
 
     meter: _Meter | None = None
 
-    def new(self, **kw: Any) -> "_CockpitRetry":
+    def new(self, **kw: Any) -> _CockpitRetry:
         retry = super().new(**kw)
         retry.meter = self.meter
         return retry
@@ -266,8 +267,6 @@ class Transport:
         return data, link
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._github.close()
-        except Exception:
-            pass
 

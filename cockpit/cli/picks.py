@@ -22,6 +22,7 @@ from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PickRequest
 from cockpit.errors import CockpitError, ConfigError
 
+
 class TrackerExportError(CockpitError):
     """The ``--from-json`` file is not a JSON array of GitHub issue comments."""
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 
-def release_date(backend: "Ports") -> date:
+def release_date(backend: Ports) -> date:
     """The configured release date (for the Python support policy), else today."""
     text = backend.config.storage.release_date
     if text:
@@ -25,7 +25,7 @@ def release_date(backend: "Ports") -> date:
     return backend.clock().date()
 
 
-def load_storage(backend: "Ports") -> StorageGateReport:
+def load_storage(backend: Ports) -> StorageGateReport:
     from cockpit.services.storage import (
         expected_artifacts,
         pypi_gate,

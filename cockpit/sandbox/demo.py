@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import tomli_w
 
@@ -150,7 +151,7 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
 GO_SIGNER = "sandbox (all-green world)"
 
 
-def sign_go_steps(config: "Config") -> int:
+def sign_go_steps(config: Config) -> int:
     """Sign every required manual step the go decision waits for, in a state file not yet written.
 
     The all-green world's data makes every gate green, but sign-offs are people's, kept in the
@@ -190,7 +191,7 @@ class SandboxServers:
         self.github_url = ""
         self.index_url = ""
 
-    def __enter__(self) -> "SandboxServers":
+    def __enter__(self) -> SandboxServers:
         from cockpit.sandbox.github_server import GitHubEmulator
         from cockpit.sandbox.index_server import IndexEmulator
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from cockpit.errors import GitError
 
@@ -71,7 +71,7 @@ class FastImport:
         self._chunks: list[bytes] = []
         self._size = 0
         self._marks_file = Path(tempfile.mkstemp(prefix="marks.", dir=repo)[1])
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - open for the whole import; close() closes it
         try:
             self._proc = subprocess.Popen(
                 ["git", "fast-import", "--quiet", "--done", f"--export-marks={self._marks_file}"],

@@ -56,7 +56,7 @@ class RepoState:
 
     def milestone_counts(self) -> dict[int, tuple[int, int]]:
         """Milestone number -> (open items, closed items)."""
-        counts: dict[int, tuple[int, int]] = {n: (0, 0) for n in self.milestones}
+        counts: dict[int, tuple[int, int]] = dict.fromkeys(self.milestones, (0, 0))
         for item in self.items.values():
             if item.milestone in counts:
                 o, c = counts[item.milestone]

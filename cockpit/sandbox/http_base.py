@@ -94,7 +94,7 @@ class Response:
     content_type: str = "application/json; charset=utf-8"
 
     @classmethod
-    def json(cls, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> "Response":
+    def json(cls, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
         body = json.dumps(data, separators=(",", ":")).encode()
         return cls(status=status, body=body, headers=dict(headers or {}))
 
@@ -293,7 +293,7 @@ class SandboxServer:
             self._thread.join(timeout=5)
             self._thread = None
 
-    def __enter__(self) -> "SandboxServer":
+    def __enter__(self) -> SandboxServer:
         self.start()
         return self
 

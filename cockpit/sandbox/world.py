@@ -77,13 +77,13 @@ from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
-from cockpit.sandbox.world_tracker import tracker_comments as comments_of_tracker
 from cockpit.sandbox.world_tracker import (
     decoy_trackers,
     tracker_issue,
     unrequested_merges,
     vision_pulls,
 )
+from cockpit.sandbox.world_tracker import tracker_comments as comments_of_tracker
 from cockpit.sandbox.world_wheels import (
     PACKAGES,
     PYTHON_TAGS,

@@ -145,7 +145,7 @@ def torchlet_ci(writer: CIWriter, repo: SbRepo, branch: str, history: list[tuple
              {"trunk": {unstable: bad}}, {"lint": {LINT_FAILURE: bad}}]
     if all_green:
         plans = [{"trunk": {unstable: bad}}, {}, {}, {}]
-    for (sha, when), plan in zip(history, plans):
+    for (sha, when), plan in zip(history, plans, strict=False):
         for workflow in ("pull", "trunk", "lint"):
             writer.run(repo, workflow, matrices[workflow], sha, branch, when, plan.get(workflow))
     writer.run(repo, "binary-builds", TORCHLET["binary-builds"], rc_sha, rc_tag, history[2][1] + 3600)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from cockpit.sandbox.gitgen import FastImport, clone_with_branches, init_bare
 from cockpit.sandbox.world_names import CORE, GITHUB, HOUR, MERGEBOT, RELEASE_MANAGERS
@@ -107,9 +107,9 @@ def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, 
         if pos == plan.rc_after[1]:
             fi.branch(f"refs/tags/{rc2}", mark)
     shas = fi.close()
-    for commit, mark in zip(plan.trunk, trunk_marks):
+    for commit, mark in zip(plan.trunk, trunk_marks, strict=True):
         commit.sha = shas[mark]
-    for commit, mark in zip(plan.branch, branch_marks):
+    for commit, mark in zip(plan.branch, branch_marks, strict=True):
         commit.sha = shas[mark]
     clone = dest / "torchlet"
     clone_with_branches(remote, clone, [branch, f"orig/{branch}"], RELEASE_MANAGERS[0].identity)

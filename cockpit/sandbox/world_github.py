@@ -103,8 +103,8 @@ def _milestone_roles(plan: HistoryPlan) -> dict[str, str]:
     roles = {r: Verdict.LANDED for r in [*X_PICKS, *plan.fill_picks, "pick_pr_plain", "pick_pr_trailer",
                                          "bulk_1", "bulk_2", "bulk_3", "pick_noref"] if r != "issue_fix_picked"}
     roles["pick_conflict"] = Verdict.LANDED_MODIFIED
-    roles.update({r: Verdict.LANDED_BEFORE_CUT for r in ["before_cut_1", "before_cut_2", "before_cut_3", *plan.fill_before_cut]})
-    roles.update({r: Verdict.MISSING for r in [f"missing_{k}" for k in range(1, 6)] + plan.fill_missing})
+    roles.update(dict.fromkeys(["before_cut_1", "before_cut_2", "before_cut_3", *plan.fill_before_cut], Verdict.LANDED_BEFORE_CUT))
+    roles.update(dict.fromkeys([f"missing_{k}" for k in range(1, 6)] + plan.fill_missing, Verdict.MISSING))
     return {r: str(v) for r, v in roles.items()}
 
 

@@ -80,7 +80,7 @@ def plan_history(rng: random.Random, trunk_commits: int, version: str, *, fill_p
         contents[f"pool{k}"] = f'"""Generated module part {k} (seeded)."""\n\n\ndef op_{k}(x, scale={rng.randint(2, 99)}):\n    return x * scale\n'
     current = {path: f"pool{k}" for k, path in enumerate(FILLER_FILES)}
     special_files = _special_files(plan.roles, contents)
-    initial = [(p, c) for p, c in current.items()] + [(p, f"{r}:v0") for r, p in special_files.items()]
+    initial = list(current.items()) + [(p, f"{r}:v0") for r, p in special_files.items()]
     initial += [("version.txt", "version:dev"), (".ci/docker/ci_commit_pins/triton.txt", "pin:main"),
                 ("README.md", "readme")]
     contents.update({"version:dev": f"{version}a0\n", "version:next": _next_dev(version),
@@ -158,7 +158,7 @@ def _next_dev(version: str) -> str:
 
 
 def fake_pin(rng: random.Random) -> str:
-    return "%040x\n" % rng.getrandbits(160)
+    return f"{rng.getrandbits(160):040x}\n"
 
 
 def _special_files(roles: dict[str, int], contents: dict[str, str]) -> dict[str, str]:

@@ -65,7 +65,7 @@ def ci_repository_names(count: int) -> tuple[str, ...]:
     return EXTRA_CI_REPOSITORIES[:extra]
 
 
-def sizes(world: "World") -> dict[str, int]:
+def sizes(world: World) -> dict[str, int]:
     """What a built world serves: tracker comments, milestone items, CI repositories, the largest
     workflow run's jobs, check runs in all and release-branch PRs."""
     core = world.repos[world.repository]
@@ -84,7 +84,7 @@ def sizes(world: "World") -> dict[str, int]:
     }
 
 
-def describe(scale: Scale, world: "World") -> str:
+def describe(scale: Scale, world: World) -> str:
     """One line for the terminal: the preset and the sizes of the world it built."""
     counts = {**sizes(world), "trunk commits": scale.trunk_commits}
     return f"sandbox scale {scale.name}: " + ", ".join(f"{n:,} {what}" for what, n in counts.items())

@@ -208,7 +208,7 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
     for k, role in enumerate(plan.fill_picks):
         req(people[k % len(people)], fields([url(tp(role))], [url(rp[role])], ["Test/CI fixes"], bullet=["* ", "- ", ""][k % 3]),
             when(role), [tp(role)], [rp[role]], status=a, category="Test/CI fixes")
-    unparsed = dict(status=S.UNPARSED, flags=[F.UNPARSED], parsed=False)
+    unparsed = {"status": S.UNPARSED, "flags": [F.UNPARSED], "parsed": False}
     req(people[3], "Thanks for running this! Is the RC1 date still on track? <3\n", T_CUT + 2 * DAY, [], [], **unparsed)
     if not all_green:  # looks like a request, so it blocks until someone reads it
         req(people[10], f"{CATEGORY_LABEL}\n* Regression\n\n(links to follow once CI is green)\n", T_CUT + 9 * DAY, [], [],

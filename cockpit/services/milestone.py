@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
@@ -16,7 +16,7 @@ GATE_NAME = "milestone_empty"
 GATE_TITLE = GATE_TITLES[GATE_NAME]
 
 _KIND_WORD = {ItemKind.PULL: "PR", ItemKind.ISSUE: "issue"}
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class UnknownSortKey(CockpitError, ValueError):
@@ -132,7 +132,7 @@ def labels_present(items: Sequence[MilestoneItem]) -> tuple[str, ...]:
 def _when(value: datetime | None) -> datetime:
     if value is None:
         return _EPOCH
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 SORT_KEYS: dict[str, Callable[[MilestoneItem], Any]] = {

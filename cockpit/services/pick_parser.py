@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PickRequest, PRRef
@@ -70,17 +71,17 @@ def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
     Hints (merged, reverted, do not merge, closing, closed) come from text outside the fields.
     """
     body = comment.body if isinstance(comment.body, str) else ""
-    base = dict(
-        comment_id=comment.id,
-        author=comment.author or "",
-        body=body,
-        created_at=comment.created_at,
-        updated_at=comment.updated_at,
-        html_url=comment.html_url or "",
-    )
+    base = {
+        "comment_id": comment.id,
+        "author": comment.author or "",
+        "body": body,
+        "created_at": comment.created_at,
+        "updated_at": comment.updated_at,
+        "html_url": comment.html_url or "",
+    }
     try:
         return PickRequest(**base, **read_request(body[:MAX_PARSE_CHARS], repository or ""))
-    except Exception:  # noqa: BLE001 - a comment must never break the pane; show it unparsed
+    except Exception:  # a comment must never break the pane; show it unparsed
         return PickRequest(**base, parsed=False)
 
 
@@ -255,7 +256,7 @@ def _category(lines: list[str]) -> tuple[str, list[str], list[str]]:
             found_hints += hints(plain)  # a line of only "merged" / "REVERTED" under the category
             continue
         here: list[str] = []
-        text = outside_urls(text, lambda piece: _without_hints(piece, here))
+        text = outside_urls(text, partial(_without_hints, found=here))
         found_hints += here
         text = " ".join(text.split()).strip(" -\u2013\u2014:,;")
         if " ".join(re.split(r"\W+", ANY_URL.sub(" ", text).casefold())).strip() not in _CONNECTOR_WORDS:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import PullRequest, PullState
@@ -348,7 +348,7 @@ def _placeholder(number: int, branch: str) -> PullRequest:
 
 
 def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _days(now: datetime, then: datetime | None) -> float | None:

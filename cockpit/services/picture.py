@@ -6,7 +6,8 @@ summary, and the go/no-go verdict is NO-GO because of it.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import ReleasePicture

@@ -6,7 +6,8 @@ text and the typed confirmation of irreversible actions are the same on every pa
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.widget import Widget
 

@@ -4,7 +4,8 @@ says so)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,7 +30,7 @@ def binding_rows(bindings: Iterable[BindingType], keymap: Mapping[str, str] | No
 class HelpScreen(ModalScreen[None]):
     """Lists ``pane_bindings`` under the pane's name, then the app's keys."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="help.close", tooltip="Close the help"),
         Binding("question_mark", "close", "Close", show=False, id="help.toggle", tooltip="Close the help"),
         Binding("f1", "close", "Close", show=False, id="help.close_f1", tooltip="Close the help"),

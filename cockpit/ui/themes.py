@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
@@ -202,7 +203,7 @@ def resolve_theme_name(requested: str, available: Iterable[str]) -> str:
     raise ConfigError(f"unknown theme '{requested}': choose one of {', '.join(names)}")
 
 
-def install_themes(app: "App", *, requested: str | None, remembered: str | None,
+def install_themes(app: App, *, requested: str | None, remembered: str | None,
                    dirs: Iterable[Path] | None = None) -> list[str]:
     """Register the cockpit's and the user's themes on ``app`` and switch to one; return the
     problems to show as notifications.
@@ -251,7 +252,7 @@ def install_themes(app: "App", *, requested: str | None, remembered: str | None,
     return problems
 
 
-def _use(app: "App", name: str) -> None:
+def _use(app: App, name: str) -> None:
     """Switch ``app`` to theme ``name`` with its CSS variables in the stylesheet.
 
     Setting ``app.theme`` to the theme already set (``textual-dark`` right after ``App.__init__``)

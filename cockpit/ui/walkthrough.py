@@ -8,20 +8,19 @@ pane, so confirmations and refusals are the pane's; ``esc`` leaves.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, ProgressBar, Static
 
 from cockpit.domain.reports import ChecklistReport, StepView
+from cockpit.ui.panes.checklist import StepLog
 from cockpit.ui.step_text import next_to_do, step_commands, step_evidence, step_mark
 from cockpit.ui.widgets import set_status_class
-
-from cockpit.ui.panes.checklist import StepLog
 
 if TYPE_CHECKING:
     from cockpit.ui.panes.checklist import ChecklistPane
@@ -46,7 +45,7 @@ class WalkthroughScreen(ModalScreen[None]):
     WalkthroughScreen #walk-next { text-style: bold; border: round $accent; padding: 0 1; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right_square_bracket", "move(1)", "Next", key_display="]", id="walk.next", tooltip="The next step"),
         Binding("left_square_bracket", "move(-1)", "Previous", key_display="[", id="walk.previous",
                 tooltip="The previous step"),
@@ -57,7 +56,7 @@ class WalkthroughScreen(ModalScreen[None]):
         Binding("escape", "leave", "Leave", id="walk.leave", tooltip="Back to the checklist pane"),
     ]
 
-    def __init__(self, pane: "ChecklistPane", start: int = 0) -> None:
+    def __init__(self, pane: ChecklistPane, start: int = 0) -> None:
         super().__init__()
         self.pane = pane
         self.steps: tuple[StepView, ...] = pane.report[0].steps if pane.report else ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from cockpit.actions.checklist import StepRun
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import Gate, GateStatus
 
-NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def git(where: Path, *args: str) -> str:

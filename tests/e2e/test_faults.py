@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -33,7 +33,7 @@ def impatient(sandbox):
 
 class Clock:
     def __init__(self) -> None:
-        self.now = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now

@@ -108,7 +108,7 @@ def test_a_shallow_clone_lacking_the_cut_is_refused_with_the_fix(sandbox_world, 
                     str(shallow)], check=True, capture_output=True)
     prs = tmp_path / "prs.txt"
     prs.write_text("1\n", encoding="utf-8")
-    status, out, err = run(capsys, "missing-in-branch", "--repo-path", str(shallow), "--branch", sandbox_world.release_branch,
+    status, _out, err = run(capsys, "missing-in-branch", "--repo-path", str(shallow), "--branch", sandbox_world.release_branch,
                            "--repo", sandbox_world.repository, "--prs-file", str(prs))
     assert status == 2 and "shallow" in err and "--unshallow" in err and err.count("\n") == 1
 

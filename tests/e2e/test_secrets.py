@@ -227,7 +227,7 @@ def test_without_debug_nothing_is_logged_and_libraries_stay_silent(guarded, capf
 
 
 def test_an_internal_error_is_one_line_naming_the_debug_log(guarded, capfd, monkeypatch, tmp_path):
-    gh, path = guarded
+    _gh, path = guarded
 
     def broken(args):
         raise RuntimeError(f"something broke near {TOKEN}")

@@ -8,7 +8,7 @@ clock nor the emulators' ports (replaced by ``http://127.0.0.1:PORT``) nor tempo
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
@@ -17,7 +17,7 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.ui.app import CockpitApp
 
-NOW = datetime(2026, 10, 2, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 10, 2, 12, 0, tzinfo=UTC)
 """A day after the sandbox history's last commit."""
 PANE_KEYS = {"milestone": "1", "picks": "2", "ci": "3", "branch": "4", "checklist": "5"}
 LOADERS = ("load_milestone", "load_picks", "load_ci", "load_branch_diff", "load_storage")

@@ -240,7 +240,7 @@ def test_pick_requests_agree_with_the_pull_requests_they_name(world):
     picks = world.truth["picks"]
     assert set(picks) == set(comments) and len(picks) >= 25
     expected_state = {"accepted": (True, "closed"), "under_review": (False, "open"), "rejected": (False, "closed")}
-    for cid, pick in picks.items():
+    for _cid, pick in picks.items():
         for number in pick["release_prs"]:
             if isinstance(number, int) and pick["status"] in expected_state:
                 p = pull(world, number)

@@ -8,10 +8,11 @@ make ``FakeBackend`` a whole ``Backend``: ``tests/unit/test_seams.py`` has the t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
     CHECKLIST_STEPS,
@@ -23,14 +24,14 @@ from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
 )
 
 from cockpit.config import Config, GitConfig, GitHubConfig
-from cockpit.state.read_only import ReadOnlyReason
 from cockpit.domain.checklist import Signoff, StepKind
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.release import Release
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.errors import CockpitError
+from cockpit.state.read_only import ReadOnlyReason
 
-NOW = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
 
 

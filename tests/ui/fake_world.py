@@ -46,16 +46,16 @@ def _item(n, kind, state, title, labels=(), who=(), days=1.0, now=None):
 
 
 def milestone_report(now: datetime) -> MilestoneReport:
-    P, I = ItemKind.PULL, ItemKind.ISSUE
+    PULL, ISSUE = ItemKind.PULL, ItemKind.ISSUE
     items = (
-        _item(91234, P, ItemState.OPEN, "Fix [bold]segfault[/bold] in conv2d backward", ("module: nn",), ("alice",), 0.5, now),
-        _item(91240, I, ItemState.OPEN, "torch.compile regression on A100", ("regression", "triaged"), ("bob",), 2, now),
-        _item(91102, P, ItemState.MERGED, "Pin triton to 3.2.0", ("release notes",), ("carol",), 5, now),
-        _item(91150, P, ItemState.CLOSED_UNMERGED, "Revert sparse change", (), (), 9, now),
-        _item(90877, I, ItemState.CLOSED, "Docs: wrong default for dim", ("module: docs",), ("dan",), 12, now),
-        _item(91301, P, ItemState.MERGED, "Guard cuDNN 9 workspace size", ("module: cuda",), ("erin",), 3, now),
+        _item(91234, PULL, ItemState.OPEN, "Fix [bold]segfault[/bold] in conv2d backward", ("module: nn",), ("alice",), 0.5, now),
+        _item(91240, ISSUE, ItemState.OPEN, "torch.compile regression on A100", ("regression", "triaged"), ("bob",), 2, now),
+        _item(91102, PULL, ItemState.MERGED, "Pin triton to 3.2.0", ("release notes",), ("carol",), 5, now),
+        _item(91150, PULL, ItemState.CLOSED_UNMERGED, "Revert sparse change", (), (), 9, now),
+        _item(90877, ISSUE, ItemState.CLOSED, "Docs: wrong default for dim", ("module: docs",), ("dan",), 12, now),
+        _item(91301, PULL, ItemState.MERGED, "Guard cuDNN 9 workspace size", ("module: cuda",), ("erin",), 3, now),
     )
-    skipped = (_item(91000, I, ItemState.OPEN, "Feature request: bf16 on MPS", ("release-feature-request",), (), 20, now),)
+    skipped = (_item(91000, ISSUE, ItemState.OPEN, "Feature request: bf16 on MPS", ("release-feature-request",), (), 20, now),)
     gate = Gate("milestone_empty", "Milestone empty", RED, "2 open items: 1 PR, 1 issue",
                 ("#91234 Fix segfault (PR, open)", "#91240 torch.compile regression (issue, open)"))
     return MilestoneReport(Milestone(7, "2.5.0", "open", 2, 4, f"{URL}/milestone/7"), items, skipped, gate)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from itertools import count
 
 import pytest
@@ -24,7 +24,7 @@ from cockpit.services.ci import (
 
 TARGET = CITarget(repository="acme/torchlet", branch="release/2.5", required_workflows=("pull", "trunk", "lint"))
 _ids = count(1)
-T0 = datetime(2026, 10, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 10, 1, 12, 0, tzinfo=UTC)
 
 
 def job(name, workflow="trunk", conclusion="success", status="completed", sha="a" * 40, minutes=10):
@@ -328,7 +328,7 @@ def _backend(targets, runs_by_ref, tags=()):
     from cockpit.domain.release import Release
 
     config = SimpleNamespace(ci=tuple(targets), release=Release("2.5.0", "acme/torchlet", "release/2.5"))
-    git = SimpleNamespace(tags=lambda: {t: "a" * 40 for t in tags})
+    git = SimpleNamespace(tags=lambda: dict.fromkeys(tags, "a" * 40))
     return SimpleNamespace(config=config, repository="acme/torchlet", github=_GitHub(runs_by_ref), git=git)
 
 

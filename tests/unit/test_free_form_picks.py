@@ -4,7 +4,7 @@ with roles where the words or the PRs' own target branches tell them, and has to
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import IssueComment, PullRequest, PullState
@@ -16,7 +16,7 @@ from cockpit.services.report_render import render_json, render_markdown
 
 REPO = "acme/torchlet"
 BRANCH = "release/2.5"
-NOW = datetime(2026, 10, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)
 
 
 def pr(number, state=PullState.MERGED, base="main"):

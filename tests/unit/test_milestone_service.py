@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -83,9 +83,9 @@ def test_markup_like_titles_are_kept_verbatim_in_details():
 
 
 ITEMS = (
-    item(3, "charlie", state=ItemState.OPEN, labels=("bug",), updated=datetime(2026, 1, 3, tzinfo=timezone.utc)),
+    item(3, "charlie", state=ItemState.OPEN, labels=("bug",), updated=datetime(2026, 1, 3, tzinfo=UTC)),
     item(1, "Alpha", kind=ItemKind.ISSUE, state=ItemState.CLOSED, labels=("Bug", "docs")),
-    item(2, "bravo", state=ItemState.MERGED, updated=datetime(2026, 1, 1, tzinfo=timezone.utc)),
+    item(2, "bravo", state=ItemState.MERGED, updated=datetime(2026, 1, 1, tzinfo=UTC)),
     item(4, "delta", kind=ItemKind.ISSUE, state=ItemState.OPEN),
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import PullRequest, PullState
@@ -18,7 +18,7 @@ from cockpit.services.picks import (
 
 REPO = "acme/torchlet"
 BRANCH = "release/2.5"
-NOW = datetime(2026, 10, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)
 ISSUE = "https://github.com/acme/torchlet/issues/500"
 
 

@@ -46,17 +46,17 @@ def picture(**changes) -> ReleasePicture:
     expected = ExpectedArtifact("torchlet", "2.5.0", "cp313t", "win_amd64")
     storage = StorageReport("http://index", expected=(expected,),
                             problems=(ArtifactProblem(expected.filename, "missing", "no wheel | here"),))
-    values = dict(
-        version="2.5.0", repository="acme/torchlet", branch="release/2.5",
-        gates={g.name: g for g in (milestone_gate, rc, pypi, checklist.gate)},
-        checklist=checklist,
-        verdict=GoNoGo(False, (milestone_gate, rc), ("perf",),
+    values = {
+        "version": "2.5.0", "repository": "acme/torchlet", "branch": "release/2.5",
+        "gates": {g.name: g for g in (milestone_gate, rc, pypi, checklist.gate)},
+        "checklist": checklist,
+        "verdict": GoNoGo(False, (milestone_gate, rc), ("perf",),
                        ("Milestone empty is red: 1 open: " + NASTY, "not signed: Performance run shows no regression")),
-        milestone=MilestoneReport(Milestone(7, "2.5.0", "open"), (item,), (), milestone_gate),
-        picks=PicksReport(900, "Tracker", (row,), (), Gate("picks_clear", "Cherry-picks clear", RED, "1 pending")),
-        storage=StorageGateReport(storage, rc, pypi),
-        errors={"ci": "GitHub: 502 from /repos/acme/torchlet/actions/runs\nretry later"},
-    )
+        "milestone": MilestoneReport(Milestone(7, "2.5.0", "open"), (item,), (), milestone_gate),
+        "picks": PicksReport(900, "Tracker", (row,), (), Gate("picks_clear", "Cherry-picks clear", RED, "1 pending")),
+        "storage": StorageGateReport(storage, rc, pypi),
+        "errors": {"ci": "GitHub: 502 from /repos/acme/torchlet/actions/runs\nretry later"},
+    }
     values.update(changes)
     return ReleasePicture(**values)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.gates import GateStatus
@@ -70,7 +70,7 @@ class BranchDiffPane(TablePane):
     GATES = ("branch_diff_clean",)
     LINK_NAME = "SHA or URL"
     SUMMARY_CLASSES = "pane-filter branch-summary"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"),
         Binding("y", "copy", "Copy pick", id="branch.copy_pick", tooltip="Copy 'git cherry-pick -x <sha>' for the selected row"),
         Binding("b", "pick_branch", "Pick branch", id="branch.pick_branch",

@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.ci import RepoCIVerdict
 from cockpit.domain.reports import CIReport
 from cockpit.ui.acting import perform
-from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import plain, status_text
 
@@ -104,7 +104,7 @@ class CIPane(TablePane):
     LINK_NAME = "head SHA"
     TICK_S = 1.0  # how often "fresh N s ago" is redrawn
     SUMMARY_CLASSES = "pane-filter ci-status"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "detail", "Detail", id="ci.detail", tooltip="Show the failed and pending jobs with links"),
         Binding("o", "open", "Open run", id="ci.open", tooltip="Open the run of the first failed (or pending) job"),
         Binding("x", "rerun", "Re-run failed", id="ci.rerun", tooltip="Re-run the failed jobs of the selected repository"),
@@ -180,7 +180,7 @@ class CIPane(TablePane):
         return (self.report.branches + self.report.rc_builds) if self.report else ()
 
     def columns(self) -> Sequence[Column[RefRow]]:
-        return tuple(replace(column, title=label, width=width) for (label, width), column in zip(self._layout, COLUMNS))
+        return tuple(replace(column, title=label, width=width) for (label, width), column in zip(self._layout, COLUMNS, strict=False))
 
     def _columns(self) -> tuple[tuple[str, int], ...]:
         width = self.table.size.width or self.size.width or self.app.size.width
@@ -204,7 +204,7 @@ class CIPane(TablePane):
             counts = f"{len(v.failed)}/{len(v.pending)}/{len(v.unstable)}"
             cells = (plain(v.repository), plain(v.ref), status_text(self, v.status), Text(counts),
                      Text(last_green_text(v, wide=wide, rc=index >= rc_from)), plain(v.reason))
-            fitted = tuple(_fit(c, w) for c, w in zip(cells, widths))
+            fitted = tuple(_fit(c, w) for c, w in zip(cells, widths, strict=False))
             rows.append(TableRow(str(index), RefRow(v, index >= rc_from), fitted))
         self.draw_rows(rows)
         self.show_status()

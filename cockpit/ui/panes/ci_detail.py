@@ -7,12 +7,13 @@ jobs of the repository (the same registered action as the pane's ``x``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
@@ -67,7 +68,7 @@ class CIDetailScreen(ModalScreen[None]):
     CIDetailScreen #ci-link { height: auto; color: $text-muted; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back", id="ci_detail.close", tooltip="Back to the CI pane"),
         Binding("q", "close", "Back", show=False, id="ci_detail.quit", tooltip="Back to the CI pane"),
         Binding("o", "open_job", "Open job", id="ci_detail.open_job", tooltip="Open the highlighted job in the browser"),

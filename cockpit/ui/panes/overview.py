@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
@@ -89,7 +90,7 @@ class OverviewPane(Pane):
 
     PANE = "overview"
     GATES = ("rc_artifacts", "pypi_not_published")
-    BINDINGS = []
+    BINDINGS: ClassVar[list[BindingType]] = []
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
         super().__init__(backend, **kwargs)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
@@ -21,7 +23,7 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
     ``category`` preselects one of the bot's five classes (from the request's free-text category).
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")]
 
     def __init__(self, pr: int, branch: str, *, fixes: str = "", category: str = "") -> None:
         super().__init__()

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
-from cockpit.services.pick_parser import suggest_class
 from cockpit.services.markdown import md_text
+from cockpit.services.pick_parser import suggest_class
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import days_text, status_text
 
@@ -77,7 +78,7 @@ class PicksPane(TablePane):
     GATES = ("picks_clear",)
     SUMMARY_CLASSES = "pane-filter"
     COLUMNS = COLUMNS
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "detail", "Detail", id="picks.detail", tooltip="Show the request comment and its PRs"),
         Binding("o", "open", "Open", id="picks.open", tooltip="Open the request comment in the browser"),
         Binding("m", "reply", "Reply", id="picks.reply", tooltip="Reply on the tracker issue (to the selected request's author)"),
