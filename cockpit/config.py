@@ -97,7 +97,9 @@ class _Table:
         got_text = "" if got is None else f", got {type(got).__name__} {got!r}"
         return ConfigError(inert(f"{self.path}: key '{self._key(key)}': expected {expected}{got_text}"))
 
-    def get(self, key: str, kind: type | tuple[type, ...], expected: str, default: Any = ..., *, required: bool = False) -> Any:
+    def get(
+        self, key: str, kind: type | tuple[type, ...], expected: str, default: Any = ..., *, required: bool = False
+    ) -> Any:
         if key not in self.data:
             if required or default is ...:
                 raise ConfigError(f"{self.path}: missing key '{self._key(key)}': expected {expected}")
@@ -156,15 +158,19 @@ def _variants(t: _Table) -> tuple[tuple[str, tuple[str, ...]], ...]:
     variants = []
     for name in t.data:
         if not _VARIANT.match(name):
-            raise t.fail(name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')",
-                         name)
+            raise t.fail(
+                name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')", name
+            )
         if isinstance(t.data[name], dict):
             dotted = f"{name}.{next(iter(t.data[name]), '')}"
-            raise t.fail(name, f"a list of platform tags; a name with a dot must be quoted: \"{dotted}\" = [...]")
+            raise t.fail(name, f'a list of platform tags; a name with a dot must be quoted: "{dotted}" = [...]')
         platforms = t.strs(name)
         if not platforms or not all(p.strip() for p in platforms):
-            raise t.fail(name, "a non-empty list of platform tags such as [\"manylinux_2_28_x86_64\", \"win_amd64\"]",
-                         list(platforms))
+            raise t.fail(
+                name,
+                'a non-empty list of platform tags such as ["manylinux_2_28_x86_64", "win_amd64"]',
+                list(platforms),
+            )
         variants.append((name, platforms))
     return tuple(variants)
 

@@ -71,9 +71,14 @@ def _operations_in(source: str) -> list[Operation]:
         errors = _keyword(calls[0], "error_models")
         pairs: tuple[tuple[str, str], ...] = ()
         if isinstance(errors, ast.Dict):
-            pairs = tuple((ast.literal_eval(k), ast.unparse(v)) for k, v in zip(errors.keys, errors.values, strict=True) if k)
-        found.append(Operation(name.group(1), line.group(1), line.group(2),
-                               ast.unparse(model) if model is not None else None, pairs))
+            pairs = tuple(
+                (ast.literal_eval(k), ast.unparse(v)) for k, v in zip(errors.keys, errors.values, strict=True) if k
+            )
+        found.append(
+            Operation(
+                name.group(1), line.group(1), line.group(2), ast.unparse(model) if model is not None else None, pairs
+            )
+        )
     return found
 
 
@@ -152,17 +157,24 @@ def violations(op: Operation, status: int, body: bytes | str, expression: str | 
         else:
             expression = dict(op.error_models).get(str(status))
             if expression is None:
-                return [f"{op}: the description lists no {status} answer (it lists "
-                        f"{', '.join(s for s, _ in op.error_models) or 'none'})"]
+                return [
+                    f"{op}: the description lists no {status} answer (it lists "
+                    f"{', '.join(s for s, _ in op.error_models) or 'none'})"
+                ]
     if expression is None:
-        return [] if not (body.strip() if isinstance(body, (bytes, str)) else body) else [
-            f"{op}: the description has no body for {status}, the answer had one"]
+        return (
+            []
+            if not (body.strip() if isinstance(body, (bytes, str)) else body)
+            else [f"{op}: the description has no body for {status}, the answer had one"]
+        )
     try:
         _adapter(expression).validate_json(body, strict=True)
     except ValidationError as exc:
-        return [f"{op.method} {op.template}: {_where(e['loc'])}: {e['msg']}"
-                + (f" (got {str(e.get('input'))[:60]!r})" if e["type"] != "missing" else "")
-                for e in exc.errors()]
+        return [
+            f"{op.method} {op.template}: {_where(e['loc'])}: {e['msg']}"
+            + (f" (got {str(e.get('input'))[:60]!r})" if e["type"] != "missing" else "")
+            for e in exc.errors()
+        ]
     return []
 
 

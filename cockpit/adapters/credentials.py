@@ -92,9 +92,13 @@ def store_token(api_url: str, token: str) -> None:
     except NoKeyringError:
         raise CockpitError(
             "no keyring backend on this machine (normal on a headless server): export GH_TOKEN=<token> "
-            "in the shell that runs the cockpit, or log in with the gh CLI", title="Auth") from None
+            "in the shell that runs the cockpit, or log in with the gh CLI",
+            title="Auth",
+        ) from None
     except (KeyringError, RuntimeError, OSError) as exc:
-        raise CockpitError(f"the keyring refused the token ({type(exc).__name__}); set GH_TOKEN instead", title="Auth") from None
+        raise CockpitError(
+            f"the keyring refused the token ({type(exc).__name__}); set GH_TOKEN instead", title="Auth"
+        ) from None
 
 
 def forget_token(api_url: str) -> bool:

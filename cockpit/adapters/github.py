@@ -109,7 +109,9 @@ class GitHubClient:
         key = str(number_or_title).strip()
         if key.isdigit():
             what = f"read milestone {key} of {repo}"
-            return self._parsed(lambda: parse.milestone_from(self._get(f"{_repo_path(repo)}/milestones/{key}", what)), what)
+            return self._parsed(
+                lambda: parse.milestone_from(self._get(f"{_repo_path(repo)}/milestones/{key}", what)), what
+            )
         milestones = self.milestones(repo)
         for exact in (True, False):
             for m in milestones:
@@ -124,15 +126,29 @@ class GitHubClient:
         rows = self._pages(f"{_repo_path(repo)}/milestones", what, state=state)
         return [self._parsed(lambda r=r: parse.milestone_from(r), what) for r in rows]
 
-    def issues(self, repo: str, *, labels: str | None = None, state: str = "all", newest_first: bool = True,
-               limit: int | None = None) -> list[MilestoneItem]:
+    def issues(
+        self,
+        repo: str,
+        *,
+        labels: str | None = None,
+        state: str = "all",
+        newest_first: bool = True,
+        limit: int | None = None,
+    ) -> list[MilestoneItem]:
         """Issues (and the PRs GitHub mixes in), optionally only those carrying every label of ``labels``.
 
         ``labels`` is GitHub's comma-separated list; newest first by default; at most ``limit``.
         """
         what = f"list the issues of {repo}" + (f" labelled {labels!r}" if labels else "")
-        rows = self._pages(f"{_repo_path(repo)}/issues", what, limit=limit, labels=labels, state=state,
-                           sort="created", direction="desc" if newest_first else "asc")
+        rows = self._pages(
+            f"{_repo_path(repo)}/issues",
+            what,
+            limit=limit,
+            labels=labels,
+            state=state,
+            sort="created",
+            direction="desc" if newest_first else "asc",
+        )
         return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
 
     def search_issues(self, repo: str, query: str, *, limit: int = 300) -> list[MilestoneItem]:
@@ -149,7 +165,9 @@ class GitHubClient:
 
     def issue(self, repo: str, number: int) -> MilestoneItem:
         what = f"read issue #{number} of {repo}"
-        return self._parsed(lambda: parse.item_from(self._get(f"{_repo_path(repo)}/issues/{int(number)}", what), repo), what)
+        return self._parsed(
+            lambda: parse.item_from(self._get(f"{_repo_path(repo)}/issues/{int(number)}", what), repo), what
+        )
 
     def issue_comments(self, repo: str, number: int) -> list[IssueComment]:
         what = f"read the comments of #{number} in {repo}"
@@ -158,7 +176,9 @@ class GitHubClient:
 
     def pull(self, repo: str, number: int) -> PullRequest:
         what = f"read pull request #{number} of {repo}"
-        return self._parsed(lambda: parse.pull_from(self._get(f"{_repo_path(repo)}/pulls/{int(number)}", what), repo), what)
+        return self._parsed(
+            lambda: parse.pull_from(self._get(f"{_repo_path(repo)}/pulls/{int(number)}", what), repo), what
+        )
 
     def pulls(self, repo: str, *, base: str | None = None, state: str = "all") -> list[PullRequest]:
         """Pull requests, optionally only those aimed at ``base`` (e.g. the release branch)."""
@@ -166,12 +186,26 @@ class GitHubClient:
         rows = self._pages(f"{_repo_path(repo)}/pulls", what, base=base, state=state)
         return [self._parsed(lambda r=r: parse.pull_from(r, repo), what) for r in rows]
 
-    def workflow_runs(self, repo: str, *, branch: str | None = None, head_sha: str | None = None,
-                      event: str | None = None, limit: int = 300) -> list[WorkflowRun]:
+    def workflow_runs(
+        self,
+        repo: str,
+        *,
+        branch: str | None = None,
+        head_sha: str | None = None,
+        event: str | None = None,
+        limit: int = 300,
+    ) -> list[WorkflowRun]:
         """Actions runs, newest first, filtered by branch, head sha and event; at most ``limit``."""
         what = f"list workflow runs of {repo}"
-        rows = self._pages(f"{_repo_path(repo)}/actions/runs", what, wrap="workflow_runs", limit=limit,
-                           branch=branch, head_sha=head_sha, event=event)
+        rows = self._pages(
+            f"{_repo_path(repo)}/actions/runs",
+            what,
+            wrap="workflow_runs",
+            limit=limit,
+            branch=branch,
+            head_sha=head_sha,
+            event=event,
+        )
         return [self._parsed(lambda r=r: parse.run_from(r), what) for r in rows]
 
     def check_runs(self, repo: str, ref: str) -> list[CheckRun]:
@@ -199,20 +233,35 @@ class GitHubClient:
 
     def create_comment(self, repo: str, number: int, body: str) -> IssueComment:
         what = f"comment on #{number} in {repo}"
-        data, _ = self._t.request("POST", f"{_repo_path(repo)}/issues/{int(number)}/comments", what, body={"body": body})
+        data, _ = self._t.request(
+            "POST", f"{_repo_path(repo)}/issues/{int(number)}/comments", what, body={"body": body}
+        )
         return self._parsed(lambda: parse.comment_from(data), what)
 
     def edit_comment(self, repo: str, comment_id: int, body: str) -> IssueComment:
         what = f"edit comment {comment_id} in {repo}"
-        data, _ = self._t.request("PATCH", f"{_repo_path(repo)}/issues/comments/{int(comment_id)}", what, body={"body": body})
+        data, _ = self._t.request(
+            "PATCH", f"{_repo_path(repo)}/issues/comments/{int(comment_id)}", what, body={"body": body}
+        )
         return self._parsed(lambda: parse.comment_from(data), what)
 
     def set_milestone(self, repo: str, number: int, milestone_number: int | None) -> None:
         """Put #number in the milestone, or take it out with None."""
-        verb = f"move #{number} to milestone {milestone_number}" if milestone_number else f"remove #{number} from its milestone"
-        self._t.request("PATCH", f"{_repo_path(repo)}/issues/{int(number)}", f"{verb} in {repo}",
-                        body={"milestone": milestone_number})
+        verb = (
+            f"move #{number} to milestone {milestone_number}"
+            if milestone_number
+            else f"remove #{number} from its milestone"
+        )
+        self._t.request(
+            "PATCH",
+            f"{_repo_path(repo)}/issues/{int(number)}",
+            f"{verb} in {repo}",
+            body={"milestone": milestone_number},
+        )
 
     def rerun_failed_jobs(self, repo: str, run_id: int) -> None:
-        self._t.request("POST", f"{_repo_path(repo)}/actions/runs/{int(run_id)}/rerun-failed-jobs",
-                        f"re-run the failed jobs of run {run_id} in {repo}")
+        self._t.request(
+            "POST",
+            f"{_repo_path(repo)}/actions/runs/{int(run_id)}/rerun-failed-jobs",
+            f"re-run the failed jobs of run {run_id} in {repo}",
+        )

@@ -71,7 +71,9 @@ def _from_github(exc: GithubException, what: str, t: Transport) -> GitHubError:
     if status == 403:
         return GitHubError(f"{what}: forbidden (403{said}). The token may lack access to this repository.")
     if status == 404:
-        return GitHubError(f"{what}: not found (404). Check the repository name and number, and that the token can see it.")
+        return GitHubError(
+            f"{what}: not found (404). Check the repository name and number, and that the token can see it."
+        )
     if status == 410:
         return GitHubError(f"{what}: it was deleted on GitHub (410{said}).")
     if status in (301, 302, 307, 308):
@@ -94,7 +96,9 @@ def translate(exc: BaseException, what: str, t: Transport) -> GitHubError:
     if isinstance(exc, GithubException):
         error = _from_github(exc, what, t)
     elif isinstance(exc, requests.Timeout) or _timed_out(exc):
-        error = GitHubError(f"{what}: GitHub did not answer within {t.timeout:g} s. Check the network or raise github.timeout_s.")
+        error = GitHubError(
+            f"{what}: GitHub did not answer within {t.timeout:g} s. Check the network or raise github.timeout_s."
+        )
     elif isinstance(exc, requests.ConnectionError):
         error = GitHubError(f"{what}: cannot reach {t.api_url}. Check the network and github.api_url.")
     elif isinstance(exc, requests.RequestException):

@@ -65,7 +65,9 @@ def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, direct
             pass  # an unreadable cache is rebuilt
         progress(f"the cached world in {target} is unusable; rebuilding it")
     if shutil.which("git") is None:
-        raise CockpitError("git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox")
+        raise CockpitError(
+            "git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     kind = "all-green sandbox release" if all_green else "sandbox release"
     at = "" if name == DEFAULT_SCALE else f" at the {name} scale"
@@ -107,8 +109,11 @@ def _relocate(world: World, old: Path, new: Path) -> World:
 def _repoint_origin(world: World) -> None:
     import subprocess
 
-    subprocess.run(["git", "-C", world.clone_path, "remote", "set-url", "origin", world.remote_path],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", world.clone_path, "remote", "set-url", "origin", world.remote_path],
+        check=True,
+        capture_output=True,
+    )
 
 
 def write_config(world: World, directory: Path, *, github_url: str, index_url: str) -> Path:
@@ -166,8 +171,11 @@ def sign_go_steps(config: Config) -> int:
     path = config.resolved_state_path
     if path.exists():
         return 0
-    steps = [s for s in load_template(config.checklist_template)
-             if s.kind is StepKind.MANUAL and s.required and not s.after_go]
+    steps = [
+        s
+        for s in load_template(config.checklist_template)
+        if s.kind is StepKind.MANUAL and s.required and not s.after_go
+    ]
     store = StateStore(path)
     try:
         for step in steps:

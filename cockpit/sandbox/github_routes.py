@@ -111,7 +111,9 @@ class RouteHandlers:
             value = body["milestone"]
             if isinstance(value, str) and value.isdigit():
                 value = int(value)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value not in state.milestones):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value not in state.milestones
+            ):
                 return self.validation_failed("Issue", "milestone", value=body["milestone"])
             item.milestone = value
         if "state" in body:
@@ -179,8 +181,9 @@ class RouteHandlers:
         state.delete_comment(int(comment_id))
         return Response(status=204)
 
-    def _pull(self: GitHubEmulator, state: RepoState, pull: SbPull, counts: dict,
-              complete: bool = True) -> dict[str, Any]:
+    def _pull(
+        self: GitHubEmulator, state: RepoState, pull: SbPull, counts: dict, complete: bool = True
+    ) -> dict[str, Any]:
         milestone = self._milestone(state, pull.milestone, counts)
         return render.pull_json(self.urls(state), state.repo, pull, milestone, complete=complete)
 
@@ -190,10 +193,13 @@ class RouteHandlers:
         if wanted not in _STATES:
             return self.validation_failed("PullRequest", "state", value=wanted)
         head = q.get("head", "").partition(":")[2] or q.get("head", "")
-        chosen = [p for p in state.pulls.values()
-                  if (wanted == "all" or p.state == wanted)
-                  and (not q.get("base") or p.base == q["base"])
-                  and (not head or p.head_ref == head)]
+        chosen = [
+            p
+            for p in state.pulls.values()
+            if (wanted == "all" or p.state == wanted)
+            and (not q.get("base") or p.base == q["base"])
+            and (not head or p.head_ref == head)
+        ]
         counts = state.milestone_counts()
         return self.paged(request, _sorted(chosen, request), lambda p: self._pull(state, p, counts, complete=False))
 
@@ -210,8 +216,9 @@ class RouteHandlers:
             return self.error(404, f"No commit found for SHA: {ref}")
         parents = dict(itertools.pairwise(shas))
         urls = self.urls(state)
-        return self.paged(request, shas,
-                          lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha)))
+        return self.paged(
+            request, shas, lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha))
+        )
 
     def list_check_runs(self: GitHubEmulator, request: Request, state: RepoState, ref: str) -> Response:
         sha = state.resolve_ref(ref)
@@ -220,25 +227,36 @@ class RouteHandlers:
         q = request.query
         if q.get("filter", "latest") not in ("latest", "all"):
             return self.validation_failed("CheckRun", "filter", value=q["filter"])
-        runs = [c for c in state.checks_by_sha.get(sha, [])
-                if (not q.get("check_name") or c.name == q["check_name"])
-                and (not q.get("status") or c.status == q["status"])]
+        runs = [
+            c
+            for c in state.checks_by_sha.get(sha, [])
+            if (not q.get("check_name") or c.name == q["check_name"])
+            and (not q.get("status") or c.status == q["status"])
+        ]
         suite = {run_id: run.check_suite_id for run_id, run in state.runs.items()}
         urls = self.urls(state)
-        return self.paged(request, runs, lambda c: render.check_run_json(urls, c, suite.get(c.run_id, 0)),
-                          wrap="check_runs")
+        return self.paged(
+            request, runs, lambda c: render.check_run_json(urls, c, suite.get(c.run_id, 0)), wrap="check_runs"
+        )
 
     def list_runs(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
         q = request.query
         status = q.get("status")
-        chosen = [r for r in sorted(state.runs.values(), key=lambda r: (r.created_at, r.id), reverse=True)
-                  if (not q.get("branch") or r.head_branch == q["branch"])
-                  and (not q.get("event") or r.event == q["event"])
-                  and (not q.get("head_sha") or r.head_sha == q["head_sha"])
-                  and (not status or status in (r.status, r.conclusion))]
+        chosen = [
+            r
+            for r in sorted(state.runs.values(), key=lambda r: (r.created_at, r.id), reverse=True)
+            if (not q.get("branch") or r.head_branch == q["branch"])
+            and (not q.get("event") or r.event == q["event"])
+            and (not q.get("head_sha") or r.head_sha == q["head_sha"])
+            and (not status or status in (r.status, r.conclusion))
+        ]
         urls = self.urls(state)
-        return self.paged(request, chosen, lambda r: render.run_json(urls, r, _facts(state, r.head_sha, r.created_at)),
-                          wrap="workflow_runs")
+        return self.paged(
+            request,
+            chosen,
+            lambda r: render.run_json(urls, r, _facts(state, r.head_sha, r.created_at)),
+            wrap="workflow_runs",
+        )
 
     def list_jobs(self: GitHubEmulator, request: Request, state: RepoState, run_id: str) -> Response:
         run = state.runs.get(int(run_id))

@@ -337,7 +337,9 @@ class SandboxServer:
             retry_after = p.get("retry_after", 60)
             headers = {} if retry_after is None else {"Retry-After": str(int(retry_after))}
             return self.error(
-                int(p.get("status", 403)), "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", headers
+                int(p.get("status", 403)),
+                "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+                headers,
             )
         if kind == "malformed":
             return Response(status=200, body=b'{"message": "truncated', headers={})

@@ -75,7 +75,9 @@ class ConfirmScreen(ModalScreen[str | None]):
 class TextInputScreen(ModalScreen[str | None]):
     """Ask for one line of text (a note); dismisses with the text, or None on escape."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="input.cancel", tooltip="Close without saving")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="input.cancel", tooltip="Close without saving")
+    ]
 
     def __init__(self, prompt: str, *, value: str = "") -> None:
         super().__init__()

@@ -37,7 +37,12 @@ class PaneTabs(Widget):
         }
     }
     """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"pane-tabs--tab", "pane-tabs--active", "pane-tabs--bar", "pane-tabs--bar-active"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "pane-tabs--tab",
+        "pane-tabs--active",
+        "pane-tabs--bar",
+        "pane-tabs--bar-active",
+    }
     ALLOW_SELECT = False
 
     def __init__(self, titles: Iterable[tuple[str, str]], *, active: str, **kwargs: Any) -> None:

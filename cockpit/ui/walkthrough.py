@@ -89,7 +89,9 @@ class WalkthroughScreen(ModalScreen[None]):
         """The checklist was evaluated again (a tick, a pane finished loading): stay on the same step."""
         shown = self.current.step.id if self.current else None
         self.steps = report.steps
-        self.index = next((i for i, v in enumerate(self.steps) if v.step.id == shown), min(self.index, len(self.steps) - 1))
+        self.index = next(
+            (i for i, v in enumerate(self.steps) if v.step.id == shown), min(self.index, len(self.steps) - 1)
+        )
         if self.is_mounted:
             self._render_step()
 
@@ -109,7 +111,8 @@ class WalkthroughScreen(ModalScreen[None]):
         if step.after_go:
             flags.append("after the go decision")
         self.query_one("#walk-position", Static).update(
-            Text(f"Step {self.index + 1} of {len(self.steps)} · {step.section} · {', '.join(flags)}"))
+            Text(f"Step {self.index + 1} of {len(self.steps)} · {step.section} · {', '.join(flags)}")
+        )
         mark, status = step_mark(view)
         title = self.query_one("#walk-title", Static)
         title.update(Text(f"{mark} {step.title}"))

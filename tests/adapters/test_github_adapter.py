@@ -109,7 +109,9 @@ def test_read_only_refuses_every_mutation_before_sending_anything(gh):
         lambda: viewer.edit_comment(REPO, 5001, "edited"),
         lambda: viewer.set_milestone(REPO, 2, None),
         lambda: viewer.rerun_failed_jobs(REPO, 70_001),
-        lambda: viewer._t.requester.requestJsonAndCheck("POST", f"/repos/{REPO}/issues/1/comments", input={"body": "x"}),
+        lambda: viewer._t.requester.requestJsonAndCheck(
+            "POST", f"/repos/{REPO}/issues/1/comments", input={"body": "x"}
+        ),
     ):
         with pytest.raises(ReadOnlyError):
             mutate()
@@ -186,8 +188,11 @@ def test_the_token_never_appears_in_errors_or_on_stderr(gh, capfd, caplog):
     gh.faults.status_burst(502, count=1)
     right.pull(REPO, 10)
     errors = []
-    for fault in (lambda: gh.faults.rate_limit(count=3), lambda: gh.faults.timeout(3, count=3),
-                  lambda: gh.faults.not_found("/pulls/")):
+    for fault in (
+        lambda: gh.faults.rate_limit(count=3),
+        lambda: gh.faults.timeout(3, count=3),
+        lambda: gh.faults.not_found("/pulls/"),
+    ):
         gh.faults.clear()
         fault()
         with pytest.raises(GitHubError) as caught:

@@ -52,8 +52,16 @@ FAULTS = [
     ("a 502 the retry absorbs", lambda f: f.status_burst(502, count=1, path=ISSUES), None),
     ("a burst of 503s", lambda f: f.status_burst(503, count=None, path=ISSUES), "GitHub failed (503"),
     ("a timeout", lambda f: f.timeout(3, path=ISSUES, count=None), f"did not answer within {TIMEOUT:g} s"),
-    ("a rate limit with a reset time", lambda f: f.rate_limit(reset_in=3600, path=ISSUES, count=None), "rate limit is exhausted until"),
-    ("a secondary limit with Retry-After", lambda f: f.secondary_rate_limit(retry_after=600, path=ISSUES, count=None), "rate limit is exhausted until"),
+    (
+        "a rate limit with a reset time",
+        lambda f: f.rate_limit(reset_in=3600, path=ISSUES, count=None),
+        "rate limit is exhausted until",
+    ),
+    (
+        "a secondary limit with Retry-After",
+        lambda f: f.secondary_rate_limit(retry_after=600, path=ISSUES, count=None),
+        "rate limit is exhausted until",
+    ),
     ("a malformed JSON body", lambda f: f.malformed(path=ISSUES, count=None), "not valid JSON"),
     ("a slow answer", lambda f: f.latency(0.3, path=ISSUES, count=None), None),
 ]

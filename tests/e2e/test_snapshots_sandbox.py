@@ -111,10 +111,14 @@ class TestOverview:
 
 class TestMilestone:
     def test_dark(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("milestone"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("milestone")
+        )
 
     def test_light(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("milestone"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("milestone")
+        )
 
 
 class TestCherryPicks:
@@ -138,12 +142,18 @@ class TestBranchDiff:
         assert snap_compare(snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("branch"))
 
     def test_light(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("branch"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("branch")
+        )
 
 
 class TestChecklist:
     def test_dark(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("checklist"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("checklist")
+        )
 
     def test_light(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("checklist"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("checklist")
+        )

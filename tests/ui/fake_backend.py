@@ -211,7 +211,8 @@ class FakeBackend:
         views = []
         for step in CHECKLIST_STEPS:
             if step.kind is StepKind.AUTOMATIC:
-                gate = gates.get(step.gate or "") or Gate(step.gate or "", step.title, GateStatus.UNKNOWN, "not loaded yet")
+                unknown = Gate(step.gate or "", step.title, GateStatus.UNKNOWN, "not loaded yet")
+                gate = gates.get(step.gate or "") or unknown
                 views.append(StepView(step, signoffs.get(step.id), gate))
             else:
                 views.append(StepView(step, signoffs.get(step.id)))
@@ -222,8 +223,7 @@ class FakeBackend:
 
     def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo:
         unsigned = tuple(
-            v.step.id for v in checklist.steps
-            if v.step.kind is StepKind.MANUAL and v.step.required and not v.done
+            v.step.id for v in checklist.steps if v.step.kind is StepKind.MANUAL and v.step.required and not v.done
         )
         blocking = [gates[name] for name in BLOCKING if name in gates]
         go = len(blocking) == len(BLOCKING) and all(g.status is GateStatus.GREEN for g in blocking) and not unsigned
@@ -236,4 +236,3 @@ class FakeBackend:
 def failing(name: str, message: str) -> dict[str, Exception]:
     """A ``fail`` map for one loader raising a CockpitError with ``message``."""
     return {name: CockpitError(message, title="GitHub")}
-

@@ -14,7 +14,9 @@ from cockpit.services.milestone import filter_items, sort_items, summarize_miles
 MILESTONE = Milestone(number=40, title="2.5.0", state="open")
 
 
-def item(number, title="Fix foo", *, kind=ItemKind.PULL, state=ItemState.MERGED, labels=(), updated=None, author="alice"):
+def item(
+    number, title="Fix foo", *, kind=ItemKind.PULL, state=ItemState.MERGED, labels=(), updated=None, author="alice"
+):
     return MilestoneItem(
         number=number,
         kind=kind,

@@ -158,7 +158,11 @@ def test_comment_metadata_is_carried_over():
 
 
 def test_windows_line_endings_parse_like_unix_ones():
-    body = "Link to landed trunk PR (if applicable):\r\n* #101\r\n\r\nLink to release branch PR:\r\n* #201\r\n\r\nCriteria Category:\r\n* Regression\r\n"
+    body = (
+        "Link to landed trunk PR (if applicable):\r\n* #101\r\n\r\n"
+        "Link to release branch PR:\r\n* #201\r\n\r\n"
+        "Criteria Category:\r\n* Regression\r\n"
+    )
     request = parse_request(comment(body), repository=REPO)
     assert request.trunk_prs == (PRRef(101),) and request.release_prs == (PRRef(201),)
     assert request.category == "Regression"
@@ -312,10 +316,28 @@ def test_generated_requests_round_trip_their_numbers(trunk, release):
         "Main PRs to pick this week" + " main" * 30_000 + ":",
         "Criteria Category: Regression " + "(see https://github.com/acme/torchlet/issues/1) " * 2_000,
     ],
-    ids=["spaces", "dots", "slashes", "punctuation", "stars", "many-refs", "do-do", "repeated-fields", "megabyte",
-         "many-labels-one-line", "many-separators", "deep-quote", "many-joined-refs", "many-role-words", "long-task-list", "refs-without-asking",
-         "quoted-word-under-label", "quoted-refs-under-label",
-         "long-heading", "many-category-links"],
+    ids=[
+        "spaces",
+        "dots",
+        "slashes",
+        "punctuation",
+        "stars",
+        "many-refs",
+        "do-do",
+        "repeated-fields",
+        "megabyte",
+        "many-labels-one-line",
+        "many-separators",
+        "deep-quote",
+        "many-joined-refs",
+        "many-role-words",
+        "long-task-list",
+        "refs-without-asking",
+        "quoted-word-under-label",
+        "quoted-refs-under-label",
+        "long-heading",
+        "many-category-links",
+    ],
 )
 def test_hostile_huge_comments_parse_quickly(body):
     # A hang guard, not a speed target: catastrophic backtracking on these inputs takes minutes or

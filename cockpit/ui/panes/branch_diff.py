@@ -71,13 +71,32 @@ class BranchDiffPane(TablePane):
     LINK_NAME = "SHA or URL"
     SUMMARY_CLASSES = "pane-filter branch-summary"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"),
-        Binding("y", "copy", "Copy pick", id="branch.copy_pick", tooltip="Copy 'git cherry-pick -x <sha>' for the selected row"),
-        Binding("b", "pick_branch", "Pick branch", id="branch.pick_branch",
-                tooltip="Make a local branch from the release branch with the pick applied (never pushed)"),
+        Binding(
+            "enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"
+        ),
+        Binding(
+            "y",
+            "copy",
+            "Copy pick",
+            id="branch.copy_pick",
+            tooltip="Copy 'git cherry-pick -x <sha>' for the selected row",
+        ),
+        Binding(
+            "b",
+            "pick_branch",
+            "Pick branch",
+            id="branch.pick_branch",
+            tooltip="Make a local branch from the release branch with the pick applied (never pushed)",
+        ),
         Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
-        Binding("Y", "copy_link", "Copy SHA/URL", show=False, id="branch.copy_link",
-                tooltip="Copy the selected row's commit SHA (or its PR's URL) to the clipboard"),
+        Binding(
+            "Y",
+            "copy_link",
+            "Copy SHA/URL",
+            show=False,
+            id="branch.copy_link",
+            tooltip="Copy the selected row's commit SHA (or its PR's URL) to the clipboard",
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -101,8 +120,12 @@ class BranchDiffPane(TablePane):
         for index, row in enumerate(self.rows):
             word = _WORD.get(row.section, row.section)
             meaning = "missing" if row.section == "missing" else None
-            cells = (status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
-                     _fit(row.ref, REF_W), _fit(row.title, title_w), _fit(row.evidence, evidence_w))
+            cells = (
+                status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
+                _fit(row.ref, REF_W),
+                _fit(row.title, title_w),
+                _fit(row.evidence, evidence_w),
+            )
             rows.append(TableRow(str(index), row, cells))
         self.draw_rows(rows)
 
@@ -168,8 +191,10 @@ class BranchDiffPane(TablePane):
         if row is None:
             return
         if row.target is None:
-            self.notify(f"{row.ref} is already on a branch: a local pick branch is made for milestone PRs and reverts owed.",
-                        markup=False)
+            self.notify(
+                f"{row.ref} is already on a branch: a local pick branch is made for milestone PRs and reverts owed.",
+                markup=False,
+            )
             return
         perform(self, self.PANE, "branch.pick_branch", row.target)
 

@@ -107,7 +107,9 @@ class CIPane(TablePane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "detail", "Detail", id="ci.detail", tooltip="Show the failed and pending jobs with links"),
         Binding("o", "open", "Open run", id="ci.open", tooltip="Open the run of the first failed (or pending) job"),
-        Binding("x", "rerun", "Re-run failed", id="ci.rerun", tooltip="Re-run the failed jobs of the selected repository"),
+        Binding(
+            "x", "rerun", "Re-run failed", id="ci.rerun", tooltip="Re-run the failed jobs of the selected repository"
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -153,7 +155,7 @@ class CIPane(TablePane):
         self.show_status()
 
     def status_line(self) -> str:
-        """"fresh 12 s ago · 20 GitHub requests (20 unchanged, 304) · auto-refresh every 2 min"."""
+        """ "fresh 12 s ago · 20 GitHub requests (20 unchanged, 304) · auto-refresh every 2 min"."""
         parts = []
         if self.fresh_at is None:
             parts.append("not loaded yet")
@@ -180,7 +182,10 @@ class CIPane(TablePane):
         return (self.report.branches + self.report.rc_builds) if self.report else ()
 
     def columns(self) -> Sequence[Column[RefRow]]:
-        return tuple(replace(column, title=label, width=width) for (label, width), column in zip(self._layout, COLUMNS, strict=False))
+        return tuple(
+            replace(column, title=label, width=width)
+            for (label, width), column in zip(self._layout, COLUMNS, strict=False)
+        )
 
     def _columns(self) -> tuple[tuple[str, int], ...]:
         width = self.table.size.width or self.size.width or self.app.size.width
@@ -202,8 +207,14 @@ class CIPane(TablePane):
         rows = []
         for index, v in enumerate(self.verdicts()):
             counts = f"{len(v.failed)}/{len(v.pending)}/{len(v.unstable)}"
-            cells = (plain(v.repository), plain(v.ref), status_text(self, v.status), Text(counts),
-                     Text(last_green_text(v, wide=wide, rc=index >= rc_from)), plain(v.reason))
+            cells = (
+                plain(v.repository),
+                plain(v.ref),
+                status_text(self, v.status),
+                Text(counts),
+                Text(last_green_text(v, wide=wide, rc=index >= rc_from)),
+                plain(v.reason),
+            )
             fitted = tuple(_fit(c, w) for c, w in zip(cells, widths, strict=False))
             rows.append(TableRow(str(index), RefRow(v, index >= rc_from), fitted))
         self.draw_rows(rows)
@@ -241,8 +252,10 @@ class CIPane(TablePane):
         else:
             green = "no green commit among the recent ones walked back"
         head = verdict.head_sha[:10] if verdict.head_sha else "unknown"
-        lines = [f"{verdict.status.value}: {verdict.reason}",
-                 f"head {head} · {verdict.job_count} jobs (shards folded) · {green}"]
+        lines = [
+            f"{verdict.status.value}: {verdict.reason}",
+            f"head {head} · {verdict.job_count} jobs (shards folded) · {green}",
+        ]
         if verdict.missing_workflows:
             lines.append("Required workflows not started: " + ", ".join(verdict.missing_workflows))
         return tuple(lines)

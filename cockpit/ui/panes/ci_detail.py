@@ -71,13 +71,20 @@ class CIDetailScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back", id="ci_detail.close", tooltip="Back to the CI pane"),
         Binding("q", "close", "Back", show=False, id="ci_detail.quit", tooltip="Back to the CI pane"),
-        Binding("o", "open_job", "Open job", id="ci_detail.open_job", tooltip="Open the highlighted job in the browser"),
-        Binding("w", "open_run", "Open run", id="ci_detail.open_run", tooltip="Open the highlighted job's workflow run"),
-        Binding("x", "rerun", "Re-run failed", id="ci_detail.rerun", tooltip="Re-run the failed jobs of this repository"),
+        Binding(
+            "o", "open_job", "Open job", id="ci_detail.open_job", tooltip="Open the highlighted job in the browser"
+        ),
+        Binding(
+            "w", "open_run", "Open run", id="ci_detail.open_run", tooltip="Open the highlighted job's workflow run"
+        ),
+        Binding(
+            "x", "rerun", "Re-run failed", id="ci_detail.rerun", tooltip="Re-run the failed jobs of this repository"
+        ),
     ]
 
-    def __init__(self, verdict: RepoCIVerdict, header: tuple[str, ...], *,
-                 on_rerun: Callable[[bool], None] | None = None) -> None:
+    def __init__(
+        self, verdict: RepoCIVerdict, header: tuple[str, ...], *, on_rerun: Callable[[bool], None] | None = None
+    ) -> None:
         super().__init__()
         self.verdict, self.header, self.on_rerun = verdict, header, on_rerun
         self.jobs: dict[str, JobVerdict] = {}
@@ -100,8 +107,12 @@ class CIDetailScreen(ModalScreen[None]):
             for index, job in enumerate(jobs):
                 key = f"{title}:{index}"
                 self.jobs[key] = job
-                table.add_row(plain(job.conclusion or job.status), Text(duration_text(job.duration_s)),
-                              plain(f"  {job.workflow} / {job.name}"), key=key)
+                table.add_row(
+                    plain(job.conclusion or job.status),
+                    Text(duration_text(job.duration_s)),
+                    plain(f"  {job.workflow} / {job.name}"),
+                    key=key,
+                )
         for workflow in self.verdict.missing_workflows:
             table.add_row(Text("not started"), Text(""), plain(f"  {workflow}"), key=f"missing:{workflow}")
         first_job = next(iter(self.jobs), None)

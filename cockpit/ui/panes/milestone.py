@@ -74,17 +74,45 @@ class MilestonePane(TablePane):
     SUMMARY_CLASSES = "pane-filter"
     COLUMNS = COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "cycle_open", "Open/all", id="milestone.filter_open", tooltip="Show open items only, or all items"),
-        Binding("p", "only_kind('pull')", "PRs", id="milestone.filter_prs", tooltip="Show pull requests only (again: both)"),
-        Binding("i", "only_kind('issue')", "Issues", id="milestone.filter_issues", tooltip="Show issues only (again: both)"),
-        Binding("l", "cycle_label", "Label", id="milestone.filter_label", tooltip="Show only items with the next label present (cycles; back to all)"),
+        Binding(
+            "f", "cycle_open", "Open/all", id="milestone.filter_open", tooltip="Show open items only, or all items"
+        ),
+        Binding(
+            "p", "only_kind('pull')", "PRs", id="milestone.filter_prs", tooltip="Show pull requests only (again: both)"
+        ),
+        Binding(
+            "i", "only_kind('issue')", "Issues", id="milestone.filter_issues", tooltip="Show issues only (again: both)"
+        ),
+        Binding(
+            "l",
+            "cycle_label",
+            "Label",
+            id="milestone.filter_label",
+            tooltip="Show only items with the next label present (cycles; back to all)",
+        ),
         Binding("s", "cycle_sort", "Sort", id="milestone.sort", tooltip="Sort by the next column (or click a header)"),
-        Binding("S", "reverse_sort", "Reverse", show=False, id="milestone.sort_reverse", tooltip="Reverse the sort order"),
-        Binding("a", "toggle_skipped", "Skipped", id="milestone.skipped", tooltip="Show the items skipped by label instead (again: back)"),
-        Binding("enter", "detail", "Detail", show=False, id="milestone.detail", tooltip="Show the selected item in full"),
+        Binding(
+            "S", "reverse_sort", "Reverse", show=False, id="milestone.sort_reverse", tooltip="Reverse the sort order"
+        ),
+        Binding(
+            "a",
+            "toggle_skipped",
+            "Skipped",
+            id="milestone.skipped",
+            tooltip="Show the items skipped by label instead (again: back)",
+        ),
+        Binding(
+            "enter", "detail", "Detail", show=False, id="milestone.detail", tooltip="Show the selected item in full"
+        ),
         Binding("o", "open", "Open", id="milestone.open", tooltip="Open the selected item in the browser"),
         Binding("d", "remove", "Remove", id="milestone.remove", tooltip="Remove the selected item from the milestone"),
-        Binding("v", "validate", "Validate", id="milestone.validate", tooltip="Post the validation comment on the selected closed item"),
+        Binding(
+            "v",
+            "validate",
+            "Validate",
+            id="milestone.validate",
+            tooltip="Post the validation comment on the selected closed item",
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -152,7 +180,10 @@ class MilestonePane(TablePane):
         if column is not None:
             parts.append(f"sorted by {column.id}" + (", reversed" if self.sort_reverse else ""))
         if self.show_skipped:
-            head = f"Milestone {report.milestone.title}: skipped by label, not counted by the gate: {shown} of {len(report.skipped)}"
+            head = (
+                f"Milestone {report.milestone.title}: skipped by label, not counted by the gate: "
+                f"{shown} of {len(report.skipped)}"
+            )
             return Text(f"{head} ({', '.join(parts)}) · a: back to the counted items")
         line = f"Milestone {report.milestone.title}: {shown} of {len(report.items)} shown ({', '.join(parts)})"
         if report.skipped:
@@ -173,7 +204,11 @@ class MilestonePane(TablePane):
         self._rerender()
 
     def action_cycle_label(self) -> None:
-        labels = (None, *labels_present(self.report.skipped if self.show_skipped else self.report.items)) if self.report else (None,)
+        labels = (
+            (None, *labels_present(self.report.skipped if self.show_skipped else self.report.items))
+            if self.report
+            else (None,)
+        )
         position = labels.index(self.label) if self.label in labels else 0
         self.label = labels[(position + 1) % len(labels)]
         self.notify(f"Label filter: {self.label or 'all labels'}", markup=False)

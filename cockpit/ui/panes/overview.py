@@ -71,10 +71,12 @@ class GateList(Widget):
     def line(self, name: str, title: str, key: str, width: int) -> Content:
         """The line of one gate at ``width`` cells; "loading…" until its pane reports it."""
         gate = self.gates.get(name)
-        word, style = (STATUS_WORD[gate.status], _STATUS_STYLE[gate.status]) if gate else ("…", _STATUS_STYLE[GateStatus.UNKNOWN])
+        word, style = (
+            (STATUS_WORD[gate.status], _STATUS_STYLE[gate.status]) if gate else ("…", _STATUS_STYLE[GateStatus.UNKNOWN])
+        )
         summary_width = max(1, width - TITLE_WIDTH - STATUS_WIDTH - KEY_WIDTH)
         return Content.assemble(
-            (title[:TITLE_WIDTH - 1].ljust(TITLE_WIDTH), "bold"),  # our own titles, all shorter
+            (title[: TITLE_WIDTH - 1].ljust(TITLE_WIDTH), "bold"),  # our own titles, all shorter
             (word.ljust(STATUS_WIDTH), style),
             Content(gate.summary if gate else "loading…").truncate(summary_width, ellipsis=True, pad=True),
             (f" [{key}]" if key else "", "$foreground-muted"),

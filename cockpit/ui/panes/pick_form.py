@@ -23,7 +23,9 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
     ``category`` preselects one of the bot's five classes (from the request's free-text category).
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")
+    ]
 
     def __init__(self, pr: int, branch: str, *, fixes: str = "", category: str = "") -> None:
         super().__init__()
@@ -33,10 +35,18 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text(f"Cherry-pick #{self.pr} onto {self.branch}", style="bold"))
-            yield Select([(c, c) for c in CATEGORIES], prompt="Category", id="bot-category", allow_blank=True,
-                         **({"value": self.category} if self.category else {}))
-            yield Input(value=self.fixes, placeholder="Fixes: issue URL (needed for regression, critical, fixnewfeature)",
-                        id="bot-fixes")
+            yield Select(
+                [(c, c) for c in CATEGORIES],
+                prompt="Category",
+                id="bot-category",
+                allow_blank=True,
+                **({"value": self.category} if self.category else {}),
+            )
+            yield Input(
+                value=self.fixes,
+                placeholder="Fixes: issue URL (needed for regression, critical, fixnewfeature)",
+                id="bot-fixes",
+            )
             yield Static("", id="bot-preview")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Continue", variant="primary", id="bot-ok")
