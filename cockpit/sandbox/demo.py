@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 import tomli_w
 
 from cockpit.errors import CockpitError
+from cockpit.locations import cache_dir
 from cockpit.sandbox.model import World
 from cockpit.sandbox.world_scale import DEFAULT_SCALE, Scale
 
@@ -25,11 +25,8 @@ STATE_NAME = "cockpit-state.toml"
 
 
 def cache_root() -> Path:
-    """Where built worlds are kept: ``$COCKPIT_CACHE_DIR``, else the XDG cache folder."""
-    if os.environ.get("COCKPIT_CACHE_DIR"):
-        return Path(os.environ["COCKPIT_CACHE_DIR"]).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "release-cockpit"
+    """Where built worlds are kept: the cockpit's cache folder (``cockpit.locations.cache_dir``)."""
+    return cache_dir()
 
 
 def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_green: bool = False,

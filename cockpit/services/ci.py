@@ -73,7 +73,8 @@ def ci_verdict(target: CITarget, runs: Sequence[CheckRun], *, ref: str, head_sha
         if not any(p.fullmatch(w) for w in workflows)
     )
 
-    unstable, counted = [], []
+    unstable: list[JobVerdict] = []
+    counted: list[JobVerdict] = []
     for job in jobs:
         aside = job.workflow.casefold() == "unstable" or is_unstable(job.name, target.unstable_jobs)
         aside = aside or is_unstable(f"{job.workflow} / {job.name}", target.unstable_jobs)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import Any
 
 from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PickRequest, PRRef
@@ -71,18 +72,19 @@ def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
     Hints (merged, reverted, do not merge, closing, closed) come from text outside the fields.
     """
     body = comment.body if isinstance(comment.body, str) else ""
-    base = {
-        "comment_id": comment.id,
-        "author": comment.author or "",
-        "body": body,
-        "created_at": comment.created_at,
-        "updated_at": comment.updated_at,
-        "html_url": comment.html_url or "",
-    }
+    unparsed = PickRequest(
+        comment_id=comment.id,
+        author=comment.author or "",
+        body=body,
+        parsed=False,
+        created_at=comment.created_at,
+        updated_at=comment.updated_at,
+        html_url=comment.html_url or "",
+    )
     try:
-        return PickRequest(**base, **read_request(body[:MAX_PARSE_CHARS], repository or ""))
+        return replace(unparsed, **{"parsed": True, **read_request(body[:MAX_PARSE_CHARS], repository or "")})
     except Exception:  # a comment must never break the pane; show it unparsed
-        return PickRequest(**base, parsed=False)
+        return unparsed
 
 
 def parse_requests(comments: Iterable[IssueComment], *, repository: str) -> tuple[PickRequest, ...]:
@@ -146,7 +148,7 @@ def _read(lines: list[tuple[str, bool]], *, headings: bool) -> _Reading:
     return reading
 
 
-def read_request(body: str, repository: str) -> dict:
+def read_request(body: str, repository: str) -> dict[str, Any]:
     """What a comment's text says, as ``PickRequest`` keyword arguments (``parsed``, ``trunk_prs``, ...).
 
     ``parse_request`` is the entry to use: it adds the comment's metadata and, should this ever
@@ -159,7 +161,7 @@ def read_request(body: str, repository: str) -> dict:
     return _free_form_request(_read(lines, headings=True), repository)
 
 
-def _template_request(reading: _Reading, repository: str) -> dict:
+def _template_request(reading: _Reading, repository: str) -> dict[str, Any]:
     fields = reading.fields
     trunk_prs, trunk_issues, trunk_rest = _pull_refs(fields[TRUNK], repository)
     release_prs, release_issues, release_rest = _pull_refs(fields[RELEASE], repository)
@@ -182,7 +184,7 @@ def _template_request(reading: _Reading, repository: str) -> dict:
     }
 
 
-def _free_form_request(reading: _Reading, repository: str) -> dict:
+def _free_form_request(reading: _Reading, repository: str) -> dict[str, Any]:
     roles: dict[str, list[PRRef]] = {TRUNK: [], RELEASE: [], "": []}
     for name in (TRUNK, RELEASE):
         named = [(role, ref) for line in reading.fields[name] for role, ref in prose_refs(line, repository)]

@@ -128,7 +128,7 @@ def choose_remote(repository: str, branch: str, remotes: Mapping[str, str],
     """
     carriers = sorted(set(carrying) & set(remotes))
 
-    def preference(name: str) -> tuple:
+    def preference(name: str) -> tuple[bool, bool, bool, str]:
         return (not names_repository(remotes[name], repository), name != "upstream", name != "origin", name)
 
     if carriers:

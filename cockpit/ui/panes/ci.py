@@ -124,7 +124,7 @@ class CIPane(TablePane):
 
     def on_mount(self) -> None:
         self.set_interval(self.TICK_S, self.show_status)
-        self.set_interval(self.refresh_s, self.auto_refresh)
+        self.set_interval(self.refresh_s, self.reload_on_timer)
         self.show_status()
 
     def fetch(self) -> CIReport:
@@ -135,7 +135,7 @@ class CIPane(TablePane):
         super().reload()
         self.show_status()
 
-    def auto_refresh(self) -> None:
+    def reload_on_timer(self) -> None:
         """The interval's reload: quiet (the table stays), skipped while a load is running."""
         if self.loading_now:
             return
@@ -145,7 +145,7 @@ class CIPane(TablePane):
 
     def _loaded(self, report: Any) -> None:
         self.loading_now = False
-        self.fresh_at = self.app.clock()
+        self.fresh_at = self.now()
         super()._loaded(report)
         self.show_status()
 
@@ -160,7 +160,7 @@ class CIPane(TablePane):
         if self.fresh_at is None:
             parts.append("not loaded yet")
         else:
-            parts.append(f"fresh {ago_text((self.app.clock() - self.fresh_at).total_seconds())} ago")
+            parts.append(f"fresh {ago_text((self.now() - self.fresh_at).total_seconds())} ago")
         if self.loading_now:
             parts.append("refreshing…")
         report = self.report

@@ -146,7 +146,7 @@ class MilestonePane(TablePane):
     def show(self, report: MilestoneReport) -> None:
         links = linked_prs(self._all_items())
         items = self.visible_items()
-        now = self.app.clock()
+        now = self.now()
         self.draw_rows(self._row(ItemRow(item, links.get(item.number, ())), now) for item in items)
         self._counted = len(items)
         self.query_one(".pane-filter", Static).update(self._filter_line(report, len(items)))
