@@ -2,6 +2,7 @@
 found without loading the sandbox (a release manager's cockpit never needs the fictional release)."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ def test_an_error_before_the_config_is_read_is_logged_in_the_cache_folder_withou
         "import json, sys; from cockpit import logging_setup; "
         "print(json.dumps([str(logging_setup.planned_log()), sorted(sys.modules)]))"
     )
-    env = {"COCKPIT_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    env = {**os.environ, "COCKPIT_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     planned, loaded = json.loads(out)
     assert planned == str(tmp_path / "cache" / "cockpit-debug.log")
