@@ -6,6 +6,7 @@ inert as it is read (``cockpit.domain.text``): a config is outside text like any
 
 from __future__ import annotations
 
+import builtins  # _Table has a method named str: annotations after it name the type as builtins.str
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -117,23 +118,23 @@ class _Table:
             raise self.fail(key, "a non-empty string", value)
         return value
 
-    def num(self, key: str, default: Any = ..., *, minimum: float = 0.0) -> float:
+    def num(self, key: builtins.str, default: Any = ..., *, minimum: float = 0.0) -> float:
         value = float(self.get(key, (int, float), "a number", default))
         if value < minimum:
             raise self.fail(key, f"a number >= {minimum:g}", value)
         return value
 
-    def strs(self, key: str, default: Any = ...) -> tuple[str, ...]:
+    def strs(self, key: builtins.str, default: Any = ...) -> tuple[builtins.str, ...]:
         value = self.get(key, list, "a list of strings", default)
         if not all(isinstance(v, str) for v in value):
             raise self.fail(key, "a list of strings", value)
         return tuple(inert(v) for v in value)
 
-    def table(self, key: str, *, required: bool = False) -> _Table:
+    def table(self, key: builtins.str, *, required: bool = False) -> _Table:
         value = self.get(key, dict, "a table", {} if not required else ..., required=required)
         return _Table(self.path, self._key(key), value)
 
-    def tables(self, key: str) -> list[_Table]:
+    def tables(self, key: builtins.str) -> list[_Table]:
         value = self.get(key, list, "an array of tables ([[...]])", [])
         out = []
         for i, entry in enumerate(value):

@@ -16,7 +16,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     rel = backend.config.release
 
     def bot_text(target: tuple[int, str, str | None]) -> str:
-        from cockpit.services.pick_parser import bot_command
+        from cockpit.services.pick_command import bot_command
 
         _, category, fixes = target
         return bot_command(branch=rel.branch, category=category, fixes=fixes)

@@ -69,12 +69,12 @@ def resolve_token(api_url: str, *, use_keyring: bool = True) -> TokenInfo:
     host = host_of(api_url)
     note = ""
     if use_keyring:
-        value, note = _from_keyring(host)
-        if value:
-            return TokenInfo("keyring", value)
-    value = _from_gh_cli(host)
-    if value:
-        return TokenInfo("gh CLI", value)
+        stored, note = _from_keyring(host)
+        if stored:
+            return TokenInfo("keyring", stored)
+    from_cli = _from_gh_cli(host)
+    if from_cli:
+        return TokenInfo("gh CLI", from_cli)
     return TokenInfo("none", None, note)
 
 

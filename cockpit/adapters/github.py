@@ -74,7 +74,7 @@ class GitHubClient:
         """Every row of a paged list (100 a page), following ``rel="next"`` up to ``limit`` rows."""
         query: dict[str, Any] | None = {"per_page": 100, **{k: v for k, v in params.items() if v is not None}}
         rows: list[Any] = []
-        url: str | None = path
+        url = path
         for _ in range(_MAX_PAGES):
             data, link = self._t.request("GET", url, what, params=query)
             rows.extend(self._parsed(partial(parse.list_of, data, what, wrap), what))
@@ -124,7 +124,7 @@ class GitHubClient:
         """Every milestone, open and closed by default (GitHub's own default lists only open ones)."""
         what = f"list the milestones of {repo}"
         rows = self._pages(f"{_repo_path(repo)}/milestones", what, state=state)
-        return [self._parsed(lambda r=r: parse.milestone_from(r), what) for r in rows]
+        return [self._parsed(partial(parse.milestone_from, r), what) for r in rows]
 
     def issues(
         self,
@@ -149,19 +149,19 @@ class GitHubClient:
             sort="created",
             direction="desc" if newest_first else "asc",
         )
-        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
+        return [self._parsed(partial(parse.item_from, r, repo), what) for r in rows]
 
     def search_issues(self, repo: str, query: str, *, limit: int = 300) -> list[MilestoneItem]:
         """Issues and PRs of ``repo`` matching a search ``query`` (GitHub's issue search syntax), best first."""
         what = f"search the issues of {_repo_path(repo).removeprefix('/repos/')} for {query!r}"
         rows = self._pages("/search/issues", what, wrap="items", limit=limit, q=f"repo:{repo} {query}")
-        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
+        return [self._parsed(partial(parse.item_from, r, repo), what) for r in rows]
 
     def milestone_items(self, repo: str, number: int) -> list[MilestoneItem]:
         """Every issue and PR of the milestone, open and closed, in one paged list call."""
         what = f"list the items of milestone {number} in {repo}"
         rows = self._pages(f"{_repo_path(repo)}/issues", what, milestone=str(number), state="all")
-        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
+        return [self._parsed(partial(parse.item_from, r, repo), what) for r in rows]
 
     def issue(self, repo: str, number: int) -> MilestoneItem:
         what = f"read issue #{number} of {repo}"
@@ -172,7 +172,7 @@ class GitHubClient:
     def issue_comments(self, repo: str, number: int) -> list[IssueComment]:
         what = f"read the comments of #{number} in {repo}"
         rows = self._pages(f"{_repo_path(repo)}/issues/{int(number)}/comments", what)
-        return [self._parsed(lambda r=r: parse.comment_from(r), what) for r in rows]
+        return [self._parsed(partial(parse.comment_from, r), what) for r in rows]
 
     def pull(self, repo: str, number: int) -> PullRequest:
         what = f"read pull request #{number} of {repo}"
@@ -184,7 +184,7 @@ class GitHubClient:
         """Pull requests, optionally only those aimed at ``base`` (e.g. the release branch)."""
         what = f"list pull requests of {repo}" + (f" onto {base}" if base else "")
         rows = self._pages(f"{_repo_path(repo)}/pulls", what, base=base, state=state)
-        return [self._parsed(lambda r=r: parse.pull_from(r, repo), what) for r in rows]
+        return [self._parsed(partial(parse.pull_from, r, repo), what) for r in rows]
 
     def workflow_runs(
         self,
@@ -206,7 +206,7 @@ class GitHubClient:
             head_sha=head_sha,
             event=event,
         )
-        return [self._parsed(lambda r=r: parse.run_from(r), what) for r in rows]
+        return [self._parsed(partial(parse.run_from, r), what) for r in rows]
 
     def check_runs(self, repo: str, ref: str) -> list[CheckRun]:
         """The latest check runs of a branch, tag or sha, each with its workflow's name.
@@ -217,19 +217,19 @@ class GitHubClient:
         what = f"read the check runs of {ref} in {repo}"
         path = f"{_repo_path(repo)}/commits/{quote(ref, safe='')}/check-runs"
         rows = self._pages(path, what, wrap="check_runs", filter="latest")
-        shas = {r.get("head_sha") for r in rows if isinstance(r, dict) and isinstance(r.get("head_sha"), str)}
+        shas: set[str] = {r["head_sha"] for r in rows if isinstance(r, dict) and isinstance(r.get("head_sha"), str)}
         runs: dict[int, WorkflowRun] = {}
         for sha in sorted(shas):
             for run in self.workflow_runs(repo, head_sha=sha):
                 if run.check_suite_id is not None:
                     runs[run.check_suite_id] = run
-        return [self._parsed(lambda r=r: parse.check_run_from(r, runs), what) for r in rows]
+        return [self._parsed(partial(parse.check_run_from, r, runs), what) for r in rows]
 
     def branch_commits(self, repo: str, branch: str, limit: int) -> list[str]:
         """The shas of ``branch``, newest first, at most ``limit``."""
         what = f"list commits of {branch} in {repo}"
         rows = self._pages(f"{_repo_path(repo)}/commits", what, limit=limit, sha=branch)
-        return [self._parsed(lambda r=r: parse.sha_from(r), what) for r in rows]
+        return [self._parsed(partial(parse.sha_from, r), what) for r in rows]
 
     def create_comment(self, repo: str, number: int, body: str) -> IssueComment:
         what = f"comment on #{number} in {repo}"

@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from cockpit import __version__
 from cockpit.errors import CockpitError
@@ -21,7 +22,7 @@ def _common(*, top: bool) -> argparse.ArgumentParser:
     """Options accepted before and after the subcommand; only the top level sets defaults,
     so ``cockpit --config X demo`` and ``cockpit demo --config X`` mean the same."""
     common = argparse.ArgumentParser(add_help=False)
-    default = {} if top else {"default": argparse.SUPPRESS}
+    default: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
     common.add_argument("--config", type=Path, help="the release's cockpit.toml (default: ./cockpit.toml)", **default)
     common.add_argument("--read-only", action="store_true",
                         help="never change anything: no writes to GitHub, git or the state file", **default)

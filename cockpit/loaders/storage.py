@@ -11,6 +11,7 @@ from cockpit.domain.reports import StorageGateReport
 from cockpit.errors import ConfigError, ProjectNotFound, StorageError
 
 if TYPE_CHECKING:
+    from cockpit.domain.artifacts import ExpectedArtifact, IndexFile
     from cockpit.ports import Ports
 
 
@@ -43,7 +44,10 @@ def load_storage(backend: Ports) -> StorageGateReport:
         )
     tags = st.python_tags or default_python_tags(release_date(backend), free_threaded=st.free_threaded)
     index = backend.wheel_index
-    expected, found, absent, not_found = [], [], [], []
+    expected: list[ExpectedArtifact] = []
+    found: list[IndexFile] = []
+    absent: list[tuple[str, str]] = []
+    not_found: list[str] = []
     for package in st.packages:
         for variant, platforms in st.indexes:
             expected.extend(expected_artifacts([package], version, platforms, tags, variant=variant))

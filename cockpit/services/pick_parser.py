@@ -19,12 +19,20 @@ from typing import Any
 
 from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PickRequest, PRRef
-from cockpit.services.pick_command import (  # noqa: F401 - callers import the command from here too
-    BOT_CLASSES,
-    CLASSES_NEEDING_FIXES,
-    PickCommandError,
-    bot_command,
-    suggest_class,
+from cockpit.services.pick_command import (  # re-exported: older callers import the command from here
+    BOT_CLASSES as BOT_CLASSES,
+)
+from cockpit.services.pick_command import (
+    CLASSES_NEEDING_FIXES as CLASSES_NEEDING_FIXES,
+)
+from cockpit.services.pick_command import (
+    PickCommandError as PickCommandError,
+)
+from cockpit.services.pick_command import (
+    bot_command as bot_command,
+)
+from cockpit.services.pick_command import (
+    suggest_class as suggest_class,
 )
 from cockpit.services.pick_labels import CATEGORY, RELEASE, TRUNK, label_at, segments
 from cockpit.services.pick_prose import asks_for_picks, is_list_item, not_a_request, prose_refs

@@ -427,7 +427,8 @@ def describe_state_file(path: Path) -> str:
 def _dumps(data: dict[str, Any]) -> str:
     """TOML text with the audit log last, always as ``[[audit]]`` tables (easy to read and diff)."""
     rest = {k: v for k, v in data.items() if k != "audit"}
-    log = data.get("audit") if isinstance(data.get("audit"), list) else []
+    audit = data.get("audit")
+    log = audit if isinstance(audit, list) else []
     chunks = [tomli_w.dumps(rest)]
     chunks += [f"\n[[audit]]\n{tomli_w.dumps(entry)}" for entry in log if isinstance(entry, dict)]
     return "".join(chunks)

@@ -60,7 +60,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog help"):
             for title, rows in self.sections:
                 yield Label(Text(title, style="bold"), classes="help-title")
-                table = DataTable(cursor_type="none", show_cursor=False, classes="help-table")
+                table: DataTable[str | Text] = DataTable(cursor_type="none", show_cursor=False, classes="help-table")
                 table.add_columns("Key", "Binding id", "What it does")
                 for key, text, binding_id in rows:
                     table.add_row(

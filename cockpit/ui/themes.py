@@ -130,11 +130,11 @@ def parse_theme(path: Path, data: dict[str, Any]) -> Theme:
         raise _BadTheme(f"{path}: key 'name': expected a lower-case name such as 'cockpit-dark', got {name!r}")
     if "primary" not in data:
         raise _BadTheme(f"{path}: missing key 'primary': expected a colour such as '#4C9AFF'")
-    palette = {key: _colour(path, key, data[key]) for key in _PALETTE if key in data}
+    palette: dict[str, Any] = {key: _colour(path, key, data[key]) for key in _PALETTE if key in data}
     dark = data.get("dark", True)
     if not isinstance(dark, bool):
         raise _BadTheme(f"{path}: key 'dark': expected true or false, got {dark!r}")
-    numbers = {}
+    numbers: dict[str, Any] = {}  # Theme's keyword arguments, each checked above or here
     for key in _NUMBERS:
         if key in data:
             value = data[key]

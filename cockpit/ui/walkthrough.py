@@ -130,7 +130,7 @@ class WalkthroughScreen(ModalScreen[None]):
         self.index = max(0, min(self.index + delta, len(self.steps) - 1))
         self._render_step()
 
-    def action_toggle(self) -> None:
+    def action_toggle(self) -> None:  # type: ignore[override]  # the step's tick, not DOMNode's attribute toggle
         if self.current is not None:
             self.pane.toggle(self.current)
 

@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from cockpit.domain.commits import ItemDiff
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import BranchReport
 from cockpit.services.branch_render import DiffRow, attention_rows
@@ -200,7 +201,7 @@ class BranchDiffPane(TablePane):
 
     def action_open(self) -> None:
         row = self.selected_row()
-        if row is not None and row.target is not None and getattr(row.target, "html_url", ""):
+        if row is not None and isinstance(row.target, ItemDiff) and row.target.html_url:
             perform(self, self.PANE, "branch.open", row.target)
         elif row is not None:
             self.notify(f"{row.ref}: no URL to open.", markup=False)

@@ -140,7 +140,11 @@ class ChecklistPane(TablePane):
         view = self.selected_step()
         return (view.step.command or None) if view is not None else None
 
-    def action_toggle(self) -> None:
+    def _reload_if_done(self, ok: bool) -> None:
+        if ok:
+            self.reload()
+
+    def action_toggle(self) -> None:  # type: ignore[override]  # the step's tick, not DOMNode's attribute toggle
         view = self.selected_step()
         if view is not None:
             self.toggle(view)
@@ -158,7 +162,7 @@ class ChecklistPane(TablePane):
             return
         irreversible = view.step.irreversible and not view.done
         perform(self, self.PANE, "checklist.toggle", view.step.id, confirm=irreversible,
-                danger="irreversible" if irreversible else None, on_done=lambda ok: ok and self.reload())
+                danger="irreversible" if irreversible else None, on_done=self._reload_if_done)
 
     def action_run_step(self) -> None:
         view = self.selected_step()
@@ -219,7 +223,7 @@ class ChecklistPane(TablePane):
         def noted(text: str | None) -> None:
             if text is not None:
                 perform(self, self.PANE, "checklist.note", (view.step.id, text), confirm=False,
-                        on_done=lambda ok: ok and self.reload())
+                        on_done=self._reload_if_done)
 
         old = view.signoff.note if view.signoff else ""
         self.app.push_screen(TextInputScreen(f"Note on '{view.step.title}'", value=old), noted)

@@ -236,8 +236,14 @@ class MilestonePane(TablePane):
     def _act(self, action_id: str, reload_after: bool) -> None:
         item = self.selected_item()
         if item is not None:
-            done = (lambda ok: ok and self.reload()) if reload_after else (lambda ok: self._rerender())
-            perform(self, self.PANE, action_id, item, on_done=done)
+            perform(self, self.PANE, action_id, item, on_done=self._reload_if_done if reload_after else self._redraw)
+
+    def _reload_if_done(self, ok: bool) -> None:
+        if ok:
+            self.reload()
+
+    def _redraw(self, ok: bool) -> None:
+        self._rerender()
 
     def action_open(self) -> None:
         self._act("milestone.open", False)

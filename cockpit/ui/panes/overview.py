@@ -108,7 +108,7 @@ class OverviewPane(Pane):
         yield from self.compose_body()
 
     @property
-    def body(self) -> Widget:
+    def body(self) -> Static:
         return self._storage_section()[0]
 
     def focus_body(self) -> None:

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from cockpit.services.pick_parser import BOT_CLASSES, bot_command
+from cockpit.services.pick_command import BOT_CLASSES, bot_command
 
 CATEGORIES = BOT_CLASSES
 
@@ -40,7 +40,7 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
                 prompt="Category",
                 id="bot-category",
                 allow_blank=True,
-                **({"value": self.category} if self.category else {}),
+                value=self.category or Select.NULL,
             )
             yield Input(
                 value=self.fixes,

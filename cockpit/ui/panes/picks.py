@@ -13,7 +13,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
 from cockpit.services.markdown import md_text
-from cockpit.services.pick_parser import suggest_class
+from cockpit.services.pick_command import suggest_class
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
