@@ -18,6 +18,8 @@ from cockpit.sandbox.world_scale import DEFAULT_SCALE, Scale
 
 if TYPE_CHECKING:
     from cockpit.config import Config
+    from cockpit.sandbox.github_server import GitHubEmulator
+    from cockpit.sandbox.index_server import IndexEmulator
 
 DEFAULT_SEED = 7
 CONFIG_NAME = "cockpit.toml"
@@ -191,8 +193,8 @@ class SandboxServers:
         self.world = world
         self.owned = owned
         self._stack = ExitStack()
-        self.github = None
-        self.index = None
+        self.github: GitHubEmulator | None = None
+        self.index: IndexEmulator | None = None
         self.github_url = ""
         self.index_url = ""
 

@@ -102,7 +102,7 @@ def issue_json(
         "performed_via_github_app": None,
         "state_reason": getattr(item, "state_reason", None),
     }
-    if is_pull:
+    if isinstance(item, SbPull):
         data["draft"] = False
         data["pull_request"] = {
             "url": f"{u.repo}/pulls/{item.number}",

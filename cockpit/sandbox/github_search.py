@@ -54,8 +54,9 @@ class SearchHandlers:
             if key not in ("repo", "is", "label", "in") or (key in allowed and value not in allowed[key]):
                 return self.validation_failed("Search", "q", code="invalid", value=term)
             want.setdefault(key, set()).add(value)
-        repos = [self.repos.get(name) for name in want.get("repo", ())]
-        if not repos or None in repos:
+        named = [self.repos.get(name) for name in want.get("repo", ())]
+        repos = [state for state in named if state is not None]
+        if not named or len(repos) < len(named):
             return self.validation_failed("Search", "q", code="invalid", value=request.query.get("q"))
         found = [(state, item) for state in repos for item in state.items.values() if _matches(item, want, words)]
         found.sort(key=lambda pair: pair[1].number, reverse=True)

@@ -100,9 +100,10 @@ class RepoState:
         comment = self.comments.pop(comment_id)
         self.repo.comments.remove(comment)
 
-    def take_out(self, number: int) -> SbIssue | SbPull:
+    def take_out(self, number: int) -> SbIssue:
         """Remove an issue (transferred or deleted) with its comments; GitHub keeps neither here."""
         item = self.items.pop(number)
+        assert isinstance(item, SbIssue), f"#{number} is a pull request: only issues are taken out"
         self.repo.issues.remove(item)
         for comment in self.comments_on(number):
             self.delete_comment(comment.id)

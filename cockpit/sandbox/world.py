@@ -187,7 +187,7 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
     lo, hi = plan.rc_after
     delta = plan.branch[lo + 1 : hi + 1]
     subjects = [c.message.split("\n", 1)[0] for c in delta]
-    delta_trunk = sorted(plan.trunk[i].pr for c in delta for i in c.picks if plan.trunk[i].pr)
+    delta_trunk = sorted(pr for c in delta for i in c.picks if (pr := plan.trunk[i].pr))
     named = {plan.trunk[i].pr for c in delta if c.role != "noref" for i in c.picks if plan.trunk[i].pr}
     shapes = {c.role: c.sha for c in plan.branch if c.role != "x_pick" and not _takes_owed_revert(plan, c)}
     shapes["x_pick"] = next(c.sha for c in plan.branch if c.role == "x_pick")

@@ -226,7 +226,7 @@ def torchlet_ci(
     """
     matrices = {w: widen(m, jobs_per_run) if w in ("pull", "trunk") else m for w, m in TORCHLET.items()}
     unstable = next(n for n in jobs(TORCHLET["trunk"], "trunk") if "unstable" in n)
-    bad = ("completed", "failure")
+    bad: tuple[str, str | None] = ("completed", "failure")
     plans = [
         {"pull": {PULL_FAILURE: bad}, "trunk": {unstable: bad}},
         {"pull": {PULL_FAILURE: bad}},
@@ -275,7 +275,7 @@ def domain_repo(
     unstable = next(n for n in jobs(DOMAIN["trunk"], "trunk") if "unstable" in n)
     trunk_jobs = jobs(DOMAIN["trunk"], "trunk")
     if verdict == "green":
-        outcome = {unstable: ("completed", "failure")}
+        outcome: dict[str, tuple[str, str | None]] = {unstable: ("completed", "failure")}
         detail = {"verdict": "green", "head": shas[0], "unstable_failed": [unstable]}
     else:
         outcome = {

@@ -53,6 +53,13 @@ class CoreFacts:
     tracker: int = 0
 
 
+def _trunk_pr(plan: HistoryPlan, role: str) -> int:
+    """The PR of the trunk commit playing ``role`` (every commit with a role came from a PR)."""
+    pr = plan.by_role(role).pr
+    assert pr is not None, role
+    return pr
+
+
 def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int = 0,
               all_green: bool = False) -> tuple[SbRepo, CoreFacts]:
     """The core repository with its pulls, milestones, issues and release PRs (no comments yet).
@@ -323,7 +330,7 @@ def _issues(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, extra_open: int, 
             if role == "issue_fix_picked"
             else []
         )
-    collision = plan.numbers.take(plan.by_role("pick_x2").pr // 10)
+    collision = plan.numbers.take(_trunk_pr(plan, "pick_x2") // 10)
     needs_review = [
         (collision, "Document the deprecation of the legacy autograd profiler"),
         (plan.numbers.after(plan.cut - 40), "Flaky test_fsdp_checkpoint on multi-GPU runners"),
@@ -396,7 +403,7 @@ def _unmerged_pulls(
 
     ``all_green``: the open ones were moved to the next milestone.
     """
-    collision = plan.numbers.take(plan.by_role("pick_x1").pr // 10)
+    collision = plan.numbers.take(_trunk_pr(plan, "pick_x1") // 10)
     specs = [
         (plan.numbers.after(len(plan.trunk) - 20), "open", "trunk_open", "Fix cudnn version check for 9.3"),
         (plan.numbers.after(len(plan.trunk) - 12), "open", "open_pr", "Support cp313t in the wheel smoke test"),

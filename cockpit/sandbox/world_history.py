@@ -91,7 +91,7 @@ def plan_history(
         )
     current = {path: f"pool{k}" for k, path in enumerate(FILLER_FILES)}
     special_files = _special_files(plan.roles, contents)
-    initial = list(current.items()) + [(p, f"{r}:v0") for r, p in special_files.items()]
+    initial: list[tuple[str, str | None]] = [*current.items(), *((p, f"{r}:v0") for r, p in special_files.items())]
     initial += [
         ("version.txt", "version:dev"),
         (".ci/docker/ci_commit_pins/triton.txt", "pin:main"),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cockpit.sandbox.model import World
+    from cockpit.sandbox.model import SbIssue, SbPull, World
 
 EXTRA_CI_REPOSITORIES = ("acme/text", "acme/rl", "acme/data", "acme/serve", "acme/tune", "acme/recipes",
                          "acme/executor")
@@ -69,7 +69,8 @@ def sizes(world: World) -> dict[str, int]:
     """What a built world serves: tracker comments, milestone items, CI repositories, the largest
     workflow run's jobs, check runs in all and release-branch PRs."""
     core = world.repos[world.repository]
-    items = sum(1 for i in (*core.issues, *core.pulls) if i.milestone == world.milestone_number)
+    everything: list[SbIssue | SbPull] = [*core.issues, *core.pulls]
+    items = sum(1 for i in everything if i.milestone == world.milestone_number)
     per_run: dict[int, int] = {}
     for repo in world.repos.values():
         for check in repo.check_runs:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from cockpit.domain.picks import PickFlag as F
 from cockpit.domain.picks import PickStatus as S
@@ -117,7 +118,12 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
     (and the comment that only looks like a request) were never posted, the reverted pick's revert
     is on the branch, and the version bump has its request too.
     """
-    tp = lambda role: plan.by_role(role).pr  # noqa: E731 - a trunk PR by role
+    def tp(role: str) -> int:
+        """A trunk PR by role (every commit with a role came from a PR)."""
+        pr = plan.by_role(role).pr
+        assert pr is not None, role
+        return pr
+
     rp = facts.release_prs
     issue = lambda k: url(facts.issues[f"regression_{k}"], "issues")  # noqa: E731
     when = lambda role, hours=10: plan.by_role(role).time + hours * HOUR  # noqa: E731
@@ -460,7 +466,7 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
             status=a,
             category="Test/CI fixes",
         )
-    unparsed = {"status": S.UNPARSED, "flags": [F.UNPARSED], "parsed": False}
+    unparsed: dict[str, Any] = {"status": S.UNPARSED, "flags": [F.UNPARSED], "parsed": False}
     req(people[3], "Thanks for running this! Is the RC1 date still on track? <3\n", T_CUT + 2 * DAY, [], [], **unparsed)
     if not all_green:  # looks like a request, so it blocks until someone reads it
         req(
