@@ -9,7 +9,7 @@ the cut, one ``log`` for the RC delta, and one ``is_ancestor`` per revert of a p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -47,7 +47,7 @@ def before_cut_pattern(numbers: Sequence[int], repository: str) -> str:
     return f"(#|/{home}/pull/|/{home}/issues/)({alternatives})([^0-9]|$)"
 
 
-def _before_cut_lookup(repo: GitPort, cut: str, repository: str):
+def _before_cut_lookup(repo: GitPort, cut: str, repository: str) -> Callable[[list[int]], dict[int, CommitRecord]]:
     """Answer "which of these PRs landed, or which of these issues were fixed, on main before the
     cut?" with ONE ``git log --grep``. Issues and PRs share one number space, so one answer keyed
     by number serves both; the grep is loose and each hit is re-checked exactly."""
