@@ -9,7 +9,7 @@ from __future__ import annotations
 import getpass
 import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _shared_results() -> SharedResults:

@@ -6,6 +6,7 @@ inert as it is read (``cockpit.domain.text``): a config is outside text like any
 
 from __future__ import annotations
 
+import builtins  # _Table has a method named str: annotations after it name the type as builtins.str
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -97,7 +98,9 @@ class _Table:
         got_text = "" if got is None else f", got {type(got).__name__} {got!r}"
         return ConfigError(inert(f"{self.path}: key '{self._key(key)}': expected {expected}{got_text}"))
 
-    def get(self, key: str, kind: type | tuple[type, ...], expected: str, default: Any = ..., *, required: bool = False) -> Any:
+    def get(
+        self, key: str, kind: type | tuple[type, ...], expected: str, default: Any = ..., *, required: bool = False
+    ) -> Any:
         if key not in self.data:
             if required or default is ...:
                 raise ConfigError(f"{self.path}: missing key '{self._key(key)}': expected {expected}")
@@ -115,23 +118,23 @@ class _Table:
             raise self.fail(key, "a non-empty string", value)
         return value
 
-    def num(self, key: str, default: Any = ..., *, minimum: float = 0.0) -> float:
+    def num(self, key: builtins.str, default: Any = ..., *, minimum: float = 0.0) -> float:
         value = float(self.get(key, (int, float), "a number", default))
         if value < minimum:
             raise self.fail(key, f"a number >= {minimum:g}", value)
         return value
 
-    def strs(self, key: str, default: Any = ...) -> tuple[str, ...]:
+    def strs(self, key: builtins.str, default: Any = ...) -> tuple[builtins.str, ...]:
         value = self.get(key, list, "a list of strings", default)
         if not all(isinstance(v, str) for v in value):
             raise self.fail(key, "a list of strings", value)
         return tuple(inert(v) for v in value)
 
-    def table(self, key: str, *, required: bool = False) -> "_Table":
+    def table(self, key: builtins.str, *, required: bool = False) -> _Table:
         value = self.get(key, dict, "a table", {} if not required else ..., required=required)
         return _Table(self.path, self._key(key), value)
 
-    def tables(self, key: str) -> list["_Table"]:
+    def tables(self, key: builtins.str) -> list[_Table]:
         value = self.get(key, list, "an array of tables ([[...]])", [])
         out = []
         for i, entry in enumerate(value):
@@ -156,15 +159,19 @@ def _variants(t: _Table) -> tuple[tuple[str, tuple[str, ...]], ...]:
     variants = []
     for name in t.data:
         if not _VARIANT.match(name):
-            raise t.fail(name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')",
-                         name)
+            raise t.fail(
+                name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')", name
+            )
         if isinstance(t.data[name], dict):
             dotted = f"{name}.{next(iter(t.data[name]), '')}"
-            raise t.fail(name, f"a list of platform tags; a name with a dot must be quoted: \"{dotted}\" = [...]")
+            raise t.fail(name, f'a list of platform tags; a name with a dot must be quoted: "{dotted}" = [...]')
         platforms = t.strs(name)
         if not platforms or not all(p.strip() for p in platforms):
-            raise t.fail(name, "a non-empty list of platform tags such as [\"manylinux_2_28_x86_64\", \"win_amd64\"]",
-                         list(platforms))
+            raise t.fail(
+                name,
+                'a non-empty list of platform tags such as ["manylinux_2_28_x86_64", "win_amd64"]',
+                list(platforms),
+            )
         variants.append((name, platforms))
     return tuple(variants)
 

@@ -2,8 +2,9 @@
 
 Without ``--debug`` every record (ours, PyGithub's, urllib3's, Python warnings) ends in a
 ``NullHandler``: nothing reaches the terminal, where it would draw over the TUI. With ``--debug``
-records go to ``cockpit-debug.log`` in the state file's folder, through a filter that scrubs the
-session's token and anything shaped like a GitHub token. The log is never written to the terminal.
+records go to ``cockpit-debug.log`` in the state file's folder (in the cockpit's cache folder for
+an error before any config was read), through a filter that scrubs the session's token and anything
+shaped like a GitHub token. The log is never written to the terminal.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import logging
 import threading
 from pathlib import Path
 
+from cockpit.locations import cache_dir
 from cockpit.state import redaction
 from cockpit.state.redaction import redact
 
@@ -104,9 +106,7 @@ def planned_log() -> Path:
         return Path(_handler.baseFilename)
     if _planned is not None:
         return _planned
-    from cockpit.sandbox.demo import cache_root
-
-    return cache_root() / LOG_NAME
+    return cache_dir() / LOG_NAME  # no state file known yet: the cockpit's own cache folder
 
 
 def internal_error(exc: BaseException) -> str:

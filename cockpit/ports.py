@@ -17,6 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cockpit.domain.artifacts import PLAIN
+
 if TYPE_CHECKING:
     from cockpit.config import Config
     from cockpit.domain.artifacts import IndexFile
@@ -106,9 +108,11 @@ class GitPort(Protocol):
 class WheelIndexPort(Protocol):
     """The PEP 503 wheel index (``cockpit.adapters.storage.WheelIndex``)."""
 
-    def project_files(self, package: str, *, channel: str = "test") -> list[IndexFile]: ...
+    def project_files(self, package: str, *, channel: str = "test", variant: str = PLAIN) -> list[IndexFile]: ...
 
     def with_sizes(self, files: Iterable[IndexFile]) -> list[IndexFile]: ...
+
+    def with_metadata(self, files: Iterable[IndexFile]) -> list[IndexFile]: ...
 
 
 class PyPIPort(Protocol):

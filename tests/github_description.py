@@ -71,9 +71,14 @@ def _operations_in(source: str) -> list[Operation]:
         errors = _keyword(calls[0], "error_models")
         pairs: tuple[tuple[str, str], ...] = ()
         if isinstance(errors, ast.Dict):
-            pairs = tuple((ast.literal_eval(k), ast.unparse(v)) for k, v in zip(errors.keys, errors.values) if k)
-        found.append(Operation(name.group(1), line.group(1), line.group(2),
-                               ast.unparse(model) if model is not None else None, pairs))
+            pairs = tuple(
+                (ast.literal_eval(k), ast.unparse(v)) for k, v in zip(errors.keys, errors.values, strict=True) if k
+            )
+        found.append(
+            Operation(
+                name.group(1), line.group(1), line.group(2), ast.unparse(model) if model is not None else None, pairs
+            )
+        )
     return found
 
 
@@ -113,7 +118,7 @@ def _harden(tp: Any, models: Any, seen: dict[Any, bool]) -> bool:
             seen[tp] = True
             tp.model_rebuild(force=True)
         return seen[tp]
-    return any([_harden(arg, models, seen) for arg in get_args(tp)])
+    return any([_harden(arg, models, seen) for arg in get_args(tp)])  # noqa: C419 - harden every argument, not up to the first
 
 
 @cache
@@ -124,7 +129,7 @@ def _adapter(expression: str) -> TypeAdapter:
         namespace: dict[str, Any] = {"list": list, "dict": dict, "str": str, "int": int, "bool": bool, "Union": Union}
         for name in set(re.findall(r"[A-Za-z_]\w*", expression)) - namespace.keys():
             namespace[name] = getattr(models, name)  # models load lazily: only what is named
-    tp = eval(expression, namespace)  # noqa: S307 - generated code of a pinned package
+    tp = eval(expression, namespace)  # generated code of a pinned package
     _harden(tp, models, _HARDENED)
     return TypeAdapter(tp)
 
@@ -152,17 +157,24 @@ def violations(op: Operation, status: int, body: bytes | str, expression: str | 
         else:
             expression = dict(op.error_models).get(str(status))
             if expression is None:
-                return [f"{op}: the description lists no {status} answer (it lists "
-                        f"{', '.join(s for s, _ in op.error_models) or 'none'})"]
+                return [
+                    f"{op}: the description lists no {status} answer (it lists "
+                    f"{', '.join(s for s, _ in op.error_models) or 'none'})"
+                ]
     if expression is None:
-        return [] if not (body.strip() if isinstance(body, (bytes, str)) else body) else [
-            f"{op}: the description has no body for {status}, the answer had one"]
+        return (
+            []
+            if not (body.strip() if isinstance(body, (bytes, str)) else body)
+            else [f"{op}: the description has no body for {status}, the answer had one"]
+        )
     try:
         _adapter(expression).validate_json(body, strict=True)
     except ValidationError as exc:
-        return [f"{op.method} {op.template}: {_where(e['loc'])}: {e['msg']}"
-                + (f" (got {str(e.get('input'))[:60]!r})" if e["type"] != "missing" else "")
-                for e in exc.errors()]
+        return [
+            f"{op.method} {op.template}: {_where(e['loc'])}: {e['msg']}"
+            + (f" (got {str(e.get('input'))[:60]!r})" if e["type"] != "missing" else "")
+            for e in exc.errors()
+        ]
     return []
 
 

@@ -17,7 +17,10 @@ EPOCH = 1_780_000_000
 def pr_message(title: str, number: int, body: str = "", repository: str = REPO) -> tuple[str, str]:
     """Subject and body as the merge bot writes a trunk commit."""
     text = f"{body}\n\n" if body else ""
-    return f"{title} (#{number})", f"{text}Pull Request resolved: https://github.com/{repository}/pull/{number}\nApproved by: https://github.com/reviewer"
+    return (
+        f"{title} (#{number})",
+        f"{text}Pull Request resolved: https://github.com/{repository}/pull/{number}\nApproved by: https://github.com/reviewer",
+    )
 
 
 class RepoBuilder:
@@ -65,7 +68,9 @@ class RepoBuilder:
             target.write_text(content)
         self.git("add", "--", *files)
 
-    def commit(self, subject: str, body: str = "", files: dict[str, str] | None = None, *, raw: bytes | None = None) -> str:
+    def commit(
+        self, subject: str, body: str = "", files: dict[str, str] | None = None, *, raw: bytes | None = None
+    ) -> str:
         """Commit ``files`` (or an empty commit) with the message.
 
         ``raw`` gives the message as bytes, written verbatim (``git commit`` would re-encode
@@ -97,7 +102,14 @@ class RepoBuilder:
     def branch(self, name: str, start: str = "HEAD") -> None:
         self.git("branch", name, start)
 
-    def pick(self, *shas: str, subject: str | None = None, body: str | None = None, trailer: bool = True, edit: dict[str, str] | None = None) -> str:
+    def pick(
+        self,
+        *shas: str,
+        subject: str | None = None,
+        body: str | None = None,
+        trailer: bool = True,
+        edit: dict[str, str] | None = None,
+    ) -> str:
         """Cherry-pick ``shas`` as one commit; ``subject``/``body`` rewrite the message, ``edit`` changes files."""
         for sha in shas:
             self.git("cherry-pick", "-n", sha)

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
     rel = backend.config.release
 
     def shas(target: Any) -> list[str]:

@@ -24,7 +24,7 @@ def _open(url: str) -> str:
     return f"opened {url}"
 
 
-def register_actions(reg: ActionRegistry, backend: "Ports") -> None:
+def register_actions(reg: ActionRegistry, backend: Ports) -> None:
     """Register the milestone, cherry-pick, CI, branch-diff and checklist actions in ``reg``."""
 
     def url_of(target: Any) -> str:

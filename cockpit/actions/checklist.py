@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["StepRun", "locked_reason", "placeholder_values", "register"]
 
 
-def locked_reason(backend: "Ports", step_id: str) -> str | None:
+def locked_reason(backend: Ports, step_id: str) -> str | None:
     """Why the step is done for good (the version is already on PyPI), or None.
 
     Read from the last storage load (the ``pypi_gate`` it left in the shared results).
@@ -29,7 +29,7 @@ def locked_reason(backend: "Ports", step_id: str) -> str | None:
     return why(step, backend.shared.pypi_gate if step.gate == "pypi_not_published" else None) or None
 
 
-def placeholder_values(backend: "Ports") -> dict[str, str]:
+def placeholder_values(backend: Ports) -> dict[str, str]:
     """``{version}``, ``{branch}``, ``{remote}`` from the config; ``{rc_tag}`` the next RC tag."""
     from cockpit.actions.rc_tag import next_rc_tag
 
@@ -38,7 +38,7 @@ def placeholder_values(backend: "Ports") -> dict[str, str]:
             "rc_tag": next_rc_tag(rel.version, backend.git.tags())}
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
 
     def toggle(step_id: str) -> str:
         current = backend.state.signoffs().get(step_id)

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
 
     def failed_runs(verdict: Any) -> list[int]:
         return sorted({j.run_id for j in verdict.failed if j.run_id is not None})

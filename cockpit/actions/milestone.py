@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
     repo = backend.repository
     rel = backend.config.release
 
@@ -63,7 +63,7 @@ def register(reg: ActionRegistry, backend: "Ports") -> None:
 _NOT_VALIDATED = {Verdict.MISSING: "is missing from", Verdict.NEEDS_REVIEW: "has no commit found in"}
 
 
-def _not_in_branch(backend: "Ports", number: int) -> str | None:
+def _not_in_branch(backend: Ports, number: int) -> str | None:
     """The validation comment says the fix is in the branch: refuse while the branch diff says otherwise."""
     branch = backend.shared.branch_diff.last
     if branch is None:

@@ -11,12 +11,12 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
     repo = backend.repository
     rel = backend.config.release
 
     def bot_text(target: tuple[int, str, str | None]) -> str:
-        from cockpit.services.pick_parser import bot_command
+        from cockpit.services.pick_command import bot_command
 
         _, category, fixes = target
         return bot_command(branch=rel.branch, category=category, fixes=fixes)

@@ -29,7 +29,7 @@ def next_rc_tag(version: str, tags: Iterable[str]) -> str:
     return f"v{version}-rc{max(numbers, default=0) + 1}"
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
     rel, remote = backend.config.release, backend.config.git.remote
 
     def plan() -> tuple[str, str, str]:

@@ -88,7 +88,7 @@ class ActionRegistry:
     def _read_only_reason(self) -> str:
         """"read-only session", with why and what to do when the session meant to write (lock held
         elsewhere, state file unreadable; the backend is then read-only too, so check the store first)."""
-        problem = getattr(self.state, "problem", None)
+        problem = self.state.problem
         return f"read-only session ({problem})" if problem else "read-only session"
 
     def register(self, action: Action) -> Action:
@@ -145,12 +145,11 @@ class ActionRegistry:
         kill leaves both or neither.
         """
         action = self.get(action_id)
-        one_write = getattr(self.state, "one_write", None)
-        if action.danger is Danger.SAFE or self.read_only or one_write is None:
+        if action.danger is Danger.SAFE or self.read_only:
             return self._run(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed)
         result: ActionResult | None = None
         try:
-            with one_write():
+            with self.state.one_write():
                 result = self._run(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed)
         except CockpitError as exc:  # the write failed: neither the action's record nor its audit entry is kept
             if result is None:

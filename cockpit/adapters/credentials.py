@@ -69,12 +69,12 @@ def resolve_token(api_url: str, *, use_keyring: bool = True) -> TokenInfo:
     host = host_of(api_url)
     note = ""
     if use_keyring:
-        value, note = _from_keyring(host)
-        if value:
-            return TokenInfo("keyring", value)
-    value = _from_gh_cli(host)
-    if value:
-        return TokenInfo("gh CLI", value)
+        stored, note = _from_keyring(host)
+        if stored:
+            return TokenInfo("keyring", stored)
+    from_cli = _from_gh_cli(host)
+    if from_cli:
+        return TokenInfo("gh CLI", from_cli)
     return TokenInfo("none", None, note)
 
 
@@ -92,9 +92,13 @@ def store_token(api_url: str, token: str) -> None:
     except NoKeyringError:
         raise CockpitError(
             "no keyring backend on this machine (normal on a headless server): export GH_TOKEN=<token> "
-            "in the shell that runs the cockpit, or log in with the gh CLI", title="Auth") from None
+            "in the shell that runs the cockpit, or log in with the gh CLI",
+            title="Auth",
+        ) from None
     except (KeyringError, RuntimeError, OSError) as exc:
-        raise CockpitError(f"the keyring refused the token ({type(exc).__name__}); set GH_TOKEN instead", title="Auth") from None
+        raise CockpitError(
+            f"the keyring refused the token ({type(exc).__name__}); set GH_TOKEN instead", title="Auth"
+        ) from None
 
 
 def forget_token(api_url: str) -> bool:

@@ -23,7 +23,7 @@ from cockpit.errors import GitError, ReadOnlyError
 try:
     import git as _gitpython
 except ImportError as exc:  # GitPython refuses to import when no git executable is found
-    _gitpython = None
+    _gitpython = None  # type: ignore[assignment]  # GitRepo refuses to open then (_IMPORT_PROBLEM)
     _IMPORT_PROBLEM = str(exc).splitlines()[0] if str(exc) else "GitPython is unavailable"
 
 _FIELD = "\x1f"
@@ -70,7 +70,7 @@ def _needs_cleaning(raw: bytes) -> bool:
 
 def parse_log(raw: bytes) -> list[CommitRecord]:
     """Parse ``git log -z --format=<_LOG_FORMAT>`` output; malformed records are skipped."""
-    records = []
+    records: list[CommitRecord] = []
     append, record = records.append, CommitRecord
     text = _decode(raw)
     if isinstance(raw, bytes):
@@ -174,12 +174,14 @@ class GitRepo:
                 )
             except (_gitpython.GitCommandNotFound, OSError) as exc:
                 raise GitError(f"computing patch ids failed: {exc}") from None
+            proc = diff.proc
+            assert proc is not None and proc.stdout is not None and proc.stderr is not None  # as_process: piped
             try:
-                _, out = self._run("computing patch ids", ["patch-id", "--stable"], istream=diff.proc.stdout)
+                _, out = self._run("computing patch ids", ["patch-id", "--stable"], istream=proc.stdout)
             finally:
-                diff.proc.stdout.close()
-                err = diff.proc.stderr.read()
-                status = diff.proc.wait()
+                proc.stdout.close()
+                err = proc.stderr.read()
+                status = proc.wait()
             if status != 0:
                 raise GitError(f"computing patch ids failed: {_error_line(_decode(err))}")
         ids = {}

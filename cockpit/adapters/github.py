@@ -10,7 +10,9 @@ github.com, GitHub Enterprise (``https://HOST/api/v3``) and the sandbox emulator
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from cockpit.adapters import github_parse as parse
@@ -72,10 +74,10 @@ class GitHubClient:
         """Every row of a paged list (100 a page), following ``rel="next"`` up to ``limit`` rows."""
         query: dict[str, Any] | None = {"per_page": 100, **{k: v for k, v in params.items() if v is not None}}
         rows: list[Any] = []
-        url: str | None = path
+        url = path
         for _ in range(_MAX_PAGES):
             data, link = self._t.request("GET", url, what, params=query)
-            rows.extend(self._parsed(lambda: parse.list_of(data, what, wrap), what))
+            rows.extend(self._parsed(partial(parse.list_of, data, what, wrap), what))
             if limit is not None and len(rows) >= limit:
                 return rows[:limit]
             match = _NEXT.search(link or "")
@@ -107,7 +109,9 @@ class GitHubClient:
         key = str(number_or_title).strip()
         if key.isdigit():
             what = f"read milestone {key} of {repo}"
-            return self._parsed(lambda: parse.milestone_from(self._get(f"{_repo_path(repo)}/milestones/{key}", what)), what)
+            return self._parsed(
+                lambda: parse.milestone_from(self._get(f"{_repo_path(repo)}/milestones/{key}", what)), what
+            )
         milestones = self.milestones(repo)
         for exact in (True, False):
             for m in milestones:
@@ -120,57 +124,89 @@ class GitHubClient:
         """Every milestone, open and closed by default (GitHub's own default lists only open ones)."""
         what = f"list the milestones of {repo}"
         rows = self._pages(f"{_repo_path(repo)}/milestones", what, state=state)
-        return [self._parsed(lambda r=r: parse.milestone_from(r), what) for r in rows]
+        return [self._parsed(partial(parse.milestone_from, r), what) for r in rows]
 
-    def issues(self, repo: str, *, labels: str | None = None, state: str = "all", newest_first: bool = True,
-               limit: int | None = None) -> list[MilestoneItem]:
+    def issues(
+        self,
+        repo: str,
+        *,
+        labels: str | None = None,
+        state: str = "all",
+        newest_first: bool = True,
+        limit: int | None = None,
+    ) -> list[MilestoneItem]:
         """Issues (and the PRs GitHub mixes in), optionally only those carrying every label of ``labels``.
 
         ``labels`` is GitHub's comma-separated list; newest first by default; at most ``limit``.
         """
         what = f"list the issues of {repo}" + (f" labelled {labels!r}" if labels else "")
-        rows = self._pages(f"{_repo_path(repo)}/issues", what, limit=limit, labels=labels, state=state,
-                           sort="created", direction="desc" if newest_first else "asc")
-        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
+        rows = self._pages(
+            f"{_repo_path(repo)}/issues",
+            what,
+            limit=limit,
+            labels=labels,
+            state=state,
+            sort="created",
+            direction="desc" if newest_first else "asc",
+        )
+        return [self._parsed(partial(parse.item_from, r, repo), what) for r in rows]
 
     def search_issues(self, repo: str, query: str, *, limit: int = 300) -> list[MilestoneItem]:
         """Issues and PRs of ``repo`` matching a search ``query`` (GitHub's issue search syntax), best first."""
         what = f"search the issues of {_repo_path(repo).removeprefix('/repos/')} for {query!r}"
         rows = self._pages("/search/issues", what, wrap="items", limit=limit, q=f"repo:{repo} {query}")
-        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
+        return [self._parsed(partial(parse.item_from, r, repo), what) for r in rows]
 
     def milestone_items(self, repo: str, number: int) -> list[MilestoneItem]:
         """Every issue and PR of the milestone, open and closed, in one paged list call."""
         what = f"list the items of milestone {number} in {repo}"
         rows = self._pages(f"{_repo_path(repo)}/issues", what, milestone=str(number), state="all")
-        return [self._parsed(lambda r=r: parse.item_from(r, repo), what) for r in rows]
+        return [self._parsed(partial(parse.item_from, r, repo), what) for r in rows]
 
     def issue(self, repo: str, number: int) -> MilestoneItem:
         what = f"read issue #{number} of {repo}"
-        return self._parsed(lambda: parse.item_from(self._get(f"{_repo_path(repo)}/issues/{int(number)}", what), repo), what)
+        return self._parsed(
+            lambda: parse.item_from(self._get(f"{_repo_path(repo)}/issues/{int(number)}", what), repo), what
+        )
 
     def issue_comments(self, repo: str, number: int) -> list[IssueComment]:
         what = f"read the comments of #{number} in {repo}"
         rows = self._pages(f"{_repo_path(repo)}/issues/{int(number)}/comments", what)
-        return [self._parsed(lambda r=r: parse.comment_from(r), what) for r in rows]
+        return [self._parsed(partial(parse.comment_from, r), what) for r in rows]
 
     def pull(self, repo: str, number: int) -> PullRequest:
         what = f"read pull request #{number} of {repo}"
-        return self._parsed(lambda: parse.pull_from(self._get(f"{_repo_path(repo)}/pulls/{int(number)}", what), repo), what)
+        return self._parsed(
+            lambda: parse.pull_from(self._get(f"{_repo_path(repo)}/pulls/{int(number)}", what), repo), what
+        )
 
     def pulls(self, repo: str, *, base: str | None = None, state: str = "all") -> list[PullRequest]:
         """Pull requests, optionally only those aimed at ``base`` (e.g. the release branch)."""
         what = f"list pull requests of {repo}" + (f" onto {base}" if base else "")
         rows = self._pages(f"{_repo_path(repo)}/pulls", what, base=base, state=state)
-        return [self._parsed(lambda r=r: parse.pull_from(r, repo), what) for r in rows]
+        return [self._parsed(partial(parse.pull_from, r, repo), what) for r in rows]
 
-    def workflow_runs(self, repo: str, *, branch: str | None = None, head_sha: str | None = None,
-                      event: str | None = None, limit: int = 300) -> list[WorkflowRun]:
+    def workflow_runs(
+        self,
+        repo: str,
+        *,
+        branch: str | None = None,
+        head_sha: str | None = None,
+        event: str | None = None,
+        limit: int = 300,
+    ) -> list[WorkflowRun]:
         """Actions runs, newest first, filtered by branch, head sha and event; at most ``limit``."""
         what = f"list workflow runs of {repo}"
-        rows = self._pages(f"{_repo_path(repo)}/actions/runs", what, wrap="workflow_runs", limit=limit,
-                           branch=branch, head_sha=head_sha, event=event)
-        return [self._parsed(lambda r=r: parse.run_from(r), what) for r in rows]
+        rows = self._pages(
+            f"{_repo_path(repo)}/actions/runs",
+            what,
+            wrap="workflow_runs",
+            limit=limit,
+            branch=branch,
+            head_sha=head_sha,
+            event=event,
+        )
+        return [self._parsed(partial(parse.run_from, r), what) for r in rows]
 
     def check_runs(self, repo: str, ref: str) -> list[CheckRun]:
         """The latest check runs of a branch, tag or sha, each with its workflow's name.
@@ -181,36 +217,51 @@ class GitHubClient:
         what = f"read the check runs of {ref} in {repo}"
         path = f"{_repo_path(repo)}/commits/{quote(ref, safe='')}/check-runs"
         rows = self._pages(path, what, wrap="check_runs", filter="latest")
-        shas = {r.get("head_sha") for r in rows if isinstance(r, dict) and isinstance(r.get("head_sha"), str)}
+        shas: set[str] = {r["head_sha"] for r in rows if isinstance(r, dict) and isinstance(r.get("head_sha"), str)}
         runs: dict[int, WorkflowRun] = {}
         for sha in sorted(shas):
             for run in self.workflow_runs(repo, head_sha=sha):
                 if run.check_suite_id is not None:
                     runs[run.check_suite_id] = run
-        return [self._parsed(lambda r=r: parse.check_run_from(r, runs), what) for r in rows]
+        return [self._parsed(partial(parse.check_run_from, r, runs), what) for r in rows]
 
     def branch_commits(self, repo: str, branch: str, limit: int) -> list[str]:
         """The shas of ``branch``, newest first, at most ``limit``."""
         what = f"list commits of {branch} in {repo}"
         rows = self._pages(f"{_repo_path(repo)}/commits", what, limit=limit, sha=branch)
-        return [self._parsed(lambda r=r: parse.sha_from(r), what) for r in rows]
+        return [self._parsed(partial(parse.sha_from, r), what) for r in rows]
 
     def create_comment(self, repo: str, number: int, body: str) -> IssueComment:
         what = f"comment on #{number} in {repo}"
-        data, _ = self._t.request("POST", f"{_repo_path(repo)}/issues/{int(number)}/comments", what, body={"body": body})
+        data, _ = self._t.request(
+            "POST", f"{_repo_path(repo)}/issues/{int(number)}/comments", what, body={"body": body}
+        )
         return self._parsed(lambda: parse.comment_from(data), what)
 
     def edit_comment(self, repo: str, comment_id: int, body: str) -> IssueComment:
         what = f"edit comment {comment_id} in {repo}"
-        data, _ = self._t.request("PATCH", f"{_repo_path(repo)}/issues/comments/{int(comment_id)}", what, body={"body": body})
+        data, _ = self._t.request(
+            "PATCH", f"{_repo_path(repo)}/issues/comments/{int(comment_id)}", what, body={"body": body}
+        )
         return self._parsed(lambda: parse.comment_from(data), what)
 
     def set_milestone(self, repo: str, number: int, milestone_number: int | None) -> None:
         """Put #number in the milestone, or take it out with None."""
-        verb = f"move #{number} to milestone {milestone_number}" if milestone_number else f"remove #{number} from its milestone"
-        self._t.request("PATCH", f"{_repo_path(repo)}/issues/{int(number)}", f"{verb} in {repo}",
-                        body={"milestone": milestone_number})
+        verb = (
+            f"move #{number} to milestone {milestone_number}"
+            if milestone_number
+            else f"remove #{number} from its milestone"
+        )
+        self._t.request(
+            "PATCH",
+            f"{_repo_path(repo)}/issues/{int(number)}",
+            f"{verb} in {repo}",
+            body={"milestone": milestone_number},
+        )
 
     def rerun_failed_jobs(self, repo: str, run_id: int) -> None:
-        self._t.request("POST", f"{_repo_path(repo)}/actions/runs/{int(run_id)}/rerun-failed-jobs",
-                        f"re-run the failed jobs of run {run_id} in {repo}")
+        self._t.request(
+            "POST",
+            f"{_repo_path(repo)}/actions/runs/{int(run_id)}/rerun-failed-jobs",
+            f"re-run the failed jobs of run {run_id} in {repo}",
+        )

@@ -59,7 +59,7 @@ def _rate_limited(what: str, headers: Any, wait: float | None, max_wait: float) 
     )
 
 
-def _from_github(exc: GithubException, what: str, t: "Transport") -> GitHubError:
+def _from_github(exc: GithubException, what: str, t: Transport) -> GitHubError:
     status, message = exc.status, _github_message(exc.data)
     said = f": {message}" if message else ""
     if isinstance(exc, RateLimitExceededExceedsMaxWait):
@@ -71,7 +71,9 @@ def _from_github(exc: GithubException, what: str, t: "Transport") -> GitHubError
     if status == 403:
         return GitHubError(f"{what}: forbidden (403{said}). The token may lack access to this repository.")
     if status == 404:
-        return GitHubError(f"{what}: not found (404). Check the repository name and number, and that the token can see it.")
+        return GitHubError(
+            f"{what}: not found (404). Check the repository name and number, and that the token can see it."
+        )
     if status == 410:
         return GitHubError(f"{what}: it was deleted on GitHub (410{said}).")
     if status in (301, 302, 307, 308):
@@ -86,15 +88,17 @@ def _from_github(exc: GithubException, what: str, t: "Transport") -> GitHubError
 def _timed_out(exc: BaseException) -> bool:
     """requests reports a read timeout that exhausted the retries as a ConnectionError."""
     reason = getattr(exc.args[0], "reason", None) if exc.args else None
-    return isinstance(reason, TimeoutError) or isinstance(reason, urllib3.exceptions.TimeoutError)
+    return isinstance(reason, (TimeoutError, urllib3.exceptions.TimeoutError))
 
 
-def translate(exc: BaseException, what: str, t: "Transport") -> GitHubError:
+def translate(exc: BaseException, what: str, t: Transport) -> GitHubError:
     """The project error for ``exc`` raised while doing ``what`` (e.g. "read issues of acme/x")."""
     if isinstance(exc, GithubException):
         error = _from_github(exc, what, t)
     elif isinstance(exc, requests.Timeout) or _timed_out(exc):
-        error = GitHubError(f"{what}: GitHub did not answer within {t.timeout:g} s. Check the network or raise github.timeout_s.")
+        error = GitHubError(
+            f"{what}: GitHub did not answer within {t.timeout:g} s. Check the network or raise github.timeout_s."
+        )
     elif isinstance(exc, requests.ConnectionError):
         error = GitHubError(f"{what}: cannot reach {t.api_url}. Check the network and github.api_url.")
     elif isinstance(exc, requests.RequestException):

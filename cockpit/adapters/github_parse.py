@@ -107,10 +107,15 @@ def milestone_from(data: Any) -> Milestone:
     d = _dict(data, "a milestone")
     return Milestone(
         number=_int(d, "number"), title=_str(d, "title"), state=_str(d, "state", "open"),
-        open_items=d.get("open_issues") if isinstance(d.get("open_issues"), int) else 0,
-        closed_items=d.get("closed_issues") if isinstance(d.get("closed_issues"), int) else 0,
+        open_items=_count(d, "open_issues"),
+        closed_items=_count(d, "closed_issues"),
         html_url=_text(d, "html_url"), created_at=_time(d.get("created_at")), due_on=_time(d.get("due_on")),
     )
+
+
+def _count(d: dict[str, Any], key: str) -> int:
+    value = d.get(key)
+    return value if isinstance(value, int) else 0
 
 
 def item_from(data: Any, repository: str) -> MilestoneItem:
@@ -122,7 +127,7 @@ def item_from(data: Any, repository: str) -> MilestoneItem:
     state_text = _str(d, "state")
     if state_text == "open":
         state = ItemState.OPEN
-    elif is_pull:
+    elif isinstance(pull, dict):
         state = ItemState.MERGED if pull.get("merged_at") else ItemState.CLOSED_UNMERGED
     else:
         state = ItemState.CLOSED
@@ -186,7 +191,8 @@ def check_run_from(data: Any, runs_by_suite: dict[int, WorkflowRun]) -> CheckRun
     """A check run with ``workflow`` and ``run_id`` joined through its check suite."""
     d = _dict(data, "a check run")
     suite = d.get("check_suite")
-    run = runs_by_suite.get(suite.get("id")) if isinstance(suite, dict) else None
+    suite_id: Any = suite.get("id") if isinstance(suite, dict) else None  # any JSON value: only a known id matches
+    run = runs_by_suite.get(suite_id)
     html = _text(d, "html_url") or _text(d, "details_url")
     run_id = run.id if run else None
     if run_id is None and (m := _RUN_IN_URL.search(_text(d, "details_url") or html)):

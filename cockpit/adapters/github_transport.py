@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -95,7 +96,7 @@ class _CockpitRetry(GithubRetry):
 
     meter: _Meter | None = None
 
-    def new(self, **kw: Any) -> "_CockpitRetry":
+    def new(self, **kw: Any) -> _CockpitRetry:
         retry = super().new(**kw)
         retry.meter = self.meter
         return retry
@@ -190,7 +191,9 @@ class Transport:
                 retry=retry, per_page=100, seconds_between_requests=None, seconds_between_writes=None,
             )
         except Exception as exc:  # PyGithub asserts on a URL it cannot use
-            raise GitHubError(f"cannot use the API URL {api_url!r}: expected http(s)://host[:port][/path] ({type(exc).__name__})") from None
+            raise GitHubError(
+                f"cannot use the API URL {api_url!r}: expected http(s)://host[:port][/path] ({type(exc).__name__})"
+            ) from None
         self.requester: Requester = self._github.requester
         self._guard_connections()
         self._etags: dict[str, _Cached] = {}
@@ -221,8 +224,9 @@ class Transport:
             text = text.replace(secret, "***")
         return text
 
-    def request(self, verb: str, url: str, what: str, *, params: dict[str, Any] | None = None,
-                body: Any = None) -> tuple[Any, str]:
+    def request(
+        self, verb: str, url: str, what: str, *, params: dict[str, Any] | None = None, body: Any = None
+    ) -> tuple[Any, str]:
         """Send one request; return (parsed JSON or None, the Link header). Raises CockpitError only."""
         if self.read_only and verb not in SAFE_METHODS:
             raise ReadOnlyError(f"this session is read-only: refused to {what}")
@@ -254,7 +258,9 @@ class Transport:
             detail = data if isinstance(data, dict) else {"message": inert((text or "")[:200])}
             raise translate(Requester.createException(status, resp_headers, detail), what, self) from None
         if data is ...:
-            raise GitHubError(self.scrub(f"{what}: GitHub answered {status} with a body that is not valid JSON ({text[:60]!r}...)"))
+            raise GitHubError(
+                self.scrub(f"{what}: GitHub answered {status} with a body that is not valid JSON ({text[:60]!r}...)")
+            )
         link = resp_headers.get("link", "")
         etag = resp_headers.get("etag")
         if verb == "GET" and etag:
@@ -266,8 +272,5 @@ class Transport:
         return data, link
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._github.close()
-        except Exception:
-            pass
-

@@ -70,7 +70,9 @@ def _sandbox_config(world, servers) -> Path:
     """Write the sandbox's config; an all-green world also gets its go sign-offs (first time only)."""
     from cockpit.sandbox.demo import sign_go_steps, write_config
 
-    path = write_config(world, Path(world.clone_path).parent, github_url=servers.github_url, index_url=servers.index_url)
+    path = write_config(
+        world, Path(world.clone_path).parent, github_url=servers.github_url, index_url=servers.index_url
+    )
     if world.all_green and sign_go_steps(load_config(path)):
         _say("all-green sandbox: the checklist's manual steps before the go decision are signed in advance")
     return path
@@ -83,8 +85,13 @@ def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, al
     from cockpit.sandbox.world_scale import DEFAULT_SCALE, describe, scale_named
 
     scale = scale_named(getattr(args, "scale", DEFAULT_SCALE))
-    world = prepare_world(args.seed, directory=directory, progress=_say, all_green=args.all_green,
-                          scale=None if scale.name == DEFAULT_SCALE else scale)
+    world = prepare_world(
+        args.seed,
+        directory=directory,
+        progress=_say,
+        all_green=args.all_green,
+        scale=None if scale.name == DEFAULT_SCALE else scale,
+    )
     if always_describe or scale.name != DEFAULT_SCALE:
         _say(describe(scale, world))
     return world

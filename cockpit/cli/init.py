@@ -65,7 +65,9 @@ def _check_clone(clone: Path, remote: str | None, branch: str | None, repository
         remotes = repo.remotes()
         remote_ok = remote is None or not _REMOTE.match(remote) or remote in remotes
         if not remote_ok:
-            problems.append(f"--remote {remote!r}: the clone {clone} has no such remote (git -C {clone} remote -v lists them)")
+            problems.append(
+                f"--remote {remote!r}: the clone {clone} has no such remote (git -C {clone} remote -v lists them)"
+            )
         if branch is None or repo.ref_exists(f"refs/heads/{branch}"):
             return
         candidates = [remote] if remote is not None else list(remotes)
@@ -77,12 +79,16 @@ def _check_clone(clone: Path, remote: str | None, branch: str | None, repository
             problems.append(f"--clone {clone}: has neither {branch} nor {remote}/{branch}{fetch}, or check --version")
             return
         if not remotes:
-            problems.append(f"--clone {clone}: has no {branch} and no remote to fetch it from "
-                            f"(git -C {clone} remote add upstream URL), or check --version")
+            problems.append(
+                f"--clone {clone}: has no {branch} and no remote to fetch it from "
+                f"(git -C {clone} remote add upstream URL), or check --version"
+            )
             return
         fetch_from = choose_remote(repository or "", branch, remotes, []).name or sorted(remotes)[0]
-        problems.append(f"--clone {clone}: neither {branch} nor any remote's {branch} ({', '.join(sorted(remotes))}); "
-                        f"fetch it (git -C {clone} fetch {fetch_from} {branch}), or check --version")
+        problems.append(
+            f"--clone {clone}: neither {branch} nor any remote's {branch} ({', '.join(sorted(remotes))}); "
+            f"fetch it (git -C {clone} fetch {fetch_from} {branch}), or check --version"
+        )
     except GitError as exc:
         if "not a git repository" in exc.message:
             problems.append(f"--clone {clone}: not a git repository; expected your local clone of the repository")
@@ -119,7 +125,9 @@ def validate(args: argparse.Namespace) -> list[str]:
     _check_clone(args.clone.expanduser().resolve(), args.remote, branch, repository_ok, problems)
     output = output_path(args)
     if output.is_dir():
-        problems.append(f"--output {output}: is a folder; expected the path of the file to write, e.g. {output / 'cockpit.toml'}")
+        problems.append(
+            f"--output {output}: is a folder; expected the path of the file to write, e.g. {output / 'cockpit.toml'}"
+        )
     elif output.exists() and not args.force:
         problems.append(f"--output {output}: already exists; pass --force to overwrite it")
     elif not output.parent.resolve().is_dir():
@@ -134,8 +142,11 @@ def run_init(args: argparse.Namespace) -> int:
     (a missing repository, a refused token, no network): one line says why, exit 2.
     """
     if getattr(args, "read_only", False):
-        print("cockpit init: --read-only: init writes a config file, so it refuses to run read-only; "
-              "run it without --read-only", file=sys.stderr)
+        print(
+            "cockpit init: --read-only: init writes a config file, so it refuses to run read-only; "
+            "run it without --read-only",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     problems = validate(args)
     if problems:
@@ -147,8 +158,13 @@ def run_init(args: argparse.Namespace) -> int:
         print(f"cockpit init: {failure}", file=sys.stderr)
         return EXIT_BAD_INPUT
     output = output_path(args).absolute()
-    text = render(version=args.release_version, repository=args.repository, clone=args.clone.expanduser().resolve(),
-                  api_url=args.api_url, found=found)
+    text = render(
+        version=args.release_version,
+        repository=args.repository,
+        clone=args.clone.expanduser().resolve(),
+        api_url=args.api_url,
+        found=found,
+    )
     partial = output.with_name(f".{output.name}.{os.getpid()}.tmp")
     try:
         partial.write_text(text, encoding="utf-8")
@@ -174,8 +190,9 @@ def discover(args: argparse.Namespace) -> tuple[Discovery | None, str]:
     version, repository = args.release_version, args.repository
     branch = release_branch(version)
     try:
-        found = discover_clone(GitRepo(args.clone.expanduser().resolve(), read_only=True), args, repository,
-                               branch, version)
+        found = discover_clone(
+            GitRepo(args.clone.expanduser().resolve(), read_only=True), args, repository, branch, version
+        )
     except CockpitError as exc:
         return None, f"--clone {args.clone}: {exc.message}"
     if args.offline:
@@ -187,16 +204,23 @@ def discover(args: argparse.Namespace) -> tuple[Discovery | None, str]:
         return None, f"--api-url {args.api_url}: {exc.message}"
     try:
         if not github.repository_exists(repository):
-            return None, (f"--repository {repository}: not found at {api}: no such repository, or a private one "
-                          + ("and no token was found (set GH_TOKEN or run 'cockpit auth login')" if not _has_token(api)
-                             else "the token cannot see"))
+            return None, (
+                f"--repository {repository}: not found at {api}: no such repository, or a private one "
+                + (
+                    "and no token was found (set GH_TOKEN or run 'cockpit auth login')"
+                    if not _has_token(api)
+                    else "the token cannot see"
+                )
+            )
         discover_github(github, found, args, repository, branch, version)
     except GitHubError as exc:
         refused = isinstance(exc, RateLimited) or getattr(exc, "status", None) in (401, 403)
         no_token = refused and not _has_token(api)
         hint = " (no token was found: set GH_TOKEN or run 'cockpit auth login')" if no_token else ""
-        return None, (f"cannot read {repository} at {api}: {exc.message.rstrip('.')}{hint}; "
-                      "or pass --offline to write the config without asking GitHub")
+        return None, (
+            f"cannot read {repository} at {api}: {exc.message.rstrip('.')}{hint}; "
+            "or pass --offline to write the config without asking GitHub"
+        )
     finally:
         github.close()
     return found, ""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
 from cockpit import __version__
 from cockpit.errors import CockpitError
@@ -21,7 +22,7 @@ def _common(*, top: bool) -> argparse.ArgumentParser:
     """Options accepted before and after the subcommand; only the top level sets defaults,
     so ``cockpit --config X demo`` and ``cockpit demo --config X`` mean the same."""
     common = argparse.ArgumentParser(add_help=False)
-    default = {} if top else {"default": argparse.SUPPRESS}
+    default: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
     common.add_argument("--config", type=Path, help="the release's cockpit.toml (default: ./cockpit.toml)", **default)
     common.add_argument("--read-only", action="store_true",
                         help="never change anything: no writes to GitHub, git or the state file", **default)
@@ -60,12 +61,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo = command("demo", "cockpit.cli.commands:run_demo",
                    "open the cockpit on a fictional sandbox release (no network, no token)")
     demo.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
-    demo.add_argument("--all-green", action="store_true",
-                      help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)")
+    demo.add_argument(
+        "--all-green",
+        action="store_true",
+        help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)",
+    )
     _scale_option(demo)
 
-    sandbox = command("sandbox", "cockpit.cli.commands:run_sandbox",
-                      "serve the sandbox release in the foreground and print its config path")
+    sandbox = command(
+        "sandbox",
+        "cockpit.cli.commands:run_sandbox",
+        "serve the sandbox release in the foreground and print its config path",
+    )
     sandbox.add_argument("--seed", type=int, default=7)
     sandbox.add_argument("--all-green", action="store_true", help="serve a release whose every gate is green")
     sandbox.add_argument("--dir", type=Path, help="build the world here instead of the cache folder")
@@ -79,26 +86,47 @@ def build_parser() -> argparse.ArgumentParser:
     init = command("init", "cockpit.cli.init:run_init", "write a commented cockpit.toml for a real release")
     init.add_argument("--repository", metavar="OWNER/NAME", help="the GitHub repository, e.g. pytorch/pytorch")
     init.add_argument("--version", dest="release_version", metavar="X.Y.Z", help="the release, e.g. 2.5.0")
-    init.add_argument("--milestone", metavar="N|TITLE",
-                      help="the release's milestone: its number or its title (default: found by title on GitHub)")
-    init.add_argument("--tracker", metavar="N",
-                      help="the issue collecting cherry-pick requests (default: found by its title on GitHub)")
+    init.add_argument(
+        "--milestone",
+        metavar="N|TITLE",
+        help="the release's milestone: its number or its title (default: found by title on GitHub)",
+    )
+    init.add_argument(
+        "--tracker",
+        metavar="N",
+        help="the issue collecting cherry-pick requests (default: found by its title on GitHub)",
+    )
     init.add_argument("--clone", type=Path, default=Path("."), metavar="PATH", help="your local clone (default: .)")
-    init.add_argument("--remote", metavar="NAME",
-                      help="the remote with the release branch (default: found in the clone's remote-tracking refs)")
-    init.add_argument("--api-url", default="https://api.github.com", metavar="URL",
-                      help="the GitHub REST API (Enterprise: https://HOST/api/v3)")
-    init.add_argument("--output", type=Path, metavar="PATH", help="where to write it (default: --config, else ./cockpit.toml)")
+    init.add_argument(
+        "--remote",
+        metavar="NAME",
+        help="the remote with the release branch (default: found in the clone's remote-tracking refs)",
+    )
+    init.add_argument(
+        "--api-url",
+        default="https://api.github.com",
+        metavar="URL",
+        help="the GitHub REST API (Enterprise: https://HOST/api/v3)",
+    )
+    init.add_argument(
+        "--output", type=Path, metavar="PATH", help="where to write it (default: --config, else ./cockpit.toml)"
+    )
     init.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
-    init.add_argument("--offline", action="store_true",
-                      help="ask GitHub nothing: milestone and tracker only as given, workflows the usual ones")
+    init.add_argument(
+        "--offline",
+        action="store_true",
+        help="ask GitHub nothing: milestone and tracker only as given, workflows the usual ones",
+    )
 
     report = command("report", "cockpit.cli.report:run_report", "the whole picture as Markdown or JSON")
     report.add_argument("--format", choices=["markdown", "json"], default="markdown")
     command("check", "cockpit.cli.report:run_check", "exit 0 when go, 1 when no-go (each failing gate on a line)")
 
-    missing = command("missing-in-branch", "cockpit.cli.missing:run",
-                      "closed milestone PRs missing from the release branch, and the reverts it owes")
+    missing = command(
+        "missing-in-branch",
+        "cockpit.cli.missing:run",
+        "closed milestone PRs missing from the release branch, and the reverts it owes",
+    )
     missing.add_argument("--repo-path", type=Path, help="the local clone (default: git.clone of the config)")
     missing.add_argument("--remote", help="the remote holding the release branches (default: git.remote or origin)")
     missing.add_argument("--branch", help="the release branch, e.g. release/2.5")

@@ -102,7 +102,9 @@ def _milestone_items(args: argparse.Namespace, config: Config | None, repository
 
     ref = args.milestone if args.milestone is not None else (config.release.milestone if config else None)
     if ref is None:
-        raise ConfigError("no milestone: pass --milestone N|TITLE or --prs-file FILE (or a config with release.milestone)")
+        raise ConfigError(
+            "no milestone: pass --milestone N|TITLE or --prs-file FILE (or a config with release.milestone)"
+        )
     client = github_client(config.github if config else GitHubConfig(), read_only=True)
     try:
         milestone = client.milestone(repository, ref)
@@ -121,10 +123,20 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args)
     s = settings(args, config)
     repo = git_repo(s.clone, read_only=True)  # a clone that is no clone fails here, before GitHub is asked
-    items = read_prs_file(args.prs_file, s.repository) if args.prs_file else _milestone_items(args, config, s.repository)
-    report = load_branch_diff(repo, main=s.main, branch=s.branch, items=items, repository=s.repository,
-                              cut_override=s.cut, remote=s.remote, skip_labels=s.skip_labels,
-                              release_only_patterns=s.release_only_patterns)
+    items = (
+        read_prs_file(args.prs_file, s.repository) if args.prs_file else _milestone_items(args, config, s.repository)
+    )
+    report = load_branch_diff(
+        repo,
+        main=s.main,
+        branch=s.branch,
+        items=items,
+        repository=s.repository,
+        cut_override=s.cut,
+        remote=s.remote,
+        skip_labels=s.skip_labels,
+        release_only_patterns=s.release_only_patterns,
+    )
     if args.format == "json":
         print(json.dumps(to_json(report), indent=2))
     else:

@@ -22,6 +22,7 @@ from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PickRequest
 from cockpit.errors import CockpitError, ConfigError
 
+
 class TrackerExportError(CockpitError):
     """The ``--from-json`` file is not a JSON array of GitHub issue comments."""
 
@@ -39,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
         repository = _repository(args, config) or _repository_from_urls(comments)
     else:
         if config is None:
-            raise ConfigError(f"no {CONFIG_NAME} in {Path.cwd()}: pass --config PATH, or --from-json FILE to read an export")
+            raise ConfigError(
+                f"no {CONFIG_NAME} in {Path.cwd()}: pass --config PATH, or --from-json FILE to read an export"
+            )
         repository = _repository(args, config) or config.release.repository
         comments = _tracker_comments(config, repository)
     print(json.dumps(requests_json(comments, repository), indent=2))
@@ -63,13 +66,19 @@ def read_comments(path: Path) -> list[IssueComment]:
     except OSError as exc:
         raise TrackerExportError(f"--from-json {path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
-        raise TrackerExportError(f"--from-json {path}: not UTF-8 text: expected a JSON array of issue comments") from None
+        raise TrackerExportError(
+            f"--from-json {path}: not UTF-8 text: expected a JSON array of issue comments"
+        ) from None
     except RecursionError:
         raise TrackerExportError(f"--from-json {path}: nested too deeply to be an array of issue comments") from None
     except ValueError as exc:
-        raise TrackerExportError(f"--from-json {path}: not valid JSON ({_first_line(exc)}): expected an array of issue comments") from None
+        raise TrackerExportError(
+            f"--from-json {path}: not valid JSON ({_first_line(exc)}): expected an array of issue comments"
+        ) from None
     if not isinstance(data, list):
-        raise TrackerExportError(f"--from-json {path}: the JSON is {_kind(data)}, not an array: expected [{{\"id\": ..., \"body\": ...}}, ...]")
+        raise TrackerExportError(
+            f'--from-json {path}: the JSON is {_kind(data)}, not an array: expected [{{"id": ..., "body": ...}}, ...]'
+        )
     comments = []
     for index, item in enumerate(data):
         try:
@@ -132,7 +141,9 @@ def _tracker_comments(config: Config, repository: str) -> list[IssueComment]:
 
 
 def _kind(data: Any) -> str:
-    return {dict: "an object", str: "a string", int: "a number", float: "a number", bool: "true/false"}.get(type(data), "null")
+    return {dict: "an object", str: "a string", int: "a number", float: "a number", bool: "true/false"}.get(
+        type(data), "null"
+    )
 
 
 def _first_line(exc: Exception) -> str:

@@ -22,7 +22,7 @@ class GateStatus(StrEnum):
 _RANK = {GateStatus.GREEN: 0, GateStatus.UNKNOWN: 1, GateStatus.AMBER: 2, GateStatus.RED: 3}
 
 
-def worst(statuses: "list[GateStatus] | tuple[GateStatus, ...]") -> GateStatus:
+def worst(statuses: list[GateStatus] | tuple[GateStatus, ...]) -> GateStatus:
     """The worst of several statuses; GREEN when there are none."""
     return max(statuses, key=lambda s: s.rank, default=GateStatus.GREEN)
 

@@ -17,21 +17,21 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
     from cockpit.services.clone_refs import ReleaseRefs, ResolvedRef
 
-def rc_tags(backend: "Ports") -> list[str]:
+def rc_tags(backend: Ports) -> list[str]:
     """This release's RC tags in the local clone, oldest first (``v2.5.0-rc1``, ``-rc2``, ...)."""
     from cockpit.services import clone_refs
 
     return clone_refs.rc_tags(backend.git.tags(), backend.config.release.version)
 
 
-def release_branch(backend: "Ports") -> "ResolvedRef":
+def release_branch(backend: Ports) -> ResolvedRef:
     """The release branch as the clone has it: local, else the configured remote's."""
     from cockpit.services.clone_refs import require_ref
 
     return require_ref(backend.git, backend.config.release.branch, backend.config.git.remote)
 
 
-def release_refs(backend: "Ports") -> "ReleaseRefs":
+def release_refs(backend: Ports) -> ReleaseRefs:
     """Main, the release branch and the cut, resolved the one way every pane resolves them."""
     from cockpit.services import clone_refs
 
@@ -40,12 +40,12 @@ def release_refs(backend: "Ports") -> "ReleaseRefs":
                                    cut_override=git_cfg.cut)
 
 
-def load_branch_diff(backend: "Ports") -> BranchReport:
+def load_branch_diff(backend: Ports) -> BranchReport:
     """The pane's load: the diff computed again (or taken from a load running at the same time)."""
     return shared_branch_diff(backend)
 
 
-def shared_branch_diff(backend: "Ports", *, reuse_within: float = 0.0) -> BranchReport:
+def shared_branch_diff(backend: Ports, *, reuse_within: float = 0.0) -> BranchReport:
     """The branch diff, computed once for all panes loading at the same time; one younger than
     ``reuse_within`` seconds is reused, unless a later computation failed."""
     from cockpit.loaders.milestone import MILESTONE_REUSE_S, fetch_milestone
@@ -59,7 +59,7 @@ def shared_branch_diff(backend: "Ports", *, reuse_within: float = 0.0) -> Branch
     return backend.shared.branch_diff.get(compute, reuse_within=reuse_within)
 
 
-def analyze(backend: "Ports", items: list[MilestoneItem] | tuple[MilestoneItem, ...], *,
+def analyze(backend: Ports, items: list[MilestoneItem] | tuple[MilestoneItem, ...], *,
             with_rc_delta: bool) -> BranchDiffReport:
     """The branch-diff engine over the clone for ``items`` (none: only the history's own findings,
     reverts owed and fixes only on the branch, which need no milestone)."""

@@ -25,7 +25,7 @@ LAST_GREEN_WALK = 5  # commits behind the head searched for the last green one
 HISTORY_RUNS = 100  # one page of the newest runs on the release branch, of which the required ones are kept
 
 
-def load_ci(backend: "Ports") -> CIReport:
+def load_ci(backend: Ports) -> CIReport:
     from cockpit.services.ci import branch_verdict, ci_report
 
     gh = backend.github
@@ -59,7 +59,7 @@ def load_ci(backend: "Ports") -> CIReport:
                      notes=notes, history=history)
 
 
-def _history(gh: "GitHubPort", target: CITarget, head: str) -> Iterator[tuple[str, Sequence[CheckRun]]]:
+def _history(gh: GitHubPort, target: CITarget, head: str) -> Iterator[tuple[str, Sequence[CheckRun]]]:
     """The commits before ``head``, newest first, each with its check runs, fetched only when asked."""
     shas = gh.branch_commits(target.repository, target.branch, LAST_GREEN_WALK + 1)
     earlier = [s for s in shas if s != head] if head in shas else shas[1:]
@@ -67,12 +67,12 @@ def _history(gh: "GitHubPort", target: CITarget, head: str) -> Iterator[tuple[st
         yield sha, gh.check_runs(target.repository, sha)
 
 
-def _newest_rc_tag(backend: "Ports") -> str | None:
+def _newest_rc_tag(backend: Ports) -> str | None:
     from cockpit.loaders.branch import rc_tags
 
     tags = rc_tags(backend)
     return tags[-1] if tags else None
 
 
-def _counts(gh: "GitHubPort") -> tuple[int, int]:
+def _counts(gh: GitHubPort) -> tuple[int, int]:
     return gh.thread_request_counts()

@@ -15,7 +15,7 @@ MILESTONE_REUSE_S = 60.0
 """A milestone list younger than this is reused by the panes derived from it (picks, branch diff)."""
 
 
-def fetch_milestone(backend: "Ports", *, reuse_within: float = 0.0) -> tuple[Milestone, list[MilestoneItem]]:
+def fetch_milestone(backend: Ports, *, reuse_within: float = 0.0) -> tuple[Milestone, list[MilestoneItem]]:
     """The milestone (by number or title, open or closed) and its items; shared with the other panes.
 
     Panes load at the same time: a caller that waited for another's fetch of the list takes its
@@ -35,7 +35,7 @@ def fetch_milestone(backend: "Ports", *, reuse_within: float = 0.0) -> tuple[Mil
     return backend.shared.milestone.get(read, reuse_within=reuse_within)
 
 
-def load_milestone(backend: "Ports") -> MilestoneReport:
+def load_milestone(backend: Ports) -> MilestoneReport:
     from cockpit.services.milestone import summarize_milestone
 
     milestone, items = fetch_milestone(backend)

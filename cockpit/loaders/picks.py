@@ -19,12 +19,12 @@ _PULL_STATE = {ItemState.OPEN: PullState.OPEN, ItemState.MERGED: PullState.MERGE
                ItemState.CLOSED_UNMERGED: PullState.CLOSED_UNMERGED}
 
 if TYPE_CHECKING:
-    from cockpit.ports import Ports
     from cockpit.domain.commits import BranchDiffReport
     from cockpit.domain.picks import PRRef
+    from cockpit.ports import Ports
 
 
-def load_picks(backend: "Ports") -> PicksReport:
+def load_picks(backend: Ports) -> PicksReport:
     from cockpit.services.pick_parser import parse_requests
     from cockpit.services.picks import (
         needed_pull_numbers,
@@ -39,7 +39,7 @@ def load_picks(backend: "Ports") -> PicksReport:
     tracker = gh.issue(repo, rel.tracker_issue)
     requests = parse_requests(gh.issue_comments(repo, rel.tracker_issue), repository=repo)
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
-    pulls: dict[PRRef | int, PullRequest] = {n: pr for n, pr in release_pulls.items()}
+    pulls: dict[PRRef | int, PullRequest] = dict(release_pulls.items())
     needed = needed_pull_numbers(requests, repo) - release_pulls.keys()
     milestone_read = rel.milestone is not None
     if needed and milestone_read:
@@ -83,7 +83,7 @@ def load_picks(backend: "Ports") -> PicksReport:
     )
 
 
-def _branch_diff(backend: "Ports", *, with_milestone: bool) -> "tuple[BranchDiffReport | None, str]":
+def _branch_diff(backend: Ports, *, with_milestone: bool) -> tuple[BranchDiffReport | None, str]:
     """The branch diff the picks need (reverts owed, the cut), or None and why it could not be had.
 
     It is the branch pane's own diff (shared, so the work is done once); when the milestone cannot
@@ -105,7 +105,7 @@ def _branch_diff(backend: "Ports", *, with_milestone: bool) -> "tuple[BranchDiff
         return None, str(exc)
 
 
-def _milestone_pulls(backend: "Ports") -> dict[int, PullRequest] | None:
+def _milestone_pulls(backend: Ports) -> dict[int, PullRequest] | None:
     """The milestone's pull requests as ``PullRequest``s (base unknown: only trunk PRs use them);
     None when the milestone cannot be read."""
     from cockpit.loaders.milestone import MILESTONE_REUSE_S, fetch_milestone

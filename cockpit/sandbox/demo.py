@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import tomli_w
 
 from cockpit.errors import CockpitError
+from cockpit.locations import cache_dir
 from cockpit.sandbox.model import World
 from cockpit.sandbox.world_scale import DEFAULT_SCALE, Scale
 
 if TYPE_CHECKING:
     from cockpit.config import Config
+    from cockpit.sandbox.github_server import GitHubEmulator
+    from cockpit.sandbox.index_server import IndexEmulator
 
 DEFAULT_SEED = 7
 CONFIG_NAME = "cockpit.toml"
@@ -24,11 +27,8 @@ STATE_NAME = "cockpit-state.toml"
 
 
 def cache_root() -> Path:
-    """Where built worlds are kept: ``$COCKPIT_CACHE_DIR``, else the XDG cache folder."""
-    if os.environ.get("COCKPIT_CACHE_DIR"):
-        return Path(os.environ["COCKPIT_CACHE_DIR"]).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "release-cockpit"
+    """Where built worlds are kept: the cockpit's cache folder (``cockpit.locations.cache_dir``)."""
+    return cache_dir()
 
 
 def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_green: bool = False,
@@ -64,7 +64,9 @@ def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, direct
             pass  # an unreadable cache is rebuilt
         progress(f"the cached world in {target} is unusable; rebuilding it")
     if shutil.which("git") is None:
-        raise CockpitError("git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox")
+        raise CockpitError(
+            "git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     kind = "all-green sandbox release" if all_green else "sandbox release"
     at = "" if name == DEFAULT_SCALE else f" at the {name} scale"
@@ -106,8 +108,11 @@ def _relocate(world: World, old: Path, new: Path) -> World:
 def _repoint_origin(world: World) -> None:
     import subprocess
 
-    subprocess.run(["git", "-C", world.clone_path, "remote", "set-url", "origin", world.remote_path],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", world.clone_path, "remote", "set-url", "origin", world.remote_path],
+        check=True,
+        capture_output=True,
+    )
 
 
 def write_config(world: World, directory: Path, *, github_url: str, index_url: str) -> Path:
@@ -150,7 +155,7 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
 GO_SIGNER = "sandbox (all-green world)"
 
 
-def sign_go_steps(config: "Config") -> int:
+def sign_go_steps(config: Config) -> int:
     """Sign every required manual step the go decision waits for, in a state file not yet written.
 
     The all-green world's data makes every gate green, but sign-offs are people's, kept in the
@@ -165,8 +170,11 @@ def sign_go_steps(config: "Config") -> int:
     path = config.resolved_state_path
     if path.exists():
         return 0
-    steps = [s for s in load_template(config.checklist_template)
-             if s.kind is StepKind.MANUAL and s.required and not s.after_go]
+    steps = [
+        s
+        for s in load_template(config.checklist_template)
+        if s.kind is StepKind.MANUAL and s.required and not s.after_go
+    ]
     store = StateStore(path)
     try:
         for step in steps:
@@ -185,12 +193,12 @@ class SandboxServers:
         self.world = world
         self.owned = owned
         self._stack = ExitStack()
-        self.github = None
-        self.index = None
+        self.github: GitHubEmulator | None = None
+        self.index: IndexEmulator | None = None
         self.github_url = ""
         self.index_url = ""
 
-    def __enter__(self) -> "SandboxServers":
+    def __enter__(self) -> SandboxServers:
         from cockpit.sandbox.github_server import GitHubEmulator
         from cockpit.sandbox.index_server import IndexEmulator
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from cockpit.errors import GitError
 
@@ -71,14 +71,16 @@ class FastImport:
         self._chunks: list[bytes] = []
         self._size = 0
         self._marks_file = Path(tempfile.mkstemp(prefix="marks.", dir=repo)[1])
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - open for the whole import; close() closes it
         try:
             self._proc = subprocess.Popen(
                 ["git", "fast-import", "--quiet", "--done", f"--export-marks={self._marks_file}"],
                 cwd=repo, env=git_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
             )
         except OSError as exc:
-            raise GitError(f"cannot run git fast-import ({exc.strerror or exc}): the sandbox needs git on PATH") from None
+            raise GitError(
+                f"cannot run git fast-import ({exc.strerror or exc}): the sandbox needs git on PATH"
+            ) from None
         self._write(b"feature done\nfeature get-mark\n")
 
     def _write(self, data: bytes) -> None:
@@ -137,7 +139,12 @@ class FastImport:
         mark = self._mark()
         msg = message.encode()
         head = b"commit %s\nmark :%d\nauthor %s\ncommitter %s\ndata %d\n%s\n" % (
-            ref.encode(), mark, author.at(author_time).encode(), committer.at(committer_time).encode(), len(msg), msg,
+            ref.encode(),
+            mark,
+            author.at(author_time).encode(),
+            committer.at(committer_time).encode(),
+            len(msg),
+            msg,
         )
         parts = [head]
         if parent is not None and self._tips.get(ref) != parent:
@@ -156,7 +163,10 @@ class FastImport:
 
     def annotated_tag(self, name: str, mark: int, tagger: Identity, when: int, message: str) -> None:
         msg = message.encode()
-        self._write(b"tag %s\nfrom :%d\ntagger %s\ndata %d\n%s\n" % (name.encode(), mark, tagger.at(when).encode(), len(msg), msg))
+        self._write(
+            b"tag %s\nfrom :%d\ntagger %s\ndata %d\n%s\n"
+            % (name.encode(), mark, tagger.at(when).encode(), len(msg), msg)
+        )
 
     def sha(self, mark: int) -> str:
         """The SHA of an already written commit (a round trip to fast-import)."""

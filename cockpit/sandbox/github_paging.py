@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 DEFAULT_PER_PAGE = 30

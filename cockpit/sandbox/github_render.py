@@ -23,8 +23,21 @@ from cockpit.sandbox.github_objects import (
 from cockpit.sandbox.github_render_ci import check_run_json, commit_json, job_json, run_json
 from cockpit.sandbox.model import SbComment, SbIssue, SbMilestone, SbPull, SbRepo
 
-__all__ = ["Urls", "stable_id", "user_json", "label_json", "milestone_json", "issue_json", "pull_json",
-           "comment_json", "repo_json", "commit_json", "run_json", "check_run_json", "job_json"]
+__all__ = [
+    "Urls",
+    "check_run_json",
+    "comment_json",
+    "commit_json",
+    "issue_json",
+    "job_json",
+    "label_json",
+    "milestone_json",
+    "pull_json",
+    "repo_json",
+    "run_json",
+    "stable_id",
+    "user_json",
+]
 
 
 def milestone_json(u: Urls, m: SbMilestone, open_count: int, closed_count: int) -> dict[str, Any]:
@@ -89,7 +102,7 @@ def issue_json(
         "performed_via_github_app": None,
         "state_reason": getattr(item, "state_reason", None),
     }
-    if is_pull:
+    if isinstance(item, SbPull):
         data["draft"] = False
         data["pull_request"] = {
             "url": f"{u.repo}/pulls/{item.number}",

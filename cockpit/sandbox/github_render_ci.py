@@ -35,7 +35,7 @@ class CommitFacts:
     date: str
 
     @classmethod
-    def of(cls, sha: str, pull: SbPull | None, when: str | None) -> "CommitFacts":
+    def of(cls, sha: str, pull: SbPull | None, when: str | None) -> CommitFacts:
         """From the PR that merged ``sha`` (None: a direct push by the merge bot at ``when``)."""
         if pull is not None:
             return cls(f"{pull.title} (#{pull.number})", pull.author, pull.merged_at or pull.updated_at or CREATED)

@@ -6,6 +6,7 @@ runs, and supplies ``urls``, ``paged``, ``error`` and ``validation_failed``.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from cockpit.sandbox import github_render as render
@@ -36,23 +37,23 @@ def _facts(state: RepoState, sha: str, when: str | None = None) -> CommitFacts:
 class RouteHandlers:
     """Endpoint implementations; see ``GitHubEmulator`` for the routing table."""
 
-    def _milestone(self: "GitHubEmulator", state: RepoState, number: int | None,
+    def _milestone(self: GitHubEmulator, state: RepoState, number: int | None,
                    counts: dict[int, tuple[int, int]]) -> dict[str, Any] | None:
         m = state.milestones.get(number) if number is not None else None
         return render.milestone_json(self.urls(state), m, *counts[m.number]) if m else None
 
-    def _issue(self: "GitHubEmulator", state: RepoState, item: Any, counts: dict | None = None,
+    def _issue(self: GitHubEmulator, state: RepoState, item: Any, counts: dict | None = None,
                comments: dict[int, int] | None = None) -> dict[str, Any]:
         counts = counts if counts is not None else state.milestone_counts()
         comments = comments if comments is not None else state.comment_counts()
         milestone = self._milestone(state, item.milestone, counts)
         return render.issue_json(self.urls(state), item, milestone, comments.get(item.number, 0))
 
-    def get_repo(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
+    def get_repo(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
         open_count = sum(1 for i in state.items.values() if i.state == "open")
         return Response.json(render.repository_json(self.urls(state), state.repo, open_count))
 
-    def list_milestones(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
+    def list_milestones(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
         wanted = request.query.get("state", "open")
         if wanted not in _STATES:
             return self.validation_failed("Milestone", "state", value=wanted)
@@ -63,11 +64,11 @@ class RouteHandlers:
             chosen.reverse()
         return self.paged(request, [self._milestone(state, m.number, counts) for m in chosen])
 
-    def get_milestone(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+    def get_milestone(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
         data = self._milestone(state, int(number), state.milestone_counts())
         return Response.json(data) if data else self.error(404, "Not Found")
 
-    def list_issues(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
+    def list_issues(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
         q = request.query
         wanted = q.get("state", "open")
         if wanted not in _STATES:
@@ -80,7 +81,7 @@ class RouteHandlers:
         for item in state.items.values():
             if wanted != "all" and item.state != wanted:
                 continue
-            if milestone == "*" and item.milestone is None or milestone == "none" and item.milestone is not None:
+            if (milestone == "*" and item.milestone is None) or (milestone == "none" and item.milestone is not None):
                 continue
             if milestone and milestone.isdigit() and item.milestone != int(milestone):
                 continue
@@ -90,13 +91,13 @@ class RouteHandlers:
         counts, comments = state.milestone_counts(), state.comment_counts()
         return self.paged(request, _sorted(chosen, request), lambda i: self._issue(state, i, counts, comments))
 
-    def get_issue(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+    def get_issue(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
         if (moved := self.moved_or_gone(state, int(number))) is not None:
             return moved
         item = state.items.get(int(number))
         return Response.json(self._issue(state, item)) if item else self.error(404, "Not Found")
 
-    def edit_issue(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+    def edit_issue(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
         item = state.items.get(int(number))
         if item is None:
             return self.error(404, "Not Found")
@@ -110,7 +111,9 @@ class RouteHandlers:
             value = body["milestone"]
             if isinstance(value, str) and value.isdigit():
                 value = int(value)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value not in state.milestones):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value not in state.milestones
+            ):
                 return self.validation_failed("Issue", "milestone", value=body["milestone"])
             item.milestone = value
         if "state" in body:
@@ -126,18 +129,18 @@ class RouteHandlers:
         item.updated_at = now_iso()
         return Response.json(self._issue(state, item))
 
-    def _comment(self: "GitHubEmulator", state: RepoState, comment: Any) -> dict[str, Any]:
+    def _comment(self: GitHubEmulator, state: RepoState, comment: Any) -> dict[str, Any]:
         is_pull = comment.issue_number in state.pulls
         return render.comment_json(self.urls(state), comment, is_pull)
 
-    def list_comments(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+    def list_comments(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
         if (moved := self.moved_or_gone(state, int(number), "/comments")) is not None:
             return moved
         if int(number) not in state.items:
             return self.error(404, "Not Found")
         return self.paged(request, state.comments_on(int(number)), lambda c: self._comment(state, c))
 
-    def _comment_body(self: "GitHubEmulator", request: Request) -> str | Response:
+    def _comment_body(self: GitHubEmulator, request: Request) -> str | Response:
         try:
             body = request.json()
         except ValueError:
@@ -146,7 +149,7 @@ class RouteHandlers:
             return self.validation_failed("IssueComment", "body", code="missing_field")
         return body["body"]
 
-    def create_comment(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+    def create_comment(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
         if int(number) not in state.items:
             return self.error(404, "Not Found")
         text = self._comment_body(request)
@@ -158,11 +161,11 @@ class RouteHandlers:
         data = self._comment(state, comment)
         return Response.json(data, status=201, headers={"Location": data["url"]})
 
-    def get_comment(self: "GitHubEmulator", request: Request, state: RepoState, comment_id: str) -> Response:
+    def get_comment(self: GitHubEmulator, request: Request, state: RepoState, comment_id: str) -> Response:
         comment = state.comments.get(int(comment_id))
         return Response.json(self._comment(state, comment)) if comment else self.error(404, "Not Found")
 
-    def edit_comment(self: "GitHubEmulator", request: Request, state: RepoState, comment_id: str) -> Response:
+    def edit_comment(self: GitHubEmulator, request: Request, state: RepoState, comment_id: str) -> Response:
         comment = state.comments.get(int(comment_id))
         if comment is None:
             return self.error(404, "Not Found")
@@ -172,74 +175,90 @@ class RouteHandlers:
         comment.body, comment.updated_at = text, now_iso()
         return Response.json(self._comment(state, comment))
 
-    def delete_comment(self: "GitHubEmulator", request: Request, state: RepoState, comment_id: str) -> Response:
+    def delete_comment(self: GitHubEmulator, request: Request, state: RepoState, comment_id: str) -> Response:
         if int(comment_id) not in state.comments:
             return self.error(404, "Not Found")
         state.delete_comment(int(comment_id))
         return Response(status=204)
 
-    def _pull(self: "GitHubEmulator", state: RepoState, pull: SbPull, counts: dict,
-              complete: bool = True) -> dict[str, Any]:
+    def _pull(
+        self: GitHubEmulator, state: RepoState, pull: SbPull, counts: dict, complete: bool = True
+    ) -> dict[str, Any]:
         milestone = self._milestone(state, pull.milestone, counts)
         return render.pull_json(self.urls(state), state.repo, pull, milestone, complete=complete)
 
-    def list_pulls(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
+    def list_pulls(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
         q = request.query
         wanted = q.get("state", "open")
         if wanted not in _STATES:
             return self.validation_failed("PullRequest", "state", value=wanted)
         head = q.get("head", "").partition(":")[2] or q.get("head", "")
-        chosen = [p for p in state.pulls.values()
-                  if (wanted == "all" or p.state == wanted)
-                  and (not q.get("base") or p.base == q["base"])
-                  and (not head or p.head_ref == head)]
+        chosen = [
+            p
+            for p in state.pulls.values()
+            if (wanted == "all" or p.state == wanted)
+            and (not q.get("base") or p.base == q["base"])
+            and (not head or p.head_ref == head)
+        ]
         counts = state.milestone_counts()
         return self.paged(request, _sorted(chosen, request), lambda p: self._pull(state, p, counts, complete=False))
 
-    def get_pull(self: "GitHubEmulator", request: Request, state: RepoState, number: str) -> Response:
+    def get_pull(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
         pull = state.pulls.get(int(number))
         if pull is None:
             return self.error(404, "Not Found")
         return Response.json(self._pull(state, pull, state.milestone_counts()))
 
-    def list_commits(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
+    def list_commits(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
         ref = request.query.get("sha") or state.repo.default_branch
         shas = state.history(ref)
         if not shas:
             return self.error(404, f"No commit found for SHA: {ref}")
-        parents = dict(zip(shas, shas[1:]))
+        parents = dict(itertools.pairwise(shas))
         urls = self.urls(state)
-        return self.paged(request, shas,
-                          lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha)))
+        return self.paged(
+            request, shas, lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha))
+        )
 
-    def list_check_runs(self: "GitHubEmulator", request: Request, state: RepoState, ref: str) -> Response:
+    def list_check_runs(self: GitHubEmulator, request: Request, state: RepoState, ref: str) -> Response:
         sha = state.resolve_ref(ref)
         if sha is None:
             return self.error(422, f"No commit found for SHA: {ref}")
         q = request.query
         if q.get("filter", "latest") not in ("latest", "all"):
             return self.validation_failed("CheckRun", "filter", value=q["filter"])
-        runs = [c for c in state.checks_by_sha.get(sha, [])
-                if (not q.get("check_name") or c.name == q["check_name"])
-                and (not q.get("status") or c.status == q["status"])]
+        runs = [
+            c
+            for c in state.checks_by_sha.get(sha, [])
+            if (not q.get("check_name") or c.name == q["check_name"])
+            and (not q.get("status") or c.status == q["status"])
+        ]
         suite = {run_id: run.check_suite_id for run_id, run in state.runs.items()}
         urls = self.urls(state)
-        return self.paged(request, runs, lambda c: render.check_run_json(urls, c, suite.get(c.run_id, 0)),
-                          wrap="check_runs")
+        return self.paged(
+            request, runs, lambda c: render.check_run_json(urls, c, suite.get(c.run_id, 0)), wrap="check_runs"
+        )
 
-    def list_runs(self: "GitHubEmulator", request: Request, state: RepoState) -> Response:
+    def list_runs(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
         q = request.query
         status = q.get("status")
-        chosen = [r for r in sorted(state.runs.values(), key=lambda r: (r.created_at, r.id), reverse=True)
-                  if (not q.get("branch") or r.head_branch == q["branch"])
-                  and (not q.get("event") or r.event == q["event"])
-                  and (not q.get("head_sha") or r.head_sha == q["head_sha"])
-                  and (not status or status in (r.status, r.conclusion))]
+        chosen = [
+            r
+            for r in sorted(state.runs.values(), key=lambda r: (r.created_at, r.id), reverse=True)
+            if (not q.get("branch") or r.head_branch == q["branch"])
+            and (not q.get("event") or r.event == q["event"])
+            and (not q.get("head_sha") or r.head_sha == q["head_sha"])
+            and (not status or status in (r.status, r.conclusion))
+        ]
         urls = self.urls(state)
-        return self.paged(request, chosen, lambda r: render.run_json(urls, r, _facts(state, r.head_sha, r.created_at)),
-                          wrap="workflow_runs")
+        return self.paged(
+            request,
+            chosen,
+            lambda r: render.run_json(urls, r, _facts(state, r.head_sha, r.created_at)),
+            wrap="workflow_runs",
+        )
 
-    def list_jobs(self: "GitHubEmulator", request: Request, state: RepoState, run_id: str) -> Response:
+    def list_jobs(self: GitHubEmulator, request: Request, state: RepoState, run_id: str) -> Response:
         run = state.runs.get(int(run_id))
         if run is None:
             return self.error(404, "Not Found")
@@ -247,7 +266,7 @@ class RouteHandlers:
         jobs = state.checks_by_run.get(run.id, [])
         return self.paged(request, jobs, lambda c: render.job_json(urls, c, run), wrap="jobs")
 
-    def rerun_failed_jobs(self: "GitHubEmulator", request: Request, state: RepoState, run_id: str) -> Response:
+    def rerun_failed_jobs(self: GitHubEmulator, request: Request, state: RepoState, run_id: str) -> Response:
         run = state.runs.get(int(run_id))
         if run is None:
             return self.error(404, "Not Found")

@@ -34,7 +34,7 @@ def _terms(q: str) -> list[str] | None:
 class SearchHandlers:
     """``search_issues``; mixed into ``GitHubEmulator``."""
 
-    def search_issues(self: "GitHubEmulator", request: Request) -> Response:
+    def search_issues(self: GitHubEmulator, request: Request) -> Response:
         terms = _terms(request.query.get("q", ""))
         if not terms:
             return self.validation_failed("Search", "q", code="missing")
@@ -51,11 +51,12 @@ class SearchHandlers:
             elif key == "state":
                 key = "is"
             allowed = {"is": ("issue", "pr", "open", "closed"), "in": ("title", "body")}
-            if key not in ("repo", "is", "label", "in") or key in allowed and value not in allowed[key]:
+            if key not in ("repo", "is", "label", "in") or (key in allowed and value not in allowed[key]):
                 return self.validation_failed("Search", "q", code="invalid", value=term)
             want.setdefault(key, set()).add(value)
-        repos = [self.repos.get(name) for name in want.get("repo", ())]
-        if not repos or None in repos:
+        named = [self.repos.get(name) for name in want.get("repo", ())]
+        repos = [state for state in named if state is not None]
+        if not named or len(repos) < len(named):
             return self.validation_failed("Search", "q", code="invalid", value=request.query.get("q"))
         found = [(state, item) for state in repos for item in state.items.values() if _matches(item, want, words)]
         found.sort(key=lambda pair: pair[1].number, reverse=True)
@@ -71,7 +72,7 @@ class SearchHandlers:
 def _matches(item: Any, want: dict[str, set[str]], words: list[str]) -> bool:
     kinds = want.get("is", set())
     is_pull = isinstance(item, SbPull)
-    if "issue" in kinds and is_pull or "pr" in kinds and not is_pull:
+    if ("issue" in kinds and is_pull) or ("pr" in kinds and not is_pull):
         return False
     if kinds & {"open", "closed"} and item.state not in kinds:
         return False

@@ -18,7 +18,8 @@ import hashlib
 import re
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote
 
 from cockpit.sandbox import github_render as render
@@ -156,7 +157,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
                 return self.error(403, "API rate limit exceeded for 127.0.0.1.")
             for method, pattern, fn in self._routes:
                 match = pattern.match(request.route)
-                if not match or method != request.method and not (method, request.method) == ("GET", "HEAD"):
+                if not match or (method != request.method and (method, request.method) != ("GET", "HEAD")):
                     continue
                 args = [unquote(g) for g in match.groups()]
                 if request.route.startswith("/repos/"):

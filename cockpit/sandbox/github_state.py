@@ -56,7 +56,7 @@ class RepoState:
 
     def milestone_counts(self) -> dict[int, tuple[int, int]]:
         """Milestone number -> (open items, closed items)."""
-        counts: dict[int, tuple[int, int]] = {n: (0, 0) for n in self.milestones}
+        counts: dict[int, tuple[int, int]] = dict.fromkeys(self.milestones, (0, 0))
         for item in self.items.values():
             if item.milestone in counts:
                 o, c = counts[item.milestone]
@@ -100,9 +100,10 @@ class RepoState:
         comment = self.comments.pop(comment_id)
         self.repo.comments.remove(comment)
 
-    def take_out(self, number: int) -> SbIssue | SbPull:
+    def take_out(self, number: int) -> SbIssue:
         """Remove an issue (transferred or deleted) with its comments; GitHub keeps neither here."""
         item = self.items.pop(number)
+        assert isinstance(item, SbIssue), f"#{number} is a pull request: only issues are taken out"
         self.repo.issues.remove(item)
         for comment in self.comments_on(number):
             self.delete_comment(comment.id)

@@ -94,7 +94,7 @@ class Response:
     content_type: str = "application/json; charset=utf-8"
 
     @classmethod
-    def json(cls, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> "Response":
+    def json(cls, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
         body = json.dumps(data, separators=(",", ":")).encode()
         return cls(status=status, body=body, headers=dict(headers or {}))
 
@@ -293,7 +293,7 @@ class SandboxServer:
             self._thread.join(timeout=5)
             self._thread = None
 
-    def __enter__(self) -> "SandboxServer":
+    def __enter__(self) -> SandboxServer:
         self.start()
         return self
 
@@ -337,7 +337,9 @@ class SandboxServer:
             retry_after = p.get("retry_after", 60)
             headers = {} if retry_after is None else {"Retry-After": str(int(retry_after))}
             return self.error(
-                int(p.get("status", 403)), "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", headers
+                int(p.get("status", 403)),
+                "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+                headers,
             )
         if kind == "malformed":
             return Response(status=200, body=b'{"message": "truncated', headers={})

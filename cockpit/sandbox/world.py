@@ -77,13 +77,13 @@ from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
-from cockpit.sandbox.world_tracker import tracker_comments as comments_of_tracker
 from cockpit.sandbox.world_tracker import (
     decoy_trackers,
     tracker_issue,
     unrequested_merges,
     vision_pulls,
 )
+from cockpit.sandbox.world_tracker import tracker_comments as comments_of_tracker
 from cockpit.sandbox.world_wheels import (
     PACKAGES,
     PYTHON_TAGS,
@@ -127,20 +127,44 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     audio, ci_audio = domain_repo(writer, AUDIO, branch, "green" if all_green else "amber", jobs_per_run=jobs_per_run)
     extra = {name: domain_repo(writer, name, branch, "green", jobs_per_run=jobs_per_run) for name in extra_ci}
     wheels, pypi, storage = wheels_and_pypi(rng, seed, version, all_green=all_green)
-    ci = {CORE: "green", VISION: "green", AUDIO: "green"} if all_green else {CORE: "red", VISION: "green", AUDIO: "amber"}
+    ci = {CORE: "green", VISION: "green", AUDIO: "green"}
+    if not all_green:
+        ci = {CORE: "red", VISION: "green", AUDIO: "amber"}
     ci.update(dict.fromkeys(extra, "green"))
     truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
-    truth.update(ci=ci, ci_detail={CORE: ci_core, VISION: ci_vision, AUDIO: ci_audio,
-                                   **{name: detail for name, (_repo, detail) in extra.items()}},
-                 storage=storage, all_green=all_green, decoy_trackers=decoys,
-                 decoy_milestones=[{"number": PLANNING_MILESTONE, "title": f"v{branch.removeprefix('release/')}"}])
+    truth.update(
+        ci=ci,
+        ci_detail={
+            CORE: ci_core,
+            VISION: ci_vision,
+            AUDIO: ci_audio,
+            **{name: detail for name, (_repo, detail) in extra.items()},
+        },
+        storage=storage,
+        all_green=all_green,
+        decoy_trackers=decoys,
+        decoy_milestones=[{"number": PLANNING_MILESTONE, "title": f"v{branch.removeprefix('release/')}"}],
+    )
     repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
     return World(
-        seed=seed, version=version, repository=CORE, release_branch=branch, milestone_number=MILESTONE,
-        tracker_issue=facts.tracker, repos=repos, wheels=wheels, pypi=pypi,
-        clone_path=str(clone), remote_path=str(remote), ci_repositories=ci, packages=list(PACKAGES),
-        variants={v: list(p) for v, p in VARIANTS.items()}, python_tags=list(PYTHON_TAGS), truth=truth,
-        all_green=all_green)
+        seed=seed,
+        version=version,
+        repository=CORE,
+        release_branch=branch,
+        milestone_number=MILESTONE,
+        tracker_issue=facts.tracker,
+        repos=repos,
+        wheels=wheels,
+        pypi=pypi,
+        clone_path=str(clone),
+        remote_path=str(remote),
+        ci_repositories=ci,
+        packages=list(PACKAGES),
+        variants={v: list(p) for v, p in VARIANTS.items()},
+        python_tags=list(PYTHON_TAGS),
+        truth=truth,
+        all_green=all_green,
+    )
 
 
 def _milestone_fill(extra: int, trunk_commits: int) -> dict[str, int]:
@@ -161,49 +185,75 @@ def _milestone_fill(extra: int, trunk_commits: int) -> dict[str, int]:
 def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unrequested: list[int]) -> dict:
     t = plan.by_role
     lo, hi = plan.rc_after
-    delta = plan.branch[lo + 1: hi + 1]
+    delta = plan.branch[lo + 1 : hi + 1]
     subjects = [c.message.split("\n", 1)[0] for c in delta]
-    delta_trunk = sorted(plan.trunk[i].pr for c in delta for i in c.picks if plan.trunk[i].pr)
+    delta_trunk = sorted(pr for c in delta for i in c.picks if (pr := plan.trunk[i].pr))
     named = {plan.trunk[i].pr for c in delta if c.role != "noref" for i in c.picks if plan.trunk[i].pr}
     shapes = {c.role: c.sha for c in plan.branch if c.role != "x_pick" and not _takes_owed_revert(plan, c)}
     shapes["x_pick"] = next(c.sha for c in plan.branch if c.role == "x_pick")
     taken = {plan.trunk[i].role for c in plan.branch if _takes_owed_revert(plan, c) for i in c.picks}
-    owed = [(r, target) for r, target in (("revert_picked", "pick_reverted"), ("revert_pre_owed", "pre_reverted_owed"))
-            if r not in taken]
-    not_owed = [("revert_pre_taken", "pre_reverted_taken", "already_taken"),
-                ("revert_filler", "filler_reverted", "target_not_in_branch")]
-    not_owed += [(r, target, "already_taken") for r, target in (("revert_picked", "pick_reverted"),
-                                                                ("revert_pre_owed", "pre_reverted_owed")) if r in taken]
+    owed = [
+        (r, target)
+        for r, target in (("revert_picked", "pick_reverted"), ("revert_pre_owed", "pre_reverted_owed"))
+        if r not in taken
+    ]
+    not_owed = [
+        ("revert_pre_taken", "pre_reverted_taken", "already_taken"),
+        ("revert_filler", "filler_reverted", "target_not_in_branch"),
+    ]
+    not_owed += [
+        (r, target, "already_taken")
+        for r, target in (("revert_picked", "pick_reverted"), ("revert_pre_owed", "pre_reverted_owed"))
+        if r in taken
+    ]
     return {
         "format": WORLD_FORMAT,
-        "cut_sha": plan.trunk[plan.cut].sha, "main_head": plan.trunk[-1].sha, "branch_head": plan.branch[-1].sha,
+        "cut_sha": plan.trunk[plan.cut].sha,
+        "main_head": plan.trunk[-1].sha,
+        "branch_head": plan.branch[-1].sha,
         "tags": dict(tags),
         "milestone": {"number": MILESTONE, "title": plan.version},
         "closed_milestone": {"number": CLOSED_MILESTONE, "title": "2.4.1"},
         "tracker_issue": facts.tracker,
-        "verdicts": dict(facts.verdicts), "evidence": dict(facts.evidence),
-        "reverts_owed": [{"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr} for r, target in owed],
-        "reverts_not_owed": [{"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr, "why": why}
-                             for r, target, why in not_owed],
+        "verdicts": dict(facts.verdicts),
+        "evidence": dict(facts.evidence),
+        "reverts_owed": [
+            {"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr} for r, target in owed
+        ],
+        "reverts_not_owed": [
+            {"revert_sha": t(r).sha, "reverted_sha": t(target).sha, "pr": t(target).pr, "why": why}
+            for r, target, why in not_owed
+        ],
         "missing_in_main": [shapes["branch_fix"]] if "branch_fix" in shapes else [],
         "release_only": [shapes["version_bump"], shapes["pin"]],
-        "rc_delta": {"base": f"v{plan.version}-rc1", "head": f"v{plan.version}-rc2", "commits": [c.sha for c in delta],
-                     "prs": sorted({int(n) for s in subjects for n in re.findall(r"\(#(\d+)\)", s)} | named),
-                     "trunk_prs": delta_trunk},
-        "picks": picks, "unrequested_merges": unrequested,
+        "rc_delta": {
+            "base": f"v{plan.version}-rc1",
+            "head": f"v{plan.version}-rc2",
+            "commits": [c.sha for c in delta],
+            "prs": sorted({int(n) for s in subjects for n in re.findall(r"\(#(\d+)\)", s)} | named),
+            "trunk_prs": delta_trunk,
+        },
+        "picks": picks,
+        "unrequested_merges": unrequested,
         "prefix_collisions": [
             {"short": facts.issues["closed_collision"], "long": t("pick_x1").pr, "short_verdict": "not_merged"},
-            {"short": facts.issues["needs_review_collision"], "long": t("pick_x2").pr, "short_verdict": "needs_review"}],
-        "shapes": shapes, "trunk": {role: plan.trunk[i].sha for role, i in plan.roles.items()},
-        "edge_cases": {"markup_title_pr": t("missing_2").pr, "long_body_sha": t("pick_x3").sha,
-                       "non_ascii_author": CONTRIBUTORS[1].name},
+            {"short": facts.issues["needs_review_collision"], "long": t("pick_x2").pr, "short_verdict": "needs_review"},
+        ],
+        "shapes": shapes,
+        "trunk": {role: plan.trunk[i].sha for role, i in plan.roles.items()},
+        "edge_cases": {
+            "markup_title_pr": t("missing_2").pr,
+            "long_body_sha": t("pick_x3").sha,
+            "non_ascii_author": CONTRIBUTORS[1].name,
+        },
     }
 
 
 def _takes_owed_revert(plan: HistoryPlan, commit: Any) -> bool:
     """An ``all_green`` branch's extra revert picks (the planted ``revert_pick`` shape is another)."""
-    return commit.role == "revert_pick" and any(plan.trunk[i].role in ("revert_picked", "revert_pre_owed")
-                                                for i in commit.picks)
+    return commit.role == "revert_pick" and any(
+        plan.trunk[i].role in ("revert_picked", "revert_pre_owed") for i in commit.picks
+    )
 
 
 def save_world(world: World, path: Path) -> None:
@@ -231,8 +281,14 @@ def load_world(path: Path) -> World:
     return world
 
 
-_REPO_LISTS = {"milestones": model.SbMilestone, "issues": model.SbIssue, "pulls": model.SbPull,
-               "comments": model.SbComment, "workflow_runs": model.SbWorkflowRun, "check_runs": model.SbCheckRun}
+_REPO_LISTS = {
+    "milestones": model.SbMilestone,
+    "issues": model.SbIssue,
+    "pulls": model.SbPull,
+    "comments": model.SbComment,
+    "workflow_runs": model.SbWorkflowRun,
+    "check_runs": model.SbCheckRun,
+}
 
 
 def _repo(raw: dict) -> model.SbRepo:

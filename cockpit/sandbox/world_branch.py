@@ -36,11 +36,11 @@ def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str], *,
              with_pr: bool = True) -> BranchCommit:
         indices = [plan.roles[r] for r in roles]
         when = max(plan.trunk[i].time for i in indices) + rng.randint(2 * HOUR, 10 * HOUR)
-        changes = [(files[r], f"{r}:{content}") for r in roles if r in files]
+        changes: list[tuple[str, str | None]] = [(files[r], f"{r}:{content}") for r in roles if r in files]
         number = plan.numbers.after(max(indices)) if with_pr else None
         return BranchCommit(kind, when, committer, indices, number, changes)
 
-    def release_only(kind: str, when: int, changes: list[tuple[str, str]], committer: Person) -> BranchCommit:
+    def release_only(kind: str, when: int, changes: list[tuple[str, str | None]], committer: Person) -> BranchCommit:
         return BranchCommit(kind, when, committer, [], plan.numbers.after(_index_at(plan, when)), changes)
 
     branch = [

@@ -22,49 +22,95 @@ Matrix = list[tuple[str, list[tuple[str, int, str]]]]
 
 TORCHLET: dict[str, Matrix] = {
     "pull": [
-        ("linux-jammy-py3.10-gcc11", [("default", 5, "linux.2xlarge"), ("docs_test", 1, "linux.2xlarge"),
-                                      ("backwards_compat", 1, "linux.2xlarge"), ("distributed", 2, "linux.2xlarge"),
-                                      ("crossref", 2, "linux.2xlarge"), ("dynamo", 3, "linux.2xlarge")]),
+        (
+            "linux-jammy-py3.10-gcc11",
+            [
+                ("default", 5, "linux.2xlarge"),
+                ("docs_test", 1, "linux.2xlarge"),
+                ("backwards_compat", 1, "linux.2xlarge"),
+                ("distributed", 2, "linux.2xlarge"),
+                ("crossref", 2, "linux.2xlarge"),
+                ("dynamo", 3, "linux.2xlarge"),
+            ],
+        ),
         ("linux-jammy-py3.12-gcc11", [("default", 4, "linux.2xlarge"), ("dynamo", 3, "linux.2xlarge")]),
-        ("linux-jammy-cuda12.4-py3.10-gcc9-sm86", [("default", 5, "linux.g5.4xlarge.nvidia.gpu"),
-                                                   ("distributed", 3, "linux.g5.12xlarge.nvidia.gpu")]),
+        (
+            "linux-jammy-cuda12.4-py3.10-gcc9-sm86",
+            [("default", 5, "linux.g5.4xlarge.nvidia.gpu"), ("distributed", 3, "linux.g5.12xlarge.nvidia.gpu")],
+        ),
         ("win-vs2022-cpu-py3", [("default", 3, "windows.4xlarge.nonephemeral")]),
         ("macos-py3-arm64", [("default", 3, "macos-m1-stable"), ("mps", 1, "macos-m1-14")]),
         ("linux-focal-py3.10-clang10-onnx", [("default", 2, "linux.2xlarge")]),
-        ("linux-jammy-py3.11-gcc11-inductor", [("inductor", 4, "linux.2xlarge"), ("inductor_distributed", 2, "linux.2xlarge")]),
+        (
+            "linux-jammy-py3.11-gcc11-inductor",
+            [("inductor", 4, "linux.2xlarge"), ("inductor_distributed", 2, "linux.2xlarge")],
+        ),
         ("linux-jammy-xpu-py3.10", [("default", 4, "linux.idc.xpu")]),
         ("linux-jammy-py3-clang12-mobile-build", []),
         ("linux-docs", []),
     ],
     "trunk": [
-        ("linux-focal-cuda12.4-py3.10-gcc9", [("default", 5, "linux.4xlarge.nvidia.gpu"), ("inductor", 4, "linux.g5.4xlarge.nvidia.gpu"),
-                                              ("distributed", 3, "linux.g4dn.12xlarge.nvidia.gpu"), ("slow", 3, "linux.4xlarge.nvidia.gpu")]),
+        (
+            "linux-focal-cuda12.4-py3.10-gcc9",
+            [
+                ("default", 5, "linux.4xlarge.nvidia.gpu"),
+                ("inductor", 4, "linux.g5.4xlarge.nvidia.gpu"),
+                ("distributed", 3, "linux.g4dn.12xlarge.nvidia.gpu"),
+                ("slow", 3, "linux.4xlarge.nvidia.gpu"),
+            ],
+        ),
         ("linux-jammy-py3.10-clang15-asan", [("default", 6, "linux.4xlarge")]),
         ("linux-jammy-py3.10-gcc11-nogpu", [("nogpu_AVX512", 2, "linux.2xlarge"), ("jit_legacy", 1, "linux.2xlarge")]),
-        ("linux-focal-cuda12.6-py3.12-gcc11", [("default", 5, "linux.4xlarge.nvidia.gpu"), ("nogpu_NO_AVX2", 2, "linux.2xlarge")]),
+        (
+            "linux-focal-cuda12.6-py3.12-gcc11",
+            [("default", 5, "linux.4xlarge.nvidia.gpu"), ("nogpu_NO_AVX2", 2, "linux.2xlarge")],
+        ),
         ("linux-jammy-aarch64-py3.10", [("default", 4, "linux.arm64.2xlarge")]),
         ("macos-py3-arm64-trunk", [("default", 3, "macos-m1-stable")]),
         ("win-vs2022-cuda12.4-py3", [("default", 3, "windows.g5.4xlarge.nvidia.gpu")]),
         ("linux-focal-rocm6.2-py3.10", [("default", 2, "linux.rocm.gpu.2, unstable")]),
     ],
-    "lint": [(name, []) for name in ("lintrunner-clang", "lintrunner-noclang", "quick-checks", "workflow-checks",
-                                     "toc", "Test tools", "pr-sanity-checks", "Link checks")],
-    "binary-builds": [(f"manywheel-py3_{py}-{acc}", [("smoke", 1, "linux.4xlarge")])
-                      for py in (10, 11, 12, 13, "13t") for acc in ("cpu", "cuda12_4", "cuda12_6")]
-                     + [(f"wheel-py3_{py}-cpu-macos", [("smoke", 1, "macos-m1-stable")]) for py in (10, 11, 12, 13)]
-                     + [(f"wheel-py3_{py}-cpu-windows", [("smoke", 1, "windows.4xlarge")]) for py in (10, 11, 12, 13)],
+    "lint": [
+        (name, [])
+        for name in (
+            "lintrunner-clang",
+            "lintrunner-noclang",
+            "quick-checks",
+            "workflow-checks",
+            "toc",
+            "Test tools",
+            "pr-sanity-checks",
+            "Link checks",
+        )
+    ],
+    "binary-builds": [
+        (f"manywheel-py3_{py}-{acc}", [("smoke", 1, "linux.4xlarge")])
+        for py in (10, 11, 12, 13, "13t")
+        for acc in ("cpu", "cuda12_4", "cuda12_6")
+    ]
+    + [(f"wheel-py3_{py}-cpu-macos", [("smoke", 1, "macos-m1-stable")]) for py in (10, 11, 12, 13)]
+    + [(f"wheel-py3_{py}-cpu-windows", [("smoke", 1, "windows.4xlarge")]) for py in (10, 11, 12, 13)],
 }
 DOMAIN: dict[str, Matrix] = {
-    "pull": [("unittests-linux", [("default", 3, "linux.4xlarge")]), ("unittests-macos", [("default", 2, "macos-m1-stable")]),
-             ("unittests-windows", [("default", 2, "windows.4xlarge")]), ("build-wheels", [])],
-    "trunk": [("unittests-linux-gpu", [("default", 4, "linux.g5.4xlarge.nvidia.gpu")]),
-              ("unittests-linux-rocm-unstable", [("default", 1, "linux.rocm.gpu")])],
+    "pull": [
+        ("unittests-linux", [("default", 3, "linux.4xlarge")]),
+        ("unittests-macos", [("default", 2, "macos-m1-stable")]),
+        ("unittests-windows", [("default", 2, "windows.4xlarge")]),
+        ("build-wheels", []),
+    ],
+    "trunk": [
+        ("unittests-linux-gpu", [("default", 4, "linux.g5.4xlarge.nvidia.gpu")]),
+        ("unittests-linux-rocm-unstable", [("default", 1, "linux.rocm.gpu")]),
+    ],
     "lint": [("python-source-and-configs", []), ("c-source", []), ("bc", [])],
 }
 
 PULL_FAILURE = "linux-jammy-py3.10-gcc11 / test (default, 3, 5, linux.2xlarge)"
 LINT_FAILURE = "lintrunner-noclang / linux-job"
-SKIPPED = ("macos-py3-arm64 / test (mps, 1, 1, macos-m1-14)", "unittests-windows / test (default, 2, 2, windows.4xlarge)")
+SKIPPED = (
+    "macos-py3-arm64 / test (mps, 1, 1, macos-m1-14)",
+    "unittests-windows / test (default, 2, 2, windows.4xlarge)",
+)
 
 
 def jobs(matrix: Matrix, workflow: str) -> list[str]:
@@ -77,9 +123,13 @@ def jobs(matrix: Matrix, workflow: str) -> list[str]:
 
 
 _EXTRA_OS = ("linux-jammy", "linux-noble", "win-vs2022", "macos-14-arm64", "linux-jammy-aarch64")
-_EXTRA_ACCELERATORS = (("cpu", "linux.2xlarge"), ("cuda12.6", "linux.g5.4xlarge.nvidia.gpu"),
-                       ("cuda12.8", "linux.g6.4xlarge.nvidia.gpu"), ("rocm6.3", "linux.rocm.gpu.mi300.2"),
-                       ("xpu", "linux.idc.xpu"))
+_EXTRA_ACCELERATORS = (
+    ("cpu", "linux.2xlarge"),
+    ("cuda12.6", "linux.g5.4xlarge.nvidia.gpu"),
+    ("cuda12.8", "linux.g6.4xlarge.nvidia.gpu"),
+    ("rocm6.3", "linux.rocm.gpu.mi300.2"),
+    ("xpu", "linux.idc.xpu"),
+)
 _EXTRA_SHARDS = 5
 
 
@@ -108,8 +158,16 @@ class CIWriter:
         self.runs = 0
         self.checks = 0
 
-    def run(self, repo: SbRepo, workflow: str, matrix: Matrix, sha: str, branch: str, when: int,
-            outcome: dict[str, tuple[str, str | None]] | None = None) -> None:
+    def run(
+        self,
+        repo: SbRepo,
+        workflow: str,
+        matrix: Matrix,
+        sha: str,
+        branch: str,
+        when: int,
+        outcome: dict[str, tuple[str, str | None]] | None = None,
+    ) -> None:
         """One workflow run with a check run per job; ``outcome`` overrides (status, conclusion) by job name."""
         outcome = outcome or {}
         self.runs += 1
@@ -119,20 +177,48 @@ class CIWriter:
             status, conclusion = outcome.get(name, ("completed", "skipped" if name in SKIPPED else "success"))
             self.checks += 1
             started = when + 600 + 45 * k
-            repo.check_runs.append(SbCheckRun(
-                31_500_000_000 + 11 * self.checks, name, sha, run_id, status, conclusion,
-                iso(started) if status != "queued" else "", iso(started + 1200 + 97 * (k % 40)) if status == "completed" else None))
+            repo.check_runs.append(
+                SbCheckRun(
+                    31_500_000_000 + 11 * self.checks,
+                    name,
+                    sha,
+                    run_id,
+                    status,
+                    conclusion,
+                    iso(started) if status != "queued" else "",
+                    iso(started + 1200 + 97 * (k % 40)) if status == "completed" else None,
+                )
+            )
             if "unstable" not in name:
                 statuses.append((status, conclusion))
         running = any(s != "completed" for s, _ in statuses)
         failed = any(c in ("failure", "cancelled", "timed_out") for _, c in statuses)
-        repo.workflow_runs.append(SbWorkflowRun(
-            run_id, workflow, sha, branch, "push", "in_progress" if running else "completed",
-            None if running else ("failure" if failed else "success"), 28_000_000_000 + 13 * self.runs, iso(when)))
+        repo.workflow_runs.append(
+            SbWorkflowRun(
+                run_id,
+                workflow,
+                sha,
+                branch,
+                "push",
+                "in_progress" if running else "completed",
+                None if running else ("failure" if failed else "success"),
+                28_000_000_000 + 13 * self.runs,
+                iso(when),
+            )
+        )
 
 
-def torchlet_ci(writer: CIWriter, repo: SbRepo, branch: str, history: list[tuple[str, int]], rc_tag: str, rc_sha: str,
-                *, all_green: bool = False, jobs_per_run: int | None = None) -> dict:
+def torchlet_ci(
+    writer: CIWriter,
+    repo: SbRepo,
+    branch: str,
+    history: list[tuple[str, int]],
+    rc_tag: str,
+    rc_sha: str,
+    *,
+    all_green: bool = False,
+    jobs_per_run: int | None = None,
+) -> dict:
     """Runs for the newest four release-branch commits ``history`` ((sha, time), newest first).
 
     ``all_green``: every required job passes on every commit; only the unstable job fails (ignored).
@@ -140,26 +226,45 @@ def torchlet_ci(writer: CIWriter, repo: SbRepo, branch: str, history: list[tuple
     """
     matrices = {w: widen(m, jobs_per_run) if w in ("pull", "trunk") else m for w, m in TORCHLET.items()}
     unstable = next(n for n in jobs(TORCHLET["trunk"], "trunk") if "unstable" in n)
-    bad = ("completed", "failure")
-    plans = [{"pull": {PULL_FAILURE: bad}, "trunk": {unstable: bad}}, {"pull": {PULL_FAILURE: bad}},
-             {"trunk": {unstable: bad}}, {"lint": {LINT_FAILURE: bad}}]
+    bad: tuple[str, str | None] = ("completed", "failure")
+    plans = [
+        {"pull": {PULL_FAILURE: bad}, "trunk": {unstable: bad}},
+        {"pull": {PULL_FAILURE: bad}},
+        {"trunk": {unstable: bad}},
+        {"lint": {LINT_FAILURE: bad}},
+    ]
     if all_green:
         plans = [{"trunk": {unstable: bad}}, {}, {}, {}]
-    for (sha, when), plan in zip(history, plans):
+    for (sha, when), plan in zip(history, plans, strict=False):
         for workflow in ("pull", "trunk", "lint"):
             writer.run(repo, workflow, matrices[workflow], sha, branch, when, plan.get(workflow))
     writer.run(repo, "binary-builds", TORCHLET["binary-builds"], rc_sha, rc_tag, history[2][1] + 3600)
     if all_green:
-        return {"verdict": "green", "head": history[0][0], "failed": [], "unstable_failed": [unstable],
-                "last_green": history[0][0], "commits_behind_green": 0, "binary_builds_sha": rc_sha,
-                "check_runs_at_head": sum(1 for c in repo.check_runs if c.head_sha == history[0][0])}
-    return {"verdict": "red", "head": history[0][0], "failed": [PULL_FAILURE], "unstable_failed": [unstable],
-            "last_green": history[2][0], "commits_behind_green": 2, "binary_builds_sha": rc_sha,
-            "check_runs_at_head": sum(1 for c in repo.check_runs if c.head_sha == history[0][0])}
+        return {
+            "verdict": "green",
+            "head": history[0][0],
+            "failed": [],
+            "unstable_failed": [unstable],
+            "last_green": history[0][0],
+            "commits_behind_green": 0,
+            "binary_builds_sha": rc_sha,
+            "check_runs_at_head": sum(1 for c in repo.check_runs if c.head_sha == history[0][0]),
+        }
+    return {
+        "verdict": "red",
+        "head": history[0][0],
+        "failed": [PULL_FAILURE],
+        "unstable_failed": [unstable],
+        "last_green": history[2][0],
+        "commits_behind_green": 2,
+        "binary_builds_sha": rc_sha,
+        "check_runs_at_head": sum(1 for c in repo.check_runs if c.head_sha == history[0][0]),
+    }
 
 
-def domain_repo(writer: CIWriter, name: str, branch: str, verdict: str, *,
-                jobs_per_run: int | None = None) -> tuple[SbRepo, dict]:
+def domain_repo(
+    writer: CIWriter, name: str, branch: str, verdict: str, *, jobs_per_run: int | None = None
+) -> tuple[SbRepo, dict]:
     """A domain library with fake SHAs: ``green`` (vision) or ``amber`` (audio); ``jobs_per_run`` as
     for ``torchlet_ci``."""
     matrices = {w: widen(m, jobs_per_run) if w in ("pull", "trunk") else m for w, m in DOMAIN.items()}
@@ -170,15 +275,26 @@ def domain_repo(writer: CIWriter, name: str, branch: str, verdict: str, *,
     unstable = next(n for n in jobs(DOMAIN["trunk"], "trunk") if "unstable" in n)
     trunk_jobs = jobs(DOMAIN["trunk"], "trunk")
     if verdict == "green":
-        outcome = {unstable: ("completed", "failure")}
+        outcome: dict[str, tuple[str, str | None]] = {unstable: ("completed", "failure")}
         detail = {"verdict": "green", "head": shas[0], "unstable_failed": [unstable]}
     else:
-        outcome = {trunk_jobs[1]: ("in_progress", None), trunk_jobs[2]: ("in_progress", None),
-                   trunk_jobs[3]: ("queued", None), trunk_jobs[4]: ("queued", None)}
+        outcome = {
+            trunk_jobs[1]: ("in_progress", None),
+            trunk_jobs[2]: ("in_progress", None),
+            trunk_jobs[3]: ("queued", None),
+            trunk_jobs[4]: ("queued", None),
+        }
         detail = {"verdict": "amber", "head": shas[0], "pending": sorted(n for n in outcome)}
     for k, sha in enumerate(shas[:2]):
         when = T_END - (k + 1) * DAY // 2
         for workflow in ("pull", "trunk", "lint"):
-            writer.run(repo, workflow, matrices[workflow], sha, branch, when,
-                       outcome if workflow == "trunk" and k == 0 else None)
+            writer.run(
+                repo,
+                workflow,
+                matrices[workflow],
+                sha,
+                branch,
+                when,
+                outcome if workflow == "trunk" and k == 0 else None,
+            )
     return repo, detail

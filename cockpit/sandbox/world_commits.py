@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from cockpit.sandbox.gitgen import FastImport, clone_with_branches, init_bare
 from cockpit.sandbox.world_names import CORE, GITHUB, HOUR, MERGEBOT, RELEASE_MANAGERS
@@ -39,20 +39,12 @@ def trunk_message(plan: HistoryPlan, commit: TrunkCommit, sha_of: ShaOf) -> str:
 def branch_message(plan: HistoryPlan, commit: BranchCommit, sha_of: ShaOf) -> str:
     """A release-branch commit's message, by the shape it plants (see ``BranchCommit.role``)."""
     trunk = [plan.trunk[i] for i in commit.picks]
-    first = trunk[0] if trunk else None
     m, version, branch = commit.release_pr, plan.version, plan.branch_name
-    if commit.role in ("x_pick", "conflict", "revert_pick"):
-        return f"{trunk_message(plan, first, sha_of)}\n(cherry picked from commit {sha_of(first.index)})\n"
-    if commit.role == "pr_plain":
-        return f"{first.subject} (#{m})\n\n{first.paragraph}\n\nApproved by: {GITHUB}/{commit.committer.login}\n"
-    if commit.role == "pr_trailer":
-        body = trunk_message(plan, first, sha_of).split("\n", 2)[2]
-        return f"{first.subject} (#{m})\n\n{body}\n(cherry picked from commit {sha_of(first.index)})\n"
+    if commit.role in ("x_pick", "conflict", "revert_pick", "pr_plain", "pr_trailer", "noref"):
+        return _quoting_message(plan, commit, trunk[0], sha_of)
     if commit.role == "bulk":
         bullets = "\n".join(f"* {t.subject}" for t in trunk)
         return f"Cherry-pick changes for {version} (#{m})\n\nThis picks the following fixes:\n\n{bullets}\n"
-    if commit.role == "noref":
-        return f"Backport {first.title} to {branch}\n\n{first.paragraph}\n"
     if commit.role == "version_bump":
         return f"Bump version to {version} (#{m})\n\nSet version.txt to {version} on {branch}.\n"
     if commit.role == "pin":
@@ -63,6 +55,19 @@ def branch_message(plan: HistoryPlan, commit: BranchCommit, sha_of: ShaOf) -> st
                 f"The archive reader did not check for a short read. Fixed directly on {branch}.\n\n"
                 f"Approved by: {GITHUB}/{RELEASE_MANAGERS[1].login}\n")
     raise ValueError(f"unknown release-branch commit role {commit.role!r}")
+
+
+def _quoting_message(plan: HistoryPlan, commit: BranchCommit, first: TrunkCommit, sha_of: ShaOf) -> str:
+    """The message of a branch commit that quotes the trunk commit it picks."""
+    m, branch = commit.release_pr, plan.branch_name
+    if commit.role == "pr_plain":
+        return f"{first.subject} (#{m})\n\n{first.paragraph}\n\nApproved by: {GITHUB}/{commit.committer.login}\n"
+    if commit.role == "pr_trailer":
+        body = trunk_message(plan, first, sha_of).split("\n", 2)[2]
+        return f"{first.subject} (#{m})\n\n{body}\n(cherry picked from commit {sha_of(first.index)})\n"
+    if commit.role == "noref":
+        return f"Backport {first.title} to {branch}\n\n{first.paragraph}\n"
+    return f"{trunk_message(plan, first, sha_of)}\n(cherry picked from commit {sha_of(first.index)})\n"
 
 
 def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, str]]:
@@ -93,24 +98,24 @@ def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, 
     fi.branch(f"refs/heads/orig/{branch}", cut_mark)
     branch_marks: list[int] = []
     rc1, rc2 = (f"v{plan.version}-rc{n}" for n in (1, 2))
-    for pos, commit in enumerate(plan.branch):
-        commit.message = branch_message(plan, commit, sha_of)
-        picked = plan.trunk[commit.picks[0]] if len(commit.picks) == 1 else None
-        author = picked.author.identity if picked else commit.committer.identity
+    for pos, bcommit in enumerate(plan.branch):
+        bcommit.message = branch_message(plan, bcommit, sha_of)
+        picked = plan.trunk[bcommit.picks[0]] if len(bcommit.picks) == 1 else None
+        author = picked.author.identity if picked else bcommit.committer.identity
         mark = fi.commit(
-            f"refs/heads/{branch}", message=commit.message, author=author,
-            author_time=picked.time if picked else commit.time, committer=commit.committer.identity,
-            committer_time=commit.time, changes=changes(commit.changes), parent=cut_mark if pos == 0 else None)
+            f"refs/heads/{branch}", message=bcommit.message, author=author,
+            author_time=picked.time if picked else bcommit.time, committer=bcommit.committer.identity,
+            committer_time=bcommit.time, changes=changes(bcommit.changes), parent=cut_mark if pos == 0 else None)
         branch_marks.append(mark)
         if pos == plan.rc_after[0]:
-            fi.annotated_tag(rc1, mark, RELEASE_MANAGERS[0].identity, commit.time + HOUR, f"torchlet {rc1}\n")
+            fi.annotated_tag(rc1, mark, RELEASE_MANAGERS[0].identity, bcommit.time + HOUR, f"torchlet {rc1}\n")
         if pos == plan.rc_after[1]:
             fi.branch(f"refs/tags/{rc2}", mark)
     shas = fi.close()
-    for commit, mark in zip(plan.trunk, trunk_marks):
+    for commit, mark in zip(plan.trunk, trunk_marks, strict=True):
         commit.sha = shas[mark]
-    for commit, mark in zip(plan.branch, branch_marks):
-        commit.sha = shas[mark]
+    for bcommit, mark in zip(plan.branch, branch_marks, strict=True):
+        bcommit.sha = shas[mark]
     clone = dest / "torchlet"
     clone_with_branches(remote, clone, [branch, f"orig/{branch}"], RELEASE_MANAGERS[0].identity)
     tags = {rc1: plan.branch[plan.rc_after[0]].sha, rc2: plan.branch[plan.rc_after[1]].sha}

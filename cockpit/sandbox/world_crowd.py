@@ -10,7 +10,7 @@ never blocking (``truth["picks"]`` says so for each).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from cockpit.domain.picks import PickFlag as F
 from cockpit.domain.picks import PickStatus as S

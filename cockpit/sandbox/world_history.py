@@ -1,9 +1,9 @@
 """The plan of the core repository's history: which trunk commit plays which part, and the picks.
 
 Planning is pure data (no git): ``plan_history`` decides every commit of ``main`` (and, through
-``world_branch``, of the release branch), their times, PR numbers and file changes; ``world_commits.write_history`` turns
-the plan into one fast-import stream. Trunk commits with a part to play carry a ``role``
-(``pick_x1``, ``pick_conflict``, ``revert_picked``, ...); the others are filler.
+``world_branch``, of the release branch), their times, PR numbers and file changes;
+``world_commits.write_history`` turns the plan into one fast-import stream. Trunk commits with a part
+to play carry a ``role`` (``pick_x1``, ``pick_conflict``, ``revert_picked``, ...); the others are filler.
 """
 
 from __future__ import annotations
@@ -48,8 +48,16 @@ def fill_capacity(trunk_commits: int) -> int:
     return max(0, post - len(POST_ROLES) - max(5, post // 4))
 
 
-def plan_history(rng: random.Random, trunk_commits: int, version: str, *, fill_picks: int = 0,
-                 fill_missing: int = 0, fill_before_cut: int = 0, all_green: bool = False) -> HistoryPlan:
+def plan_history(
+    rng: random.Random,
+    trunk_commits: int,
+    version: str,
+    *,
+    fill_picks: int = 0,
+    fill_missing: int = 0,
+    fill_before_cut: int = 0,
+    all_green: bool = False,
+) -> HistoryPlan:
     """Decide every commit of main and of the release branch (deterministic for ``rng``).
 
     ``all_green``: the release branch owes nothing (see ``world_branch.plan_branch``).
@@ -77,26 +85,43 @@ def plan_history(rng: random.Random, trunk_commits: int, version: str, *, fill_p
     role_at = {i: r for r, i in plan.roles.items()}
 
     for k in range(FILLER_BLOBS):
-        contents[f"pool{k}"] = f'"""Generated module part {k} (seeded)."""\n\n\ndef op_{k}(x, scale={rng.randint(2, 99)}):\n    return x * scale\n'
+        contents[f"pool{k}"] = (
+            f'"""Generated module part {k} (seeded)."""\n\n\n'
+            f"def op_{k}(x, scale={rng.randint(2, 99)}):\n    return x * scale\n"
+        )
     current = {path: f"pool{k}" for k, path in enumerate(FILLER_FILES)}
     special_files = _special_files(plan.roles, contents)
-    initial = [(p, c) for p, c in current.items()] + [(p, f"{r}:v0") for r, p in special_files.items()]
-    initial += [("version.txt", "version:dev"), (".ci/docker/ci_commit_pins/triton.txt", "pin:main"),
-                ("README.md", "readme")]
-    contents.update({"version:dev": f"{version}a0\n", "version:next": _next_dev(version),
-                     "version:release": f"{version}\n", "pin:main": fake_pin(rng), "pin:release": fake_pin(rng),
-                     "readme": "# torchlet\n\nA fictional tensor library for the Release Cockpit sandbox.\n"})
+    initial: list[tuple[str, str | None]] = [*current.items(), *((p, f"{r}:v0") for r, p in special_files.items())]
+    initial += [
+        ("version.txt", "version:dev"),
+        (".ci/docker/ci_commit_pins/triton.txt", "pin:main"),
+        ("README.md", "readme"),
+    ]
+    contents.update(
+        {
+            "version:dev": f"{version}a0\n",
+            "version:next": _next_dev(version),
+            "version:release": f"{version}\n",
+            "pin:main": fake_pin(rng),
+            "pin:release": fake_pin(rng),
+            "readme": "# torchlet\n\nA fictional tensor library for the Release Cockpit sandbox.\n",
+        }
+    )
 
     for i in range(n):
         t = _time(i, cut, n)
         role = role_at.get(i, "")
         author = rng.choice(CONTRIBUTORS)
-        commit = TrunkCommit(i, t, author, rng.choice(REVIEWERS), title_for(rng), trunk_numbers[i],
-                             rng.choice(paragraphs), [], role)
+        commit = TrunkCommit(
+            i, t, author, rng.choice(REVIEWERS), title_for(rng), trunk_numbers[i], rng.choice(paragraphs), [], role
+        )
         if i == 0:
             commit.title, commit.changes = "Initial import of torchlet", initial
         elif role == "main_bump":
-            commit.title, commit.changes = f"Bump version to {_next_dev(version).strip()} on main", [("version.txt", "version:next")]
+            commit.title, commit.changes = (
+                f"Bump version to {_next_dev(version).strip()} on main",
+                [("version.txt", "version:next")],
+            )
         elif role in REVERTS:
             target = plan.roles[REVERTS[role]]
             commit.pr, commit.reverts, commit.author = None, target, MERGEBOT
@@ -125,8 +150,7 @@ def _edge_cases(rng: random.Random, plan: HistoryPlan) -> None:
     plan.by_role("missing_2").title = "Fix [bold] markup and <Tensor> repr leaking into error messages"
     plan.by_role("pick_x1").author = CONTRIBUTORS[1]
     plan.by_role("pick_noref").author = CONTRIBUTORS[2]
-    plan.by_role("pick_x3").paragraph = "\n".join(
-        f"{k + 1}. {SENTENCES[k % len(SENTENCES)]}" for k in range(150))
+    plan.by_role("pick_x3").paragraph = "\n".join(f"{k + 1}. {SENTENCES[k % len(SENTENCES)]}" for k in range(150))
     for role in ("bulk_1", "bulk_2", "bulk_3"):
         plan.by_role(role).title = f"Fix {rng.choice(OBJECTS)} {rng.choice(TARGETS)}"
 
@@ -158,7 +182,7 @@ def _next_dev(version: str) -> str:
 
 
 def fake_pin(rng: random.Random) -> str:
-    return "%040x\n" % rng.getrandbits(160)
+    return f"{rng.getrandbits(160):040x}\n"
 
 
 def _special_files(roles: dict[str, int], contents: dict[str, str]) -> dict[str, str]:
@@ -169,11 +193,19 @@ def _special_files(roles: dict[str, int], contents: dict[str, str]) -> dict[str,
         files[role] = f"torchlet/{module}/{stem}_{k:03d}.py"
         body = f'"""torchlet.{module}: {stem} helpers, part {k}."""\n\n\ndef {stem}_{k}(x):\n'
         contents[f"{role}:v0"] = body + "    return x\n"
-        contents[f"{role}:v1"] = body + f"    if x is None:\n        raise ValueError('{stem}_{k}: expected a tensor, got None')\n    return x\n"
-        contents[f"{role}:conflict"] = body + f"    # resolved against the release branch\n    if x is None:\n        raise TypeError('{stem}_{k}: expected a tensor')\n    return x\n"
+        contents[f"{role}:v1"] = (
+            body
+            + f"    if x is None:\n        raise ValueError('{stem}_{k}: expected a tensor, got None')\n    return x\n"
+        )
+        contents[f"{role}:conflict"] = (
+            body
+            + "    # resolved against the release branch\n"
+            + f"    if x is None:\n        raise TypeError('{stem}_{k}: expected a tensor')\n    return x\n"
+        )
     files["branch_fix"] = "torchlet/serialization/archive_reader.py"
     contents["branch_fix:v0"] = '"""Reads torchlet archives."""\n\n\ndef read(f):\n    return f.read()\n'
-    contents["branch_fix:v1"] = ('"""Reads torchlet archives."""\n\n\ndef read(f):\n    data = f.read()\n'
-                                 "    if not data:\n        raise EOFError('truncated archive')\n    return data\n")
+    contents["branch_fix:v1"] = (
+        '"""Reads torchlet archives."""\n\n\ndef read(f):\n    data = f.read()\n'
+        "    if not data:\n        raise EOFError('truncated archive')\n    return data\n"
+    )
     return files
-

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from cockpit.sandbox.gitgen import Identity
 
@@ -16,16 +16,16 @@ AUDIO = "acme/audio"
 GITHUB = "https://github.com"
 
 # The history's clock: main starts at T_START, the branch is cut at T_CUT, main's head is near T_END.
-T_START = int(datetime(2026, 3, 2, tzinfo=timezone.utc).timestamp())
-T_CUT = int(datetime(2026, 9, 1, 16, 0, tzinfo=timezone.utc).timestamp())
-T_END = int(datetime(2026, 10, 1, 12, 0, tzinfo=timezone.utc).timestamp())
+T_START = int(datetime(2026, 3, 2, tzinfo=UTC).timestamp())
+T_CUT = int(datetime(2026, 9, 1, 16, 0, tzinfo=UTC).timestamp())
+T_END = int(datetime(2026, 10, 1, 12, 0, tzinfo=UTC).timestamp())
 HOUR = 3600
 DAY = 24 * HOUR
 
 
 def iso(ts: int | float) -> str:
     """Epoch seconds as GitHub's ISO 8601 UTC form."""
-    return datetime.fromtimestamp(int(ts), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(int(ts), tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def fake_sha(*parts: object) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cockpit.sandbox.model import World
+    from cockpit.sandbox.model import SbIssue, SbPull, World
 
 EXTRA_CI_REPOSITORIES = ("acme/text", "acme/rl", "acme/data", "acme/serve", "acme/tune", "acme/recipes",
                          "acme/executor")
@@ -65,11 +65,12 @@ def ci_repository_names(count: int) -> tuple[str, ...]:
     return EXTRA_CI_REPOSITORIES[:extra]
 
 
-def sizes(world: "World") -> dict[str, int]:
+def sizes(world: World) -> dict[str, int]:
     """What a built world serves: tracker comments, milestone items, CI repositories, the largest
     workflow run's jobs, check runs in all and release-branch PRs."""
     core = world.repos[world.repository]
-    items = sum(1 for i in (*core.issues, *core.pulls) if i.milestone == world.milestone_number)
+    everything: list[SbIssue | SbPull] = [*core.issues, *core.pulls]
+    items = sum(1 for i in everything if i.milestone == world.milestone_number)
     per_run: dict[int, int] = {}
     for repo in world.repos.values():
         for check in repo.check_runs:
@@ -84,7 +85,7 @@ def sizes(world: "World") -> dict[str, int]:
     }
 
 
-def describe(scale: Scale, world: "World") -> str:
+def describe(scale: Scale, world: World) -> str:
     """One line for the terminal: the preset and the sizes of the world it built."""
     counts = {**sizes(world), "trunk commits": scale.trunk_commits}
     return f"sandbox scale {scale.name}: " + ", ".join(f"{n:,} {what}" for what, n in counts.items())

@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from cockpit.domain.commits import (
     BranchDiffReport,
@@ -101,17 +102,17 @@ def before_cut_candidates(items: Sequence[MilestoneItem], skip_labels: Sequence[
 
 def _open_verdict(item: MilestoneItem, skip: set[str]) -> ItemDiff | None:
     """Verdicts that need no history: skipped, open, closed without merge."""
-    base = dict(number=item.number, title=item.title, html_url=item.html_url)
+    diff = partial(ItemDiff, number=item.number, title=item.title, html_url=item.html_url)
     skipped = skip & {label.lower() for label in item.labels}
     if skipped:
-        return ItemDiff(verdict=Verdict.SKIPPED, note="labelled " + ", ".join(sorted(skipped)), **base)
+        return diff(verdict=Verdict.SKIPPED, note="labelled " + ", ".join(sorted(skipped)))
     if item.state is ItemState.OPEN:
         verdict = Verdict.NOT_MERGED if item.kind is ItemKind.PULL else Verdict.OPEN_ISSUE
-        return ItemDiff(verdict=verdict, note="still open", **base)
+        return diff(verdict=verdict, note="still open")
     if item.state is ItemState.CLOSED_UNMERGED and item.kind is ItemKind.PULL:
-        return ItemDiff(verdict=Verdict.NOT_MERGED, note="closed without merge", **base)
+        return diff(verdict=Verdict.NOT_MERGED, note="closed without merge")
     if item.kind is ItemKind.ISSUE and item.state_reason in _NO_FIX_EXPECTED:
-        return ItemDiff(verdict=Verdict.SKIPPED, note=_NO_FIX_EXPECTED[item.state_reason], **base)
+        return diff(verdict=Verdict.SKIPPED, note=_NO_FIX_EXPECTED[item.state_reason])
     return None
 
 
@@ -164,7 +165,14 @@ def analyze_branch(
     )
 
 
-def _patch_evidence(subjects, unlinked, trunk, t: TrunkIndex, b: BranchIndex, patch_ids) -> tuple[dict[str, str], dict[str, list[str]]]:
+def _patch_evidence(
+    subjects: Sequence[_Subject],
+    unlinked: Sequence[CommitRecord],
+    trunk: Sequence[CommitRecord],
+    t: TrunkIndex,
+    b: BranchIndex,
+    patch_ids: Callable[[Iterable[str]], dict[str, str]],
+) -> tuple[dict[str, str], dict[str, list[str]]]:
     """Ask ``patch_ids`` ONCE; return the ids and, per trunk commit, the unlinked branch commits with its patch.
 
     The batch holds the branch commits without a reference to trunk, the items' trunk commits and
@@ -193,31 +201,40 @@ def _patch_evidence(subjects, unlinked, trunk, t: TrunkIndex, b: BranchIndex, pa
     return pids, patch_picks
 
 
-def _judge(s: _Subject, evidence_for, earlier: dict[int, CommitRecord], pids: dict[str, str], t: TrunkIndex, undone: set[str]) -> ItemDiff:
+def _judge(
+    s: _Subject,
+    evidence_for: Callable[[str], list[Evidence]],
+    earlier: dict[int, CommitRecord],
+    pids: dict[str, str],
+    t: TrunkIndex,
+    undone: set[str],
+) -> ItemDiff:
     item = s.item
-    base = dict(number=item.number, title=item.title, html_url=item.html_url, commits=tuple(s.trunk_shas))
+    diff = partial(
+        ItemDiff, number=item.number, title=item.title, html_url=item.html_url, commits=tuple(s.trunk_shas)
+    )
     evidence = unique([e for sha in s.trunk_shas for e in evidence_for(sha)] + s.direct)
     taken_back = [e.commit for e in evidence if e.commit in undone]
     evidence = tuple(e for e in evidence if e.commit not in undone)
     if taken_back and not evidence:
-        return ItemDiff(verdict=Verdict.NEEDS_REVIEW, note=f"picked ({taken_back[0][:12]}), then reverted on the release branch", **base)
+        return diff(verdict=Verdict.NEEDS_REVIEW, note=f"picked ({taken_back[0][:12]}), then reverted on the release branch")
     if s.trunk_shas:
         if evidence:
-            return ItemDiff(verdict=_landed_verdict(s, evidence, pids), evidence=evidence, **base)
+            return diff(verdict=_landed_verdict(s, evidence, pids), evidence=evidence)
         if all(sha in t.reverted for sha in s.trunk_shas):
-            return ItemDiff(verdict=Verdict.NEEDS_REVIEW, note="merged, then reverted on main: nothing to pick unless it relands", **base)
-        return ItemDiff(verdict=Verdict.MISSING, note=f"on main after the cut ({s.trunk_shas[0][:12]}), not in the branch", **base)
+            return diff(verdict=Verdict.NEEDS_REVIEW, note="merged, then reverted on main: nothing to pick unless it relands")
+        return diff(verdict=Verdict.MISSING, note=f"on main after the cut ({s.trunk_shas[0][:12]}), not in the branch")
     before = list({earlier[n].sha: earlier[n] for n in _earlier_keys(s) if n in earlier}.values())
     if before:
-        return ItemDiff(
+        return diff(
             verdict=Verdict.LANDED_BEFORE_CUT,
             evidence=tuple(Evidence(EvidenceKind.BEFORE_CUT, c.sha, "on main before the cut") for c in before),
-            **{**base, "commits": tuple(c.sha for c in before)},
+            commits=tuple(c.sha for c in before),
         )
     if evidence:
-        return ItemDiff(verdict=Verdict.LANDED, evidence=evidence, note="no trunk commit after the cut; landed on the branch", **base)
+        return diff(verdict=Verdict.LANDED, evidence=evidence, note="no trunk commit after the cut; landed on the branch")
     what = "no commit on main or in the branch says it fixes it" if item.kind is ItemKind.ISSUE else "merged, but no commit on main or in the branch names it"
-    return ItemDiff(verdict=Verdict.NEEDS_REVIEW, note=what, **base)
+    return diff(verdict=Verdict.NEEDS_REVIEW, note=what)
 
 
 def _landed_verdict(s: _Subject, evidence: tuple[Evidence, ...], pids: dict[str, str]) -> Verdict:
@@ -232,7 +249,13 @@ def _landed_verdict(s: _Subject, evidence: tuple[Evidence, ...], pids: dict[str,
     return Verdict.LANDED if any(pids.get(p) in trunk_pids for p in picks) else Verdict.LANDED_MODIFIED
 
 
-def _missing_in_main(unlinked, picked_by_patch, b: BranchIndex, t: TrunkIndex, patterns) -> tuple[CommitRecord, ...]:
+def _missing_in_main(
+    unlinked: Sequence[CommitRecord],
+    picked_by_patch: set[str],
+    b: BranchIndex,
+    t: TrunkIndex,
+    patterns: Sequence[re.Pattern[str]],
+) -> tuple[CommitRecord, ...]:
     """Branch commits that are no pick of any kind, no undo of a branch commit, and no housekeeping."""
     undo_targets = {c.sha for c in b.commits} | t.reverted
     out = []

@@ -29,7 +29,19 @@ _PLACEHOLDER = re.compile(r"(?<!\$)\{(\w*)\}")  # ${VAR} is the shell's, not our
 _STEP_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 _TOP_KEYS = {"schema", "section"}
 _SECTION_KEYS = {"title", "required", "after_go", "step"}
-_STEP_KEYS = {"id", "title", "help", "kind", "gate", "command", "dry_run", "irreversible", "required", "after_go", "action"}
+_STEP_KEYS = {
+    "id",
+    "title",
+    "help",
+    "kind",
+    "gate",
+    "command",
+    "dry_run",
+    "irreversible",
+    "required",
+    "after_go",
+    "action",
+}
 
 
 def load_template(path: Path | None = None) -> tuple[ChecklistStep, ...]:
@@ -45,7 +57,9 @@ def load_template(path: Path | None = None) -> tuple[ChecklistStep, ...]:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise ConfigError(f"{path}: no such checklist template (see [checklist] template in cockpit.toml)") from None
+            raise ConfigError(
+                f"{path}: no such checklist template (see [checklist] template in cockpit.toml)"
+            ) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: cannot read the checklist template: {exc}") from None
     try:
@@ -102,7 +116,9 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
     try:
         kind = StepKind(kind_text)
     except ValueError:
-        raise ConfigError(f"{source}: {where}, key 'kind': expected 'manual' or 'automatic', got {kind_text!r}") from None
+        raise ConfigError(
+            f"{source}: {where}, key 'kind': expected 'manual' or 'automatic', got {kind_text!r}"
+        ) from None
     gate = _get(source, where, raw, "gate", str, "a gate name such as 'ci_green'", None)
     if kind is StepKind.AUTOMATIC and not gate:
         raise ConfigError(f"{source}: {where}, key 'gate': an automatic step needs the gate name that decides it")
@@ -115,7 +131,9 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
             raise ConfigError(f"{source}: {where}, key '{key}': unknown placeholder {{{unknown[0]}}}; use {allowed}")
     action = _get(source, where, raw, "action", str, "a built-in action name", None)
     if action is not None and action not in BUILTIN_ACTIONS:
-        raise ConfigError(f"{source}: {where}, key 'action': expected one of {', '.join(BUILTIN_ACTIONS)}, got {action!r}")
+        raise ConfigError(
+            f"{source}: {where}, key 'action': expected one of {', '.join(BUILTIN_ACTIONS)}, got {action!r}"
+        )
     return ChecklistStep(
         id=step_id,
         section=section,
@@ -132,7 +150,9 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
     )
 
 
-def _get(source: str, where: str, table: Mapping[str, Any], key: str, kind: type, expected: str, default: Any = ...) -> Any:
+def _get(
+    source: str, where: str, table: Mapping[str, Any], key: str, kind: type, expected: str, default: Any = ...
+) -> Any:
     if key not in table:
         if default is ...:
             raise ConfigError(f"{source}: {where}: missing key '{key}': expected {expected}")

@@ -67,9 +67,14 @@ def ci_verdict(target: CITarget, runs: Sequence[CheckRun], *, ref: str, head_sha
     workflows = sorted({j.workflow for j in jobs})
     patterns = [_pattern(p) for p in target.required_workflows]
     required = {w for w in workflows if not patterns or any(p.fullmatch(w) for p in patterns)}
-    missing = tuple(raw for raw, p in zip(target.required_workflows, patterns) if not any(p.fullmatch(w) for w in workflows))
+    missing = tuple(
+        raw
+        for raw, p in zip(target.required_workflows, patterns, strict=True)
+        if not any(p.fullmatch(w) for w in workflows)
+    )
 
-    unstable, counted = [], []
+    unstable: list[JobVerdict] = []
+    counted: list[JobVerdict] = []
     for job in jobs:
         aside = job.workflow.casefold() == "unstable" or is_unstable(job.name, target.unstable_jobs)
         aside = aside or is_unstable(f"{job.workflow} / {job.name}", target.unstable_jobs)

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
-from typing import Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
-from cockpit.errors import CockpitError
 
 GATE_NAME = "milestone_empty"
 GATE_TITLE = GATE_TITLES[GATE_NAME]
 
 _KIND_WORD = {ItemKind.PULL: "PR", ItemKind.ISSUE: "issue"}
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
-class UnknownSortKey(CockpitError, ValueError):
-    """``sort_items`` was asked for a column it does not know."""
-
-    title = "Milestone"
 
 
 def summarize_milestone(
@@ -127,48 +117,6 @@ def labels_present(items: Sequence[MilestoneItem]) -> tuple[str, ...]:
         for label in item.labels:
             seen.setdefault(label.casefold(), label)
     return tuple(seen[k] for k in sorted(seen))
-
-
-def _when(value: datetime | None) -> datetime:
-    if value is None:
-        return _EPOCH
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
-
-
-SORT_KEYS: dict[str, Callable[[MilestoneItem], Any]] = {
-    "number": lambda i: i.number,
-    "title": lambda i: (i.title.casefold(), i.number),
-    "state": lambda i: (not i.state.is_open, i.state.value, i.number),
-    "kind": lambda i: (i.kind.value, i.number),
-    "author": lambda i: (i.author.casefold(), i.number),
-    "updated": lambda i: (_when(i.updated_at), i.number),
-    "closed": lambda i: (_when(i.closed_at), i.number),
-    "labels": lambda i: (",".join(sorted(lbl.casefold() for lbl in i.labels)), i.number),
-    "assignees": lambda i: (",".join(sorted(a.casefold() for a in i.assignees)), i.number),
-    "linked": lambda i: (i.linked_prs, i.number),
-}
-
-
-def sort_items(
-    items: Sequence[MilestoneItem],
-    key: str,
-    reverse: bool = False,
-    *,
-    links: dict[int, tuple[int, ...]] | None = None,
-) -> tuple[MilestoneItem, ...]:
-    """``items`` ordered by a column name from ``SORT_KEYS`` (stable; missing dates sort first).
-
-    ``links`` (from ``linked_prs``) lets the "linked" column sort issues by the PRs that name them.
-    """
-    try:
-        sort_key = SORT_KEYS[key]
-    except KeyError:
-        raise UnknownSortKey(
-            f"cannot sort milestone items by {key!r}: expected one of {', '.join(SORT_KEYS)}"
-        ) from None
-    if key == "linked" and links is not None:
-        sort_key = lambda i: (links.get(i.number, ()), i.number)  # noqa: E731
-    return tuple(sorted(items, key=sort_key, reverse=reverse))
 
 
 def _count(n: int, noun: str) -> str:

@@ -13,16 +13,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
 
 from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PickRequest, PRRef
-from cockpit.services.pick_command import (  # noqa: F401 - callers import the command from here too
-    BOT_CLASSES,
-    CLASSES_NEEDING_FIXES,
-    PickCommandError,
-    bot_command,
-    suggest_class,
+from cockpit.services.pick_command import (  # re-exported: older callers import the command from here
+    BOT_CLASSES as BOT_CLASSES,
+)
+from cockpit.services.pick_command import (
+    CLASSES_NEEDING_FIXES as CLASSES_NEEDING_FIXES,
+)
+from cockpit.services.pick_command import (
+    PickCommandError as PickCommandError,
+)
+from cockpit.services.pick_command import (
+    bot_command as bot_command,
+)
+from cockpit.services.pick_command import (
+    suggest_class as suggest_class,
 )
 from cockpit.services.pick_labels import CATEGORY, RELEASE, TRUNK, label_at, segments
 from cockpit.services.pick_prose import asks_for_picks, is_list_item, not_a_request, prose_refs
@@ -70,18 +80,19 @@ def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
     Hints (merged, reverted, do not merge, closing, closed) come from text outside the fields.
     """
     body = comment.body if isinstance(comment.body, str) else ""
-    base = dict(
+    unparsed = PickRequest(
         comment_id=comment.id,
         author=comment.author or "",
         body=body,
+        parsed=False,
         created_at=comment.created_at,
         updated_at=comment.updated_at,
         html_url=comment.html_url or "",
     )
     try:
-        return PickRequest(**base, **read_request(body[:MAX_PARSE_CHARS], repository or ""))
-    except Exception:  # noqa: BLE001 - a comment must never break the pane; show it unparsed
-        return PickRequest(**base, parsed=False)
+        return replace(unparsed, **{"parsed": True, **read_request(body[:MAX_PARSE_CHARS], repository or "")})
+    except Exception:  # a comment must never break the pane; show it unparsed
+        return unparsed
 
 
 def parse_requests(comments: Iterable[IssueComment], *, repository: str) -> tuple[PickRequest, ...]:
@@ -145,7 +156,7 @@ def _read(lines: list[tuple[str, bool]], *, headings: bool) -> _Reading:
     return reading
 
 
-def read_request(body: str, repository: str) -> dict:
+def read_request(body: str, repository: str) -> dict[str, Any]:
     """What a comment's text says, as ``PickRequest`` keyword arguments (``parsed``, ``trunk_prs``, ...).
 
     ``parse_request`` is the entry to use: it adds the comment's metadata and, should this ever
@@ -158,7 +169,7 @@ def read_request(body: str, repository: str) -> dict:
     return _free_form_request(_read(lines, headings=True), repository)
 
 
-def _template_request(reading: _Reading, repository: str) -> dict:
+def _template_request(reading: _Reading, repository: str) -> dict[str, Any]:
     fields = reading.fields
     trunk_prs, trunk_issues, trunk_rest = _pull_refs(fields[TRUNK], repository)
     release_prs, release_issues, release_rest = _pull_refs(fields[RELEASE], repository)
@@ -181,7 +192,7 @@ def _template_request(reading: _Reading, repository: str) -> dict:
     }
 
 
-def _free_form_request(reading: _Reading, repository: str) -> dict:
+def _free_form_request(reading: _Reading, repository: str) -> dict[str, Any]:
     roles: dict[str, list[PRRef]] = {TRUNK: [], RELEASE: [], "": []}
     for name in (TRUNK, RELEASE):
         named = [(role, ref) for line in reading.fields[name] for role, ref in prose_refs(line, repository)]
@@ -255,7 +266,7 @@ def _category(lines: list[str]) -> tuple[str, list[str], list[str]]:
             found_hints += hints(plain)  # a line of only "merged" / "REVERTED" under the category
             continue
         here: list[str] = []
-        text = outside_urls(text, lambda piece: _without_hints(piece, here))
+        text = outside_urls(text, partial(_without_hints, found=here))
         found_hints += here
         text = " ".join(text.split()).strip(" -\u2013\u2014:,;")
         if " ".join(re.split(r"\W+", ANY_URL.sub(" ", text).casefold())).strip() not in _CONNECTOR_WORDS:

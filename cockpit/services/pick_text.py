@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from cockpit.domain.picks import PRRef
+
+T = TypeVar("T")
 
 BOLD = r"(?:\*\*|__)?"
 BULLET = re.compile(r"^\s*[-*+]\s+")
@@ -32,7 +35,7 @@ BRACKETED_HINT = re.compile(r"[(\[]\s*(?:" + HINT.pattern + r")\s*[)\]]", re.IGN
 HINT_ONLY_PUNCTUATION = " *_-\u2013\u2014:,;.!()[]"
 
 
-def unique(values: Iterable) -> tuple:
+def unique(values: Iterable[T]) -> tuple[T, ...]:
     """The values in first-seen order, each once."""
     return tuple(dict.fromkeys(values))
 

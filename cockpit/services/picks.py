@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import PullRequest, PullState
@@ -252,7 +252,8 @@ def _row(
         flags.append(PickFlag.MISSING_ISSUE_LINK)
     release_age = max((a for a in (_days(now, p.created_at) for p in release) if a is not None), default=None)
     pending_age = age if age is not None else release_age
-    if status in (PickStatus.UNDER_REVIEW, PickStatus.NO_RELEASE_PR) and pending_age is not None and pending_age > stale_days:
+    waiting = status in (PickStatus.UNDER_REVIEW, PickStatus.NO_RELEASE_PR)
+    if waiting and pending_age is not None and pending_age > stale_days:
         flags.append(PickFlag.STALE)
     notes += _hint_notes(req, status)
     loaded = tuple(dict.fromkeys((*release, *trunk)))
@@ -278,11 +279,15 @@ def _place_mentioned(
     req: PickRequest, pulls: PullLookup, branch: str, repository: str
 ) -> tuple[PickRequest, list[str]]:
     """A free-form request's mentioned PRs that target the release branch are its release PRs."""
-    onto_branch = tuple(ref for ref in req.mentioned_prs
-                        if (pr := _lookup(pulls, ref, repository)) is not None and pr.base_ref == branch)
+    onto_branch = tuple(
+        ref
+        for ref in req.mentioned_prs
+        if (pr := _lookup(pulls, ref, repository)) is not None and pr.base_ref == branch
+    )
     rest = tuple(ref for ref in req.mentioned_prs if ref not in onto_branch)
-    notes = [f"free-form: {ref.label(repository)} targets {branch}, so it is taken as a release PR"
-             for ref in onto_branch]
+    notes = [
+        f"free-form: {ref.label(repository)} targets {branch}, so it is taken as a release PR" for ref in onto_branch
+    ]
     if req.trunk_prs or req.release_prs or onto_branch:
         notes.insert(0, "free-form request: roles read from its words; check them in the comment")
     if rest:
@@ -348,7 +353,7 @@ def _placeholder(number: int, branch: str) -> PullRequest:
 
 
 def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _days(now: datetime, then: datetime | None) -> float | None:

@@ -6,11 +6,15 @@ summary, and the go/no-go verdict is NO-GO because of it.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import ReleasePicture
 from cockpit.errors import CockpitError
+
+if TYPE_CHECKING:
+    from cockpit.backend import Backend
 
 # (pane, gate name): the order matters: the branch diff feeds the pick analysis.
 PANES = (
@@ -26,8 +30,8 @@ def _failed(name: str, error: str) -> Gate:
     return Gate(name, GATE_TITLES[name], GateStatus.UNKNOWN, f"could not load: {error}")
 
 
-def gather(backend: Any) -> ReleasePicture:
-    """Load every pane through ``backend`` (see ``cockpit.backend.Backend``)."""
+def gather(backend: Backend) -> ReleasePicture:
+    """Load every pane through ``backend``."""
     loaders: dict[str, Callable[[], Any]] = {
         "milestone": backend.load_milestone,
         "branch_diff": backend.load_branch_diff,

@@ -128,7 +128,7 @@ def choose_remote(repository: str, branch: str, remotes: Mapping[str, str],
     """
     carriers = sorted(set(carrying) & set(remotes))
 
-    def preference(name: str) -> tuple:
+    def preference(name: str) -> tuple[bool, bool, bool, str]:
         return (not names_repository(remotes[name], repository), name != "upstream", name != "origin", name)
 
     if carriers:
@@ -177,7 +177,7 @@ def suggest_workflows(on_branch: Sequence[str], on_rc_tag: Sequence[str] = ()) -
 
     ``binary``: the one workflow that ran on the RC tag but not on the branch and is named like a build.
     """
-    names = tuple(sorted(set(n for n in on_branch if n)))
+    names = tuple(sorted({n for n in on_branch if n}))
     usual = tuple(n for n in USUAL_REQUIRED if n in names)
     builds = [n for n in dict.fromkeys(on_rc_tag) if n and n not in names and _BINARY_WORDS.search(n)]
     return Workflows(names, usual or names, builds[0] if len(builds) == 1 else "")

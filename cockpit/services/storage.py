@@ -26,8 +26,19 @@ from cockpit.services.wheel_names import (
 )
 from cockpit.services.wheel_sizes import truncated_wheels
 
-__all__ = ["WheelName", "expected_artifacts", "normalise_name", "parse_wheel_filename", "pypi_gate", "release_of",
-           "same_version", "storage_gate", "validate_rc", "variant_summary", "problems_by_variant"]
+__all__ = [
+    "WheelName",
+    "expected_artifacts",
+    "normalise_name",
+    "parse_wheel_filename",
+    "problems_by_variant",
+    "pypi_gate",
+    "release_of",
+    "same_version",
+    "storage_gate",
+    "validate_rc",
+    "variant_summary",
+]
 
 RC_GATE = "rc_artifacts"
 PYPI_GATE = "pypi_not_published"
@@ -164,7 +175,7 @@ def storage_gate(report: StorageReport) -> Gate:
     if not report.expected:
         return Gate(RC_GATE, title, GateStatus.UNKNOWN,
                     "no wheels expected: set storage packages and platforms in the config")
-    counts = {kind: 0 for kind in PROBLEM_ORDER}
+    counts = dict.fromkeys(PROBLEM_ORDER, 0)
     for problem in report.problems:
         counts[problem.kind] = counts.get(problem.kind, 0) + 1
     details = tuple(f"{_KIND_WORDS.get(p.kind, p.kind)}{f' ({p.variant})' if p.variant else ''}: "

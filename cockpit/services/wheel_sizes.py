@@ -35,9 +35,9 @@ FLOOR_BYTES = 1024
 FRACTION = 0.5
 
 
-def truncated_wheels(wheels: Sequence[tuple[IndexFile, "WheelName"]]) -> list[ArtifactProblem]:
+def truncated_wheels(wheels: Sequence[tuple[IndexFile, WheelName]]) -> list[ArtifactProblem]:
     """A ``truncated`` problem for every wheel under the floor or far below its family's median."""
-    families: dict[tuple[str, str, str], list[tuple[IndexFile, "WheelName", int]]] = defaultdict(list)
+    families: dict[tuple[str, str, str], list[tuple[IndexFile, WheelName, int]]] = defaultdict(list)
     for file, wheel in wheels:
         if file.size is not None:
             families[_family(file, wheel)].append((file, wheel, file.size))
@@ -66,26 +66,26 @@ def size_words(size: float) -> str:
     raise AssertionError("unreachable")
 
 
-def _variant(file: IndexFile, wheel: "WheelName") -> str:
+def _variant(file: IndexFile, wheel: WheelName) -> str:
     """The sub-index the file was read from, else its local version (``+cu130``) as written."""
     return file.variant or (wheel.version.split("+", 1)[1] if "+" in wheel.version else "")
 
 
-def _family(file: IndexFile, wheel: "WheelName") -> tuple[str, str, str]:
+def _family(file: IndexFile, wheel: WheelName) -> tuple[str, str, str]:
     return wheel.name, _variant(file, wheel), wheel.platform
 
 
-def _family_words(file: IndexFile, wheel: "WheelName") -> str:
+def _family_words(file: IndexFile, wheel: WheelName) -> str:
     variant = _variant(file, wheel)
     return f"{wheel.name} {'+' + variant + ' ' if variant else ''}{wheel.platform}"
 
 
-def _under_floor(size: int, typical: float | None, file: IndexFile, wheel: "WheelName") -> str:
+def _under_floor(size: int, typical: float | None, file: IndexFile, wheel: WheelName) -> str:
     siblings = f"; its siblings ({_family_words(file, wheel)}) are typically {size_words(typical)}" if typical else ""
     return (f"only {size_words(size)}: no wheel with real contents is under {size_words(FLOOR_BYTES)}{siblings}; "
             "a truncated or failed upload")
 
 
-def _far_below(size: int, typical: float, file: IndexFile, wheel: "WheelName", count: int) -> str:
+def _far_below(size: int, typical: float, file: IndexFile, wheel: WheelName, count: int) -> str:
     return (f"{size_words(size)}, under {FRACTION:.0%} of the {size_words(typical)} typical of its "
             f"{count} sibling{'s' if count != 1 else ''} ({_family_words(file, wheel)}); a truncated upload?")

@@ -10,6 +10,7 @@ this host is never taken. Viewers never take the lock.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import socket
@@ -147,10 +148,8 @@ class StateLock:
         if self.owner is None:
             return
         if read_owner(self.path) == self.owner:
-            try:
+            with contextlib.suppress(OSError):
                 self.path.unlink()
-            except OSError:
-                pass
         self.owner = None
         atexit.unregister(self.release)
 
@@ -187,10 +186,8 @@ def _create_exclusive(path: Path, owner: LockOwner) -> bool:
             return _create_exclusive_without_links(path, owner)
         return True
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
 
 
 def _create_exclusive_without_links(path: Path, owner: LockOwner) -> bool:

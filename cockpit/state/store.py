@@ -15,7 +15,7 @@ import tempfile
 import threading
 import tomllib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from functools import wraps
 from pathlib import Path
@@ -44,7 +44,7 @@ def _guarded(method: _F) -> _F:
     """Serialise a store method: UI workers record sign-offs and audit entries from threads."""
 
     @wraps(method)
-    def call(self: "StateStore", *args: Any, **kwargs: Any) -> Any:
+    def call(self: StateStore, *args: Any, **kwargs: Any) -> Any:
         with self._guard:
             return method(self, *args, **kwargs)
 
@@ -201,10 +201,8 @@ class StateStore:
         for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
             if leftover.name.startswith(f".{self.path.name}.lock."):
                 continue  # another session's lock attempt in flight, not ours to remove
-            try:
+            with suppress(OSError):
                 leftover.unlink()
-            except OSError:
-                pass
 
     @contextmanager
     def one_write(self) -> Iterator[None]:
@@ -258,10 +256,8 @@ class StateStore:
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)
         except OSError as exc:
-            try:
+            with suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             self._read(keep_aside=False)  # drop the change that did not reach the disk
             raise StateError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         _fsync_dir(folder)
@@ -431,7 +427,8 @@ def describe_state_file(path: Path) -> str:
 def _dumps(data: dict[str, Any]) -> str:
     """TOML text with the audit log last, always as ``[[audit]]`` tables (easy to read and diff)."""
     rest = {k: v for k, v in data.items() if k != "audit"}
-    log = data.get("audit") if isinstance(data.get("audit"), list) else []
+    audit = data.get("audit")
+    log = audit if isinstance(audit, list) else []
     chunks = [tomli_w.dumps(rest)]
     chunks += [f"\n[[audit]]\n{tomli_w.dumps(entry)}" for entry in log if isinstance(entry, dict)]
     return "".join(chunks)

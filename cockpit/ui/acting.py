@@ -6,17 +6,19 @@ text and the typed confirmation of irreversible actions are the same on every pa
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.widget import Widget
 
 from cockpit.ui.confirm import ConfirmScreen
+from cockpit.ui.host import cockpit_app
 from cockpit.ui.widgets import error_text
 
 
 def _describe(widget: Widget, pane: str, action_id: str) -> tuple[str, str]:
     """(title, danger) of an action; unknown actions count as mutating so they are confirmed."""
-    for action in widget.app.backend.actions.for_pane(pane):
+    for action in cockpit_app(widget).backend.actions.for_pane(pane):
         if action.id == action_id:
             return action.title, str(action.danger)
     return action_id, "mutating"
@@ -40,7 +42,7 @@ def perform(
     (ticking the PyPI step records that an irreversible thing was done).
     ``on_done(ok)`` runs on the UI thread after the action finished.
     """
-    app = widget.app
+    app = cockpit_app(widget)
     registry = app.backend.actions
     try:
         reason = registry.refusal(action_id, target)
@@ -72,7 +74,7 @@ def perform(
 
 def _run(widget: Widget, action_id: str, target: Any, typed: str | None, expected: str | None,
          on_done: Callable[[bool], None] | None) -> None:
-    app = widget.app
+    app = cockpit_app(widget)
     registry = app.backend.actions
 
     def work() -> None:

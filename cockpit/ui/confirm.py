@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
@@ -18,7 +20,7 @@ class ConfirmScreen(ModalScreen[str | None]):
     confirm button stays disabled until the typed text equals it.
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "confirm", "Confirm", id="confirm.yes", tooltip="Run the action as shown"),
         Binding("enter", "confirm", "Confirm", show=False, id="confirm.enter", tooltip="Run the action as shown"),
         Binding("n", "cancel", "Cancel", id="confirm.no", tooltip="Do nothing"),
@@ -73,7 +75,9 @@ class ConfirmScreen(ModalScreen[str | None]):
 class TextInputScreen(ModalScreen[str | None]):
     """Ask for one line of text (a note); dismisses with the text, or None on escape."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="input.cancel", tooltip="Close without saving")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="input.cancel", tooltip="Close without saving")
+    ]
 
     def __init__(self, prompt: str, *, value: str = "") -> None:
         super().__init__()

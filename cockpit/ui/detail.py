@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
@@ -13,7 +15,7 @@ from textual.widgets import Label, Static
 class DetailScreen(ModalScreen[None]):
     """Shows one row in full. ``markdown`` is rendered as Markdown (never as Rich markup)."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back", id="detail.close", tooltip="Back to the pane"),
         Binding("q", "close", "Back", show=False, id="detail.quit", tooltip="Back to the pane"),
     ]

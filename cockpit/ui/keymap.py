@@ -7,7 +7,7 @@ from the node that declares it.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from textual.binding import Binding
 from textual.dom import DOMNode

@@ -8,8 +8,10 @@ in ``[keymap]`` stays reachable here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from functools import partial
+from typing import Any
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -72,7 +74,7 @@ def app_commands(app: Any) -> list[Command]:
     for theme in app.theme_names():
         current = " (current)" if theme == app.theme else ""
         out.append(Command(f"Switch theme: {theme}{current}", "", "Use this theme and remember it for next time",
-                           lambda theme=theme: app.switch_theme(theme)))
+                           partial(app.switch_theme, theme)))
     return out
 
 

@@ -7,8 +7,8 @@ A half-typed expression is not an error to raise: ``RowFilter.problem`` says wha
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from rich.text import Text
 

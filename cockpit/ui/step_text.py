@@ -38,7 +38,11 @@ def step_state(view: StepView) -> str:
         return view.locked
     if view.step.kind is StepKind.AUTOMATIC:
         gate = view.gate
-        return f"gate {view.step.gate}: {STATUS_WORD[gate.status]} · {gate.summary}" if gate else f"gate {view.step.gate}: not known yet"
+        return (
+            f"gate {view.step.gate}: {STATUS_WORD[gate.status]} · {gate.summary}"
+            if gate
+            else f"gate {view.step.gate}: not known yet"
+        )
     if view.signoff and view.signoff.done:
         return f"signed by {view.signoff.who} at {view.signoff.when}"
     return "open" + (" (required)" if view.step.required else " (optional)")

@@ -8,7 +8,8 @@ title; there is no separate tab focus to move with the arrow keys.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 from textual.content import Content
 from textual.widget import Widget
@@ -36,7 +37,12 @@ class PaneTabs(Widget):
         }
     }
     """
-    COMPONENT_CLASSES = {"pane-tabs--tab", "pane-tabs--active", "pane-tabs--bar", "pane-tabs--bar-active"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "pane-tabs--tab",
+        "pane-tabs--active",
+        "pane-tabs--bar",
+        "pane-tabs--bar-active",
+    }
     ALLOW_SELECT = False
 
     def __init__(self, titles: Iterable[tuple[str, str]], *, active: str, **kwargs: Any) -> None:

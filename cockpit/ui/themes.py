@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
@@ -64,7 +65,9 @@ class _BadTheme(Exception):
 
 def _colour(path: Path, key: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise _BadTheme(f"{path}: key '{key}': expected a colour such as '#3FB950', got {type(value).__name__} {value!r}")
+        raise _BadTheme(
+            f"{path}: key '{key}': expected a colour such as '#3FB950', got {type(value).__name__} {value!r}"
+        )
     try:
         Color.parse(value)
     except ColorParseError:
@@ -127,11 +130,11 @@ def parse_theme(path: Path, data: dict[str, Any]) -> Theme:
         raise _BadTheme(f"{path}: key 'name': expected a lower-case name such as 'cockpit-dark', got {name!r}")
     if "primary" not in data:
         raise _BadTheme(f"{path}: missing key 'primary': expected a colour such as '#4C9AFF'")
-    palette = {key: _colour(path, key, data[key]) for key in _PALETTE if key in data}
+    palette: dict[str, Any] = {key: _colour(path, key, data[key]) for key in _PALETTE if key in data}
     dark = data.get("dark", True)
     if not isinstance(dark, bool):
         raise _BadTheme(f"{path}: key 'dark': expected true or false, got {dark!r}")
-    numbers = {}
+    numbers: dict[str, Any] = {}  # Theme's keyword arguments, each checked above or here
     for key in _NUMBERS:
         if key in data:
             value = data[key]
@@ -146,7 +149,9 @@ def parse_theme(path: Path, data: dict[str, Any]) -> Theme:
         variables[key] = _colour(path, f"variables.{key}", value) if key in SEMANTIC_VARIABLES else value
     for key, value in _table(path, data, "semantic").items():
         if key not in SEMANTIC:
-            raise _BadTheme(f"{path}: key 'semantic.{key}': not a semantic colour; expected one of {', '.join(SEMANTIC)}")
+            raise _BadTheme(
+                f"{path}: key 'semantic.{key}': not a semantic colour; expected one of {', '.join(SEMANTIC)}"
+            )
         variables[f"cockpit-{key}"] = _colour(path, f"semantic.{key}", value)
     return with_semantic_colours(Theme(name=name, dark=dark, variables=variables, **palette, **numbers))
 
@@ -186,8 +191,10 @@ def load_themes(dirs: Iterable[Path]) -> tuple[list[Theme], list[str]]:
                 problems.append(f"{path}: not a usable theme: {exc} (theme skipped)")
                 continue
             if theme.name in seen_here:
-                problems.append(f"{path}: key 'name': theme '{theme.name}' is already defined by "
-                                f"{seen_here[theme.name]} (theme skipped)")
+                problems.append(
+                    f"{path}: key 'name': theme '{theme.name}' is already defined by "
+                    f"{seen_here[theme.name]} (theme skipped)"
+                )
                 continue
             seen_here[theme.name] = path
             themes[theme.name] = theme
@@ -202,8 +209,9 @@ def resolve_theme_name(requested: str, available: Iterable[str]) -> str:
     raise ConfigError(f"unknown theme '{requested}': choose one of {', '.join(names)}")
 
 
-def install_themes(app: "App", *, requested: str | None, remembered: str | None,
-                   dirs: Iterable[Path] | None = None) -> list[str]:
+def install_themes(
+    app: App, *, requested: str | None, remembered: str | None, dirs: Iterable[Path] | None = None
+) -> list[str]:
     """Register the cockpit's and the user's themes on ``app`` and switch to one; return the
     problems to show as notifications.
 
@@ -251,7 +259,7 @@ def install_themes(app: "App", *, requested: str | None, remembered: str | None,
     return problems
 
 
-def _use(app: "App", name: str) -> None:
+def _use(app: App, name: str) -> None:
     """Switch ``app`` to theme ``name`` with its CSS variables in the stylesheet.
 
     Setting ``app.theme`` to the theme already set (``textual-dark`` right after ``App.__init__``)

@@ -8,20 +8,19 @@ pane, so confirmations and refusals are the pane's; ``esc`` leaves.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, ProgressBar, Static
 
 from cockpit.domain.reports import ChecklistReport, StepView
+from cockpit.ui.panes.checklist import StepLog
 from cockpit.ui.step_text import next_to_do, step_commands, step_evidence, step_mark
 from cockpit.ui.widgets import set_status_class
-
-from cockpit.ui.panes.checklist import StepLog
 
 if TYPE_CHECKING:
     from cockpit.ui.panes.checklist import ChecklistPane
@@ -46,7 +45,7 @@ class WalkthroughScreen(ModalScreen[None]):
     WalkthroughScreen #walk-next { text-style: bold; border: round $accent; padding: 0 1; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right_square_bracket", "move(1)", "Next", key_display="]", id="walk.next", tooltip="The next step"),
         Binding("left_square_bracket", "move(-1)", "Previous", key_display="[", id="walk.previous",
                 tooltip="The previous step"),
@@ -57,7 +56,7 @@ class WalkthroughScreen(ModalScreen[None]):
         Binding("escape", "leave", "Leave", id="walk.leave", tooltip="Back to the checklist pane"),
     ]
 
-    def __init__(self, pane: "ChecklistPane", start: int = 0) -> None:
+    def __init__(self, pane: ChecklistPane, start: int = 0) -> None:
         super().__init__()
         self.pane = pane
         self.steps: tuple[StepView, ...] = pane.report[0].steps if pane.report else ()
@@ -90,7 +89,9 @@ class WalkthroughScreen(ModalScreen[None]):
         """The checklist was evaluated again (a tick, a pane finished loading): stay on the same step."""
         shown = self.current.step.id if self.current else None
         self.steps = report.steps
-        self.index = next((i for i, v in enumerate(self.steps) if v.step.id == shown), min(self.index, len(self.steps) - 1))
+        self.index = next(
+            (i for i, v in enumerate(self.steps) if v.step.id == shown), min(self.index, len(self.steps) - 1)
+        )
         if self.is_mounted:
             self._render_step()
 
@@ -110,7 +111,8 @@ class WalkthroughScreen(ModalScreen[None]):
         if step.after_go:
             flags.append("after the go decision")
         self.query_one("#walk-position", Static).update(
-            Text(f"Step {self.index + 1} of {len(self.steps)} · {step.section} · {', '.join(flags)}"))
+            Text(f"Step {self.index + 1} of {len(self.steps)} · {step.section} · {', '.join(flags)}")
+        )
         mark, status = step_mark(view)
         title = self.query_one("#walk-title", Static)
         title.update(Text(f"{mark} {step.title}"))
@@ -128,7 +130,7 @@ class WalkthroughScreen(ModalScreen[None]):
         self.index = max(0, min(self.index + delta, len(self.steps) - 1))
         self._render_step()
 
-    def action_toggle(self) -> None:
+    def action_toggle(self) -> None:  # type: ignore[override]  # the step's tick, not DOMNode's attribute toggle
         if self.current is not None:
             self.pane.toggle(self.current)
 

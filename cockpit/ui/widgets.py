@@ -4,7 +4,7 @@ words, messages."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -137,7 +137,7 @@ class CockpitHeader(Widget):
     on build-7"; a viewer's badge stays plain) and the whole reason, with what to do, in the tooltip.
     """
 
-    COMPONENT_CLASSES = {"cockpit-header--badge"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"cockpit-header--badge"}
     DEFAULT_CSS = """
     CockpitHeader {
         height: 1;

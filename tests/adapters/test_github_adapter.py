@@ -50,7 +50,7 @@ def test_a_closed_milestone_is_found_by_its_title(client):
     milestone = client.milestone(REPO, "2.4.1")
     assert (milestone.number, milestone.state, milestone.closed_items) == (2, "closed", 1)
     assert client.milestone(REPO, 1).title == "2.5.0"
-    with pytest.raises(GitHubError, match="no milestone titled '9.9.9'.*'2.5.0'"):
+    with pytest.raises(GitHubError, match=r"no milestone titled '9\.9\.9'.*'2\.5\.0'"):
         client.milestone(REPO, "9.9.9")
 
 
@@ -109,7 +109,9 @@ def test_read_only_refuses_every_mutation_before_sending_anything(gh):
         lambda: viewer.edit_comment(REPO, 5001, "edited"),
         lambda: viewer.set_milestone(REPO, 2, None),
         lambda: viewer.rerun_failed_jobs(REPO, 70_001),
-        lambda: viewer._t.requester.requestJsonAndCheck("POST", f"/repos/{REPO}/issues/1/comments", input={"body": "x"}),
+        lambda: viewer._t.requester.requestJsonAndCheck(
+            "POST", f"/repos/{REPO}/issues/1/comments", input={"body": "x"}
+        ),
     ):
         with pytest.raises(ReadOnlyError):
             mutate()
@@ -172,7 +174,7 @@ def test_a_short_secondary_limit_is_waited_out(client, gh):
 def test_a_timeout_is_a_github_error_that_says_so(gh):
     impatient = GitHubClient(gh.base_url, TOKEN, timeout=0.3, retries=1)
     gh.faults.timeout(5, count=None)
-    with pytest.raises(GitHubError, match="did not answer within 0.3 s"):
+    with pytest.raises(GitHubError, match=r"did not answer within 0\.3 s"):
         impatient.pull(REPO, 10)
 
 
@@ -186,8 +188,11 @@ def test_the_token_never_appears_in_errors_or_on_stderr(gh, capfd, caplog):
     gh.faults.status_burst(502, count=1)
     right.pull(REPO, 10)
     errors = []
-    for fault in (lambda: gh.faults.rate_limit(count=3), lambda: gh.faults.timeout(3, count=3),
-                  lambda: gh.faults.not_found("/pulls/")):
+    for fault in (
+        lambda: gh.faults.rate_limit(count=3),
+        lambda: gh.faults.timeout(3, count=3),
+        lambda: gh.faults.not_found("/pulls/"),
+    ):
         gh.faults.clear()
         fault()
         with pytest.raises(GitHubError) as caught:
@@ -228,5 +233,5 @@ def test_the_issue_search_finds_a_tracker_by_its_title_only_in_the_repository(cl
     assert [(i.number, i.kind) for i in found] == [(1, ItemKind.ISSUE)]
     assert paths(gh)[-1].startswith("/search/issues?") and "repo%3Aacme%2Ftorchlet" in paths(gh)[-1]
     assert client.search_issues(REPO, '"release tracker" is:pr') == []
-    with pytest.raises(GitHubError, match="search the issues of acme/torchlet.*422"):
+    with pytest.raises(GitHubError, match=r"search the issues of acme/torchlet.*422"):
         client.search_issues(REPO, "author:dev")

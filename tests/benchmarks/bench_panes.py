@@ -53,8 +53,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 SIZE = (160, 50)
 TARGET_MS = 50.0
@@ -105,7 +106,7 @@ class Frames:
         self.app._driver.send_message(event)
         try:
             return await asyncio.wait_for(future, KEY_TIMEOUT_S) - started
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._watchers = [w for w in self._watchers if w[0] is not effect]
             return None
 
@@ -195,7 +196,7 @@ async def one_pane_cold(config_path: Path, servers: Any, name: str) -> dict[str,
     started: dict[str, float] = {}
 
     def only_this(pane: Any) -> None:
-        if pane.PANE == name:
+        if name == pane.PANE:
             started.setdefault("at", time.perf_counter())
             start_load(pane)
 

@@ -63,7 +63,9 @@ def git_refs(path: str | Path) -> str:
     """``for-each-ref`` plus HEAD of a clone or bare remote: what a write would change."""
     refs = subprocess.run(["git", "-C", str(path), "for-each-ref", "--format=%(refname) %(objectname)"],
                           check=True, capture_output=True, text=True).stdout
-    head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout
+    head = subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout
     sym = subprocess.run(["git", "-C", str(path), "symbolic-ref", "-q", "HEAD"], capture_output=True, text=True).stdout
     return f"{refs}HEAD {head}{sym}"
 

@@ -27,7 +27,7 @@ async def test_every_pane_shows_sandbox_data_and_a_tick_is_kept_in_the_state_fil
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        for key, pane in zip("12345", ("milestone", "picks", "ci", "branch", "checklist")):
+        for key, pane in zip("12345", ("milestone", "picks", "ci", "branch", "checklist"), strict=True):
             await pilot.press(key)
             await pilot.pause()
             assert app.current_name == pane

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from cockpit.actions.checklist import StepRun
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import Gate, GateStatus
 
-NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def git(where: Path, *args: str) -> str:
@@ -88,7 +88,9 @@ def test_the_template_tag_step_runs_its_dry_run_then_its_command_as_programs_in_
         lines: list[str] = []
         target = StepRun(step(backend, "tag_final_rc"), on_line=lines.append)
         assert backend.actions.dry_run("checklist.dry_run", target) == (
-            f"run in {clone}: git rev-parse --verify origin/release/2.5 && git ls-remote --tags origin refs/tags/v2.5.0-rc3")
+            f"run in {clone}: git rev-parse --verify origin/release/2.5"
+            " && git ls-remote --tags origin refs/tags/v2.5.0-rc3"
+        )
         dry = backend.actions.run("checklist.dry_run", target, confirmed=True)
         assert dry.ok, dry.message
         assert head in lines and "v2.5.0-rc3" not in remote_tags(clone)
@@ -101,7 +103,11 @@ def test_the_template_tag_step_runs_its_dry_run_then_its_command_as_programs_in_
         entry = backend.state.audit_log()[-1]
         assert (entry.action, entry.target, entry.outcome) == ("checklist.run_command", "tag_final_rc", "ok")
 
-        again = backend.actions.run("checklist.run_command", replace(target, step=replace(target.step, command="git tag -a v2.5.0-rc3 HEAD -m again")), confirmed=True)
+        again = backend.actions.run(
+            "checklist.run_command",
+            replace(target, step=replace(target.step, command="git tag -a v2.5.0-rc3 HEAD -m again")),
+            confirmed=True,
+        )
         assert not again.ok and "exited with status" in again.message
         assert backend.state.audit_log()[-1].outcome == "failed"
     finally:
@@ -126,11 +132,17 @@ def test_the_pypi_upload_is_locked_once_the_version_is_published(sandbox, clone)
     backend = backend_on(sandbox, clone)
     try:
         backend.load_storage()
-        assert backend.actions.refusal("checklist.toggle", "promote_pypi") is None, "2.5.0 is not on PyPI in the sandbox"
-        backend.shared.pypi_gate = Gate("pypi_not_published", "Not yet on PyPI", GateStatus.AMBER, "2.5.0 is already on PyPI")
+        assert backend.actions.refusal("checklist.toggle", "promote_pypi") is None, (
+            "2.5.0 is not on PyPI in the sandbox"
+        )
+        backend.shared.pypi_gate = Gate(
+            "pypi_not_published", "Not yet on PyPI", GateStatus.AMBER, "2.5.0 is already on PyPI"
+        )
         assert "done and locked: already on PyPI" in backend.actions.refusal("checklist.toggle", "promote_pypi")
         upload = StepRun(replace(step(backend, "promote_pypi"), command="twine upload dist/*"))
-        result = backend.actions.run("checklist.run_irreversible", upload, confirmed=True, typed="2.5.0", expected_typed="2.5.0")
+        result = backend.actions.run(
+            "checklist.run_irreversible", upload, confirmed=True, typed="2.5.0", expected_typed="2.5.0"
+        )
         assert not result.ok and "done and locked" in result.message
         assert "promote_pypi" not in backend.state.signoffs()
     finally:

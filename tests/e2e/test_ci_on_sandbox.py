@@ -79,7 +79,9 @@ def ci_row(app, repository: str, ref: str) -> str:
 
 
 def reruns(sandbox) -> list[str]:
-    return [e["path"] for e in sandbox.github.log() if e["method"] == "POST" and e["path"].endswith("/rerun-failed-jobs")]
+    return [
+        e["path"] for e in sandbox.github.log() if e["method"] == "POST" and e["path"].endswith("/rerun-failed-jobs")
+    ]
 
 
 async def go_to_torchlet(app, pilot) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -33,7 +33,7 @@ def impatient(sandbox):
 
 class Clock:
     def __init__(self) -> None:
-        self.now = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now
@@ -52,8 +52,16 @@ FAULTS = [
     ("a 502 the retry absorbs", lambda f: f.status_burst(502, count=1, path=ISSUES), None),
     ("a burst of 503s", lambda f: f.status_burst(503, count=None, path=ISSUES), "GitHub failed (503"),
     ("a timeout", lambda f: f.timeout(3, path=ISSUES, count=None), f"did not answer within {TIMEOUT:g} s"),
-    ("a rate limit with a reset time", lambda f: f.rate_limit(reset_in=3600, path=ISSUES, count=None), "rate limit is exhausted until"),
-    ("a secondary limit with Retry-After", lambda f: f.secondary_rate_limit(retry_after=600, path=ISSUES, count=None), "rate limit is exhausted until"),
+    (
+        "a rate limit with a reset time",
+        lambda f: f.rate_limit(reset_in=3600, path=ISSUES, count=None),
+        "rate limit is exhausted until",
+    ),
+    (
+        "a secondary limit with Retry-After",
+        lambda f: f.secondary_rate_limit(retry_after=600, path=ISSUES, count=None),
+        "rate limit is exhausted until",
+    ),
     ("a malformed JSON body", lambda f: f.malformed(path=ISSUES, count=None), "not valid JSON"),
     ("a slow answer", lambda f: f.latency(0.3, path=ISSUES, count=None), None),
 ]

@@ -56,7 +56,7 @@ def test_loads_running_at_once_agree_with_check_and_compute_the_diff_once(sandbo
     def load(name: str) -> None:
         try:
             reports[name] = getattr(backend, name)()
-        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+        except Exception as exc:  # reported by the assertion below
             errors.append(exc)
 
     threads = [threading.Thread(target=load, args=(name,)) for name in LOADS]

@@ -175,7 +175,7 @@ async def test_no_pane_detail_view_or_status_bar_lets_a_terminal_escape_through(
     try:
         async with app.run_test(size=(160, 48)) as pilot:
             await settle(app, pilot)
-            for key, pane in zip("012345", ("overview", *TABLE_PANES)):
+            for key, pane in zip("012345", ("overview", *TABLE_PANES), strict=True):
                 await pilot.press(key)
                 await settle(app, pilot)
                 shown = await _capture(app, f"pane {pane}")

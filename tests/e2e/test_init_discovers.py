@@ -33,7 +33,11 @@ def test_init_finds_the_sandbox_release_by_itself_and_says_where_each_value_came
     assert init(sandbox, out) == 0
     said = capsys.readouterr().out
     release = load_config(out).release
-    assert (release.milestone, release.tracker_issue, release.main) == (world.milestone_number, world.tracker_issue, "main")
+    assert (release.milestone, release.tracker_issue, release.main) == (
+        world.milestone_number,
+        world.tracker_issue,
+        "main",
+    )
     assert release.tracker_issue not in world.truth["decoy_trackers"]
     config = load_config(out)
     assert config.git.remote == "origin"
@@ -42,10 +46,14 @@ def test_init_finds_the_sandbox_release_by_itself_and_says_where_each_value_came
 
     text = out.read_text(encoding="utf-8")
     decoy = world.truth["decoy_milestones"][0]
-    assert (f"# found: milestone 12 '2.5.0' (open); also seen: {decoy['number']} '{decoy['title']}' (closed)\n"
-            "milestone = 12\n") in text
-    assert (f"# found: #{world.tracker_issue} '[v2.5.0] Release Tracker' (open, labelled 'release tracker')\n"
-            f"tracker_issue = {world.tracker_issue}\n") in text
+    assert (
+        f"# found: milestone 12 '2.5.0' (open); also seen: {decoy['number']} '{decoy['title']}' (closed)\n"
+        "milestone = 12\n"
+    ) in text
+    assert (
+        f"# found: #{world.tracker_issue} '[v2.5.0] Release Tracker' (open, labelled 'release tracker')\n"
+        f"tracker_issue = {world.tracker_issue}\n"
+    ) in text
     assert '# found: origin/release/2.5 exists\nremote = "origin"\n' in text
     assert "# found: RC tags v2.5.0-rc1, v2.5.0-rc2 in the clone\n" in text
     assert "# TODO: " not in text and "not found" not in said
@@ -81,8 +89,9 @@ def test_an_unlabelled_tracker_is_found_by_title_search_over_its_closed_duplicat
     assert init(sandbox, out) == 0
     assert load_config(out).release.tracker_issue == world.tracker_issue
     duplicate = world.truth["decoy_trackers"][1]
-    assert (f"(open, not labelled, found by title search); also seen: #{duplicate} '[v.2.5.0] Release Tracker' "
-            "(closed)") in out.read_text(encoding="utf-8")
+    assert (
+        f"(open, not labelled, found by title search); also seen: #{duplicate} '[v.2.5.0] Release Tracker' (closed)"
+    ) in out.read_text(encoding="utf-8")
     assert any(path.startswith("/search/issues?") for path in gets(sandbox))
 
 
@@ -92,17 +101,40 @@ def test_flags_override_what_would_be_found_and_spare_the_lookups(sandbox, tmp_p
     release = load_config(out).release
     assert (release.milestone, release.tracker_issue) == ("2.4.1", 7)
     text = out.read_text(encoding="utf-8")
-    assert "# given: --milestone 2.4.1\n" in text and "# given: --tracker 7\n" in text and "# given: --remote origin\n" in text
+    assert (
+        "# given: --milestone 2.4.1\n" in text
+        and "# given: --tracker 7\n" in text
+        and "# given: --remote origin\n" in text
+    )
     assert not any("/milestones" in p or "/issues" in p or "/search/" in p for p in gets(sandbox))
 
 
 def test_a_version_with_no_milestone_nor_tracker_is_written_with_todos_to_fill(sandbox, tmp_path, capsys):
     out = tmp_path / "init.toml"
-    assert main(["init", "--repository", "acme/torchlet", "--version", "2.5.1", "--clone", sandbox.world.clone_path,
-                 "--api-url", sandbox.github_url, "--output", str(out)]) == 0
+    assert (
+        main(
+            [
+                "init",
+                "--repository",
+                "acme/torchlet",
+                "--version",
+                "2.5.1",
+                "--clone",
+                sandbox.world.clone_path,
+                "--api-url",
+                sandbox.github_url,
+                "--output",
+                str(out),
+            ]
+        )
+        == 0
+    )
     said = capsys.readouterr().out.splitlines()
     assert [line.split(":")[1].strip() for line in said if line.startswith("not found:")] == [
-        "milestone", "tracker_issue", "RC tags"]
+        "milestone",
+        "tracker_issue",
+        "RC tags",
+    ]
     text = out.read_text(encoding="utf-8")
     assert "# TODO: no milestone titled 2.5.1 or v2.5.1 (open or closed) in acme/torchlet (it has " in text
     assert '\n# milestone = "2.5.1"\n' in text and "\n# tracker_issue = 1234\n" in text
@@ -115,8 +147,21 @@ def test_a_version_with_no_milestone_nor_tracker_is_written_with_todos_to_fill(s
 def fork_clone(sandbox, tmp_path) -> Path:
     """A contributor's clone: ``origin`` is their fork (main only), ``upstream`` the real repository."""
     fork = tmp_path / "fork.git"
-    subprocess.run(["git", "clone", "--quiet", "--bare", "--single-branch", "--branch", "main",
-                    sandbox.world.remote_path, str(fork)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "git",
+            "clone",
+            "--quiet",
+            "--bare",
+            "--single-branch",
+            "--branch",
+            "main",
+            sandbox.world.remote_path,
+            str(fork),
+        ],
+        check=True,
+        capture_output=True,
+    )
     clone = tmp_path / "mine"
     subprocess.run(["git", "clone", "--quiet", str(fork), str(clone)], check=True, capture_output=True)
     git(clone, "remote", "add", "upstream", sandbox.world.remote_path)
@@ -144,17 +189,37 @@ def test_when_the_fork_has_the_branch_too_the_remote_naming_the_repository_wins(
     out = tmp_path / "init.toml"
     assert init(sandbox, out, clone=fork_clone) == 0
     assert load_config(out).git.remote == "upstream"
-    assert ("# found: upstream/release/2.5 exists and upstream is https://github.com/acme/torchlet.git; "
-            "also has it: origin\n") in out.read_text(encoding="utf-8")
+    assert (
+        "# found: upstream/release/2.5 exists and upstream is https://github.com/acme/torchlet.git; "
+        "also has it: origin\n"
+    ) in out.read_text(encoding="utf-8")
 
 
 def test_a_repository_that_does_not_exist_is_one_line_and_nothing_is_written(sandbox, tmp_path, capsys):
     out = tmp_path / "init.toml"
-    assert main(["init", "--repository", "acme/nothing", "--version", "2.5.0", "--clone", sandbox.world.clone_path,
-                 "--api-url", sandbox.github_url, "--output", str(out)]) == 2
+    assert (
+        main(
+            [
+                "init",
+                "--repository",
+                "acme/nothing",
+                "--version",
+                "2.5.0",
+                "--clone",
+                sandbox.world.clone_path,
+                "--api-url",
+                sandbox.github_url,
+                "--output",
+                str(out),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
-    assert err == (f"cockpit init: --repository acme/nothing: not found at {sandbox.github_url}: no such repository, "
-                   "or a private one and no token was found (set GH_TOKEN or run 'cockpit auth login')\n")
+    assert err == (
+        f"cockpit init: --repository acme/nothing: not found at {sandbox.github_url}: no such repository, "
+        "or a private one and no token was found (set GH_TOKEN or run 'cockpit auth login')\n"
+    )
     assert not out.exists()
 
 
@@ -162,11 +227,29 @@ def test_a_refused_token_is_one_line_naming_what_to_do(sandbox_world, tmp_path, 
     monkeypatch.setenv("GH_TOKEN", "expired-token")
     out = tmp_path / "init.toml"
     with GitHubEmulator(sandbox_world, token="the-real-one") as gh:
-        assert main(["init", "--repository", "acme/torchlet", "--version", "2.5.0", "--clone", sandbox_world.clone_path,
-                     "--api-url", gh.base_url, "--output", str(out)]) == 2
+        assert (
+            main(
+                [
+                    "init",
+                    "--repository",
+                    "acme/torchlet",
+                    "--version",
+                    "2.5.0",
+                    "--clone",
+                    sandbox_world.clone_path,
+                    "--api-url",
+                    gh.base_url,
+                    "--output",
+                    str(out),
+                ]
+            )
+            == 2
+        )
     err = capsys.readouterr().err
-    assert err.startswith(f"cockpit init: cannot read acme/torchlet at {gh.base_url}: look up acme/torchlet: "
-                          "GitHub refused the token (401: Bad credentials)")
+    assert err.startswith(
+        f"cockpit init: cannot read acme/torchlet at {gh.base_url}: look up acme/torchlet: "
+        "GitHub refused the token (401: Bad credentials)"
+    )
     assert err.endswith("; or pass --offline to write the config without asking GitHub\n") and err.count("\n") == 1
     assert "expired-token" not in err and not out.exists()
 
@@ -184,8 +267,24 @@ def test_a_hostile_milestone_title_stays_inside_its_comment(sandbox, tmp_path, c
     core = sandbox.github.repos["acme/torchlet"]
     core.milestones[13].title = '2.6.0\n[storage]\nindex_url = "https://evil.example"\x1b[2J'
     out = tmp_path / "init.toml"
-    assert main(["init", "--repository", "acme/torchlet", "--version", "2.5.1", "--clone", sandbox.world.clone_path,
-                 "--api-url", sandbox.github_url, "--output", str(out)]) == 0
+    assert (
+        main(
+            [
+                "init",
+                "--repository",
+                "acme/torchlet",
+                "--version",
+                "2.5.1",
+                "--clone",
+                sandbox.world.clone_path,
+                "--api-url",
+                sandbox.github_url,
+                "--output",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = out.read_text(encoding="utf-8")
     assert "\x1b" not in text and not any(line.startswith(("[storage]", "index_url")) for line in text.splitlines())
     assert load_config(out).storage.index_url == ""

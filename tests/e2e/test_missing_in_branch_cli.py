@@ -34,13 +34,17 @@ def test_the_milestone_from_github_gives_the_planted_verdicts_as_json_and_exit_1
     modified = next(i for i in data["items"] if i["verdict"] == "landed_modified")
     assert {"number", "title", "verdict", "evidence", "commits"} <= modified.keys()
     assert {e["kind"] for e in modified["evidence"]} >= {"cherry_pick_trailer"} and modified["commits"]
-    assert {r["revert_sha"] for r in data["reverts_to_propagate"]} == {r["revert_sha"] for r in sandbox_world.truth["reverts_owed"]}
+    assert {r["revert_sha"] for r in data["reverts_to_propagate"]} == {
+        r["revert_sha"] for r in sandbox_world.truth["reverts_owed"]
+    }
     assert [c["sha"] for c in data["missing_in_main"]] == sandbox_world.truth["missing_in_main"]
 
 
 def test_a_closed_milestone_is_found_by_title(sandbox, sandbox_world, capsys):
     title = sandbox_world.truth["closed_milestone"]["title"]
-    status, out, err = run(capsys, "--config", str(sandbox.config_path), "missing-in-branch", "--milestone", title, "--format", "json")
+    status, out, err = run(
+        capsys, "--config", str(sandbox.config_path), "missing-in-branch", "--milestone", title, "--format", "json"
+    )
     assert status in (0, 1), err
     assert not {str(i["number"]) for i in json.loads(out)["items"]} & set(sandbox_world.truth["verdicts"])
 
@@ -70,16 +74,21 @@ def test_nothing_missing_and_no_revert_owed_exits_0(sandbox_world, tmp_path, mon
     prs = tmp_path / "prs.txt"
     prs.write_text("\n".join(f"#{n}" for n in landed), encoding="utf-8")
     cut = sandbox_world.truth["cut_sha"]  # main as it was at the cut: nothing to pick, nothing to revert
-    status, out, err = run(capsys, *standalone(sandbox_world, "--prs-file", str(prs), "--main", cut, "--format", "json"))
+    status, out, err = run(
+        capsys, *standalone(sandbox_world, "--prs-file", str(prs), "--main", cut, "--format", "json")
+    )
     data = json.loads(out)
     assert status == 0, err
     assert "missing" not in {i["verdict"] for i in data["items"]} and data["reverts_to_propagate"] == []
 
 
-@pytest.mark.parametrize("bad, says", [
-    ("12abc", "not a PR number or PR URL"),
-    ("https://github.com/other/lib/pull/12", "is a PR of other/lib"),
-])
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ("12abc", "not a PR number or PR URL"),
+        ("https://github.com/other/lib/pull/12", "is a PR of other/lib"),
+    ],
+)
 def test_a_bad_line_in_the_prs_file_is_one_line_and_exit_2(sandbox_world, tmp_path, capsys, bad, says):
     prs = tmp_path / "prs.txt"
     prs.write_text(f"1\n{bad}\n", encoding="utf-8")
@@ -94,8 +103,20 @@ def test_bad_refs_and_a_path_that_is_no_clone_are_one_line_and_exit_2(sandbox_wo
     for argv, says in (
         (standalone(sandbox_world, "--prs-file", str(prs), "--branch", "release/9.9"), "release/9.9"),
         (standalone(sandbox_world, "--prs-file", str(prs), "--cut", "no-such-tag"), "no-such-tag"),
-        (["missing-in-branch", "--repo-path", str(tmp_path), "--branch", "release/2.5", "--repo", "a/b",
-          "--prs-file", str(prs)], "not a git repository"),
+        (
+            [
+                "missing-in-branch",
+                "--repo-path",
+                str(tmp_path),
+                "--branch",
+                "release/2.5",
+                "--repo",
+                "a/b",
+                "--prs-file",
+                str(prs),
+            ],
+            "not a git repository",
+        ),
     ):
         status, out, err = run(capsys, *argv)
         assert status == 2 and out == "" and says in err and err.count("\n") == 1, err
@@ -104,12 +125,34 @@ def test_bad_refs_and_a_path_that_is_no_clone_are_one_line_and_exit_2(sandbox_wo
 
 def test_a_shallow_clone_lacking_the_cut_is_refused_with_the_fix(sandbox_world, tmp_path, capsys):
     shallow = tmp_path / "shallow"
-    subprocess.run(["git", "clone", "-q", "--depth", "2", "--no-single-branch", f"file://{sandbox_world.remote_path}",
-                    str(shallow)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "git",
+            "clone",
+            "-q",
+            "--depth",
+            "2",
+            "--no-single-branch",
+            f"file://{sandbox_world.remote_path}",
+            str(shallow),
+        ],
+        check=True,
+        capture_output=True,
+    )
     prs = tmp_path / "prs.txt"
     prs.write_text("1\n", encoding="utf-8")
-    status, out, err = run(capsys, "missing-in-branch", "--repo-path", str(shallow), "--branch", sandbox_world.release_branch,
-                           "--repo", sandbox_world.repository, "--prs-file", str(prs))
+    status, _out, err = run(
+        capsys,
+        "missing-in-branch",
+        "--repo-path",
+        str(shallow),
+        "--branch",
+        sandbox_world.release_branch,
+        "--repo",
+        sandbox_world.repository,
+        "--prs-file",
+        str(prs),
+    )
     assert status == 2 and "shallow" in err and "--unshallow" in err and err.count("\n") == 1
 
 

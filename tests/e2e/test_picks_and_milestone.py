@@ -164,13 +164,16 @@ async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_reque
         await pilot.press("y")
         await settle(app, pilot)
         assert requests(sandbox) == [("POST", f"/repos/{repo}/issues/{trunk}/comments")]
-        command = f"@pytorchbot cherry-pick --onto {config.release.branch} -c critical --fixes {critical.request.fixes[0]}"
+        command = (
+            f"@pytorchbot cherry-pick --onto {config.release.branch} -c critical --fixes {critical.request.fixes[0]}"
+        )
         assert comments_on(sandbox, trunk)[-1] == command
     backend.state.close()
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]
     assert [(e["action"], e["target"], e["outcome"]) for e in audit] == [
-        ("picks.reply", f"{repo}#{tracker}", "ok"), ("picks.bot_command", f"{repo}#{trunk}", "ok"),
+        ("picks.reply", f"{repo}#{tracker}", "ok"),
+        ("picks.bot_command", f"{repo}#{trunk}", "ok"),
     ]
 
 
@@ -191,12 +194,19 @@ async def test_a_read_only_session_refuses_every_action_key_with_the_reason_and_
         await settle(app, pilot)
         assert app.screen is app.screen_stack[0], "no dialog opens in a read-only session"
         said = notes(app)
-        for title in ("Remove from milestone", "Post validation comment", "Reply on the tracker", "Post cherry-pick command"):
+        for title in (
+            "Remove from milestone",
+            "Post validation comment",
+            "Reply on the tracker",
+            "Post cherry-pick command",
+        ):
             assert f"read-only session: {title} would" in said
         assert len(opened) == 2  # opening the browser changes nothing and stays allowed
     backend.state.close()
     assert {e["method"] for e in sandbox.github.log()} <= {"GET", "HEAD"}
-    assert not sandbox.config.resolved_state_path.exists() or "audit" not in sandbox.config.resolved_state_path.read_text()
+    assert (
+        not sandbox.config.resolved_state_path.exists() or "audit" not in sandbox.config.resolved_state_path.read_text()
+    )
 
 
 def test_a_cold_load_reads_each_list_once_and_only_the_trunk_prs_outside_the_milestone(sandbox):
@@ -209,12 +219,20 @@ def test_a_cold_load_reads_each_list_once_and_only_the_trunk_prs_outside_the_mil
         sandbox.github.request_log.clear()
         in_milestone = {i.number for i in (*milestone.items, *milestone.skipped)}
         singles = {int(p.rsplit("/", 1)[1]) for m, p in log if p.startswith(f"/repos/{repo}/pulls/")}
-        named = {ref.number for r in picks.rows for ref in (*r.request.trunk_prs, *r.request.release_prs) if not ref.repository}
+        named = {
+            ref.number
+            for r in picks.rows
+            for ref in (*r.request.trunk_prs, *r.request.release_prs)
+            if not ref.repository
+        }
         onto_branch = {p.number for p in backend.github.pulls(repo, base=sandbox.config.release.branch)}
         assert singles and singles == named - in_milestone - onto_branch
         lists = Counter(p.split("?")[0] for m, p in log if "per_page=100" in p)
-        assert lists == {f"/repos/{repo}/issues": 1, f"/repos/{repo}/issues/{sandbox.config.release.tracker_issue}/comments": 1,
-                         f"/repos/{repo}/pulls": 1}
+        assert lists == {
+            f"/repos/{repo}/issues": 1,
+            f"/repos/{repo}/issues/{sandbox.config.release.tracker_issue}/comments": 1,
+            f"/repos/{repo}/pulls": 1,
+        }
         assert len(log) == 3 + 2 + len(singles)  # + the milestone and the tracker issue themselves
 
         sandbox.github.request_log.clear()

@@ -42,13 +42,16 @@ def test_an_exported_tracker_is_read_offline_into_the_planted_requests(export, s
     assert main(["picks", "--from-json", str(export)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert all(set(row) == FIELDS for row in printed)
-    got = {row["comment_id"]: {k: row[k] for k in ("trunk_prs", "release_prs", "category", "parsed")} for row in printed}
+    got = {
+        row["comment_id"]: {k: row[k] for k in ("trunk_prs", "release_prs", "category", "parsed")} for row in printed
+    }
     assert got == _planted(sandbox.world)
     assert all(isinstance(row["author"], str) and row["author"] for row in printed)
 
 
-def test_without_a_file_the_configured_tracker_is_read_and_gives_the_same_answer(export, sandbox, tmp_path, monkeypatch,
-                                                                                  capsys):
+def test_without_a_file_the_configured_tracker_is_read_and_gives_the_same_answer(
+    export, sandbox, tmp_path, monkeypatch, capsys
+):
     monkeypatch.chdir(tmp_path)
     assert main(["picks", "--from-json", str(export), "--repo", sandbox.world.repository]) == 0
     offline = json.loads(capsys.readouterr().out)
@@ -59,24 +62,36 @@ def test_without_a_file_the_configured_tracker_is_read_and_gives_the_same_answer
 
 def test_a_pr_of_another_repository_is_left_out_of_the_numbers(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    body = ("Link to landed trunk PR (if applicable):\n* https://github.com/acme/vision/pull/8123\n* #91001\n\n"
-            "Link to release branch PR:\n* https://github.com/acme/torchlet/pull/91100\n\nCriteria Category:\n* Critical fix\n")
+    body = (
+        "Link to landed trunk PR (if applicable):\n* https://github.com/acme/vision/pull/8123\n* #91001\n\n"
+        "Link to release branch PR:\n* https://github.com/acme/torchlet/pull/91100\n\n"
+        "Criteria Category:\n* Critical fix\n"
+    )
     path = tmp_path / "one.json"
     path.write_text(json.dumps([{"id": 5, "user": {"login": "dev"}, "body": body}]), encoding="utf-8")
     assert main(["picks", "--from-json", str(path), "--repo", "acme/torchlet"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
-    assert row == {"comment_id": 5, "author": "dev", "trunk_prs": [91001], "release_prs": [91100],
-                   "category": "Critical fix", "parsed": True}
+    assert row == {
+        "comment_id": 5,
+        "author": "dev",
+        "trunk_prs": [91001],
+        "release_prs": [91100],
+        "category": "Critical fix",
+        "parsed": True,
+    }
 
 
-@pytest.mark.parametrize("content, words", [
-    ("{not json", "not valid JSON"),
-    ('{"id": 1, "body": "a comment, not an array"}', "not an array"),
-    ('"just a string"', "not an array"),
-    ("[1, 2]", "item 0 is not an issue comment"),
-    ('[{"body": "no id"}]', "item 0 is not an issue comment"),
-    ("[" * 100_000, "not valid JSON|nested too deeply"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("{not json", "not valid JSON"),
+        ('{"id": 1, "body": "a comment, not an array"}', "not an array"),
+        ('"just a string"', "not an array"),
+        ("[1, 2]", "item 0 is not an issue comment"),
+        ('[{"body": "no id"}]', "item 0 is not an issue comment"),
+        ("[" * 100_000, "not valid JSON|nested too deeply"),
+    ],
+)
 def test_a_file_that_is_not_an_array_of_comments_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, content, words):
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "bad.json"

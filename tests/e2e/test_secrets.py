@@ -99,7 +99,9 @@ def test_an_enterprise_host_reads_its_own_gh_login(memory_keyring, monkeypatch, 
 
 def test_auth_login_status_logout_through_the_keyring(memory_keyring, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("sys.stdin", type("Piped", (), {"isatty": lambda self: False, "readline": lambda self: TOKEN + "\n"})())
+    monkeypatch.setattr(
+        "sys.stdin", type("Piped", (), {"isatty": lambda self: False, "readline": lambda self: TOKEN + "\n"})()
+    )
     assert main(["auth", "login"]) == 0
     assert memory_keyring.saved[(KEYRING_SERVICE, "github.com")] == TOKEN
     assert main(["auth", "status"]) == 0
@@ -120,7 +122,9 @@ def test_without_a_keyring_backend_the_message_says_what_to_do(monkeypatch, tmp_
         assert info.source == "none" and "set GH_TOKEN" in info.note
         with pytest.raises(CockpitError, match="export GH_TOKEN=<token>"):
             store_token(API, TOKEN)
-        monkeypatch.setattr("sys.stdin", type("Piped", (), {"isatty": lambda self: False, "readline": lambda self: TOKEN})())
+        monkeypatch.setattr(
+            "sys.stdin", type("Piped", (), {"isatty": lambda self: False, "readline": lambda self: TOKEN})()
+        )
         assert main(["auth", "login"]) == 2
         assert main(["auth", "status"]) == 0
     finally:
@@ -160,8 +164,11 @@ def arm_every_fault(gh) -> None:
 
 
 def outputs_of_files(folder: Path) -> str:
-    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(folder.rglob("*"))
-                     if p.is_file() and p.suffix in (".toml", ".log", ".lock", ".json", ".md", ""))
+    return "\n".join(
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.suffix in (".toml", ".log", ".lock", ".json", ".md", "")
+    )
 
 
 async def test_the_planted_token_appears_in_no_output_however_github_fails(guarded, capfd, tmp_path):
@@ -227,7 +234,7 @@ def test_without_debug_nothing_is_logged_and_libraries_stay_silent(guarded, capf
 
 
 def test_an_internal_error_is_one_line_naming_the_debug_log(guarded, capfd, monkeypatch, tmp_path):
-    gh, path = guarded
+    _gh, path = guarded
 
     def broken(args):
         raise RuntimeError(f"something broke near {TOKEN}")
@@ -246,8 +253,9 @@ def test_an_internal_error_is_one_line_naming_the_debug_log(guarded, capfd, monk
     assert "Traceback" in log.read_text(encoding="utf-8") and TOKEN not in log.read_text(encoding="utf-8")
 
 
-def test_auth_login_and_logout_refuse_under_read_only_and_leave_the_keyring_alone(memory_keyring, monkeypatch,
-                                                                                   capsys, tmp_path):
+def test_auth_login_and_logout_refuse_under_read_only_and_leave_the_keyring_alone(
+    memory_keyring, monkeypatch, capsys, tmp_path
+):
     monkeypatch.chdir(tmp_path)
     memory_keyring.set_password(KEYRING_SERVICE, "github.com", "kept")
     piped = type("Piped", (), {"isatty": lambda self: False, "readline": lambda self: TOKEN + "\n"})

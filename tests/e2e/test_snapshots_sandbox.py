@@ -8,7 +8,7 @@ clock nor the emulators' ports (replaced by ``http://127.0.0.1:PORT``) nor tempo
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
@@ -17,7 +17,7 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.ui.app import CockpitApp
 
-NOW = datetime(2026, 10, 2, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 10, 2, 12, 0, tzinfo=UTC)
 """A day after the sandbox history's last commit."""
 PANE_KEYS = {"milestone": "1", "picks": "2", "ci": "3", "branch": "4", "checklist": "5"}
 LOADERS = ("load_milestone", "load_picks", "load_ci", "load_branch_diff", "load_storage")
@@ -111,10 +111,14 @@ class TestOverview:
 
 class TestMilestone:
     def test_dark(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("milestone"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("milestone")
+        )
 
     def test_light(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("milestone"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("milestone")
+        )
 
 
 class TestCherryPicks:
@@ -138,12 +142,18 @@ class TestBranchDiff:
         assert snap_compare(snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("branch"))
 
     def test_light(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("branch"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("branch")
+        )
 
 
 class TestChecklist:
     def test_dark(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("checklist"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-dark"), terminal_size=(120, 40), run_before=showing("checklist")
+        )
 
     def test_light(self, loaded, snap_compare):
-        assert snap_compare(snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("checklist"))
+        assert snap_compare(
+            snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("checklist")
+        )

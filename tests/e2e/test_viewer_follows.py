@@ -63,7 +63,9 @@ def test_cockpit_view_state_follows_the_named_file_read_only(sandbox, tmp_path, 
     from cockpit.cli import commands
 
     opened = {}
-    monkeypatch.setattr(commands, "open_app", lambda config, *, read_only: opened.update(config=config, ro=read_only) or 0)
+    monkeypatch.setattr(
+        commands, "open_app", lambda config, *, read_only: opened.update(config=config, ro=read_only) or 0
+    )
     other = tmp_path / "elsewhere" / "their-state.toml"
     args = argparse.Namespace(config=sandbox.config_path, state=other, read_only=False, debug=False)
     assert commands.run_view(args) == 0

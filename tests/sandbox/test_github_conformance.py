@@ -9,6 +9,7 @@ beyond the first, and in worlds where GitHub has a bad minute or holds the odd c
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import json
@@ -52,7 +53,7 @@ class Recorder:
 
     answers: list[Answer] = field(default_factory=list)
 
-    def attach(self, emulator: GitHubEmulator) -> "Recorder":
+    def attach(self, emulator: GitHubEmulator) -> Recorder:
         serve = emulator.serve
 
         def recording(request):
@@ -77,14 +78,24 @@ def nonconforming(answers: list[Answer]) -> list[str]:
 
 
 def adapter_operations() -> set[str]:
-    """The operations ``cockpit/adapters/github.py`` sends, read from its source."""
-    source = Path(github_adapter.__file__).read_text(encoding="utf-8")
-    found = {operation_for("GET", path).operation_id for path in re.findall(r'self\._pages\("(/[^"]*)"', source)}
-    for line in source.splitlines():
-        for path in re.findall(r'f"\{_repo_path\(repo\)\}([^"]*)"', line):
-            verb = re.search(r'request\("(POST|PATCH|PUT|DELETE)"', line)
-            concrete = re.sub(r"\{[^}]*\}", "1", path)
-            found.add(operation_for(verb.group(1) if verb else "GET", f"/repos/o/r{concrete}").operation_id)
+    """The operations ``cockpit/adapters/github.py`` sends, read from its source (its syntax tree, so
+    how the calls are laid out over lines does not matter)."""
+    tree = ast.parse(Path(github_adapter.__file__).read_text(encoding="utf-8"))
+    verbs = {}  # the path argument of each ``request("POST", ...)`` call, and its verb
+    found = set()
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or not call.args:
+            continue
+        first = call.args[0]
+        if call.func.attr == "_pages" and isinstance(first, ast.Constant) and str(first.value).startswith("/"):
+            found.add(operation_for("GET", first.value).operation_id)
+        if call.func.attr == "request" and isinstance(first, ast.Constant) and len(call.args) > 1:
+            verbs[id(call.args[1])] = first.value
+    for node in ast.walk(tree):
+        path = ast.unparse(node)[2:-1] if isinstance(node, ast.JoinedStr) else ""  # f"...", without f" and "
+        if path.startswith("{_repo_path(repo)}"):
+            concrete = re.sub(r"\{[^}]*\}", "1", path.removeprefix("{_repo_path(repo)}"))
+            found.add(operation_for(verbs.get(id(node), "GET"), f"/repos/o/r{concrete}").operation_id)
     return found
 
 
@@ -178,7 +189,7 @@ def test_what_the_cockpit_does_is_answered_as_github_answers(sandbox):
     finally:
         client.close()
     done = {a.operation for a in recorder.answers}
-    assert ACTIONS | LOOKUPS_OUTSIDE_THE_REPORT <= done
+    assert done >= ACTIONS | LOOKUPS_OUTSIDE_THE_REPORT
     assert nonconforming(recorder.answers) == []
 
 

@@ -84,10 +84,14 @@ def test_a_new_rc_tag_can_be_pushed_to_origin(world, tmp_path):
     shutil.copytree(Path(world.clone_path).parent, root)
     clone = root / "torchlet"
     env = git_env()
-    subprocess.run(["git", "remote", "set-url", "origin", str(root / "torchlet-remote.git")], cwd=clone, env=env, check=True)
+    subprocess.run(
+        ["git", "remote", "set-url", "origin", str(root / "torchlet-remote.git")], cwd=clone, env=env, check=True
+    )
     subprocess.run(["git", "tag", "v2.5.0-rc3", BRANCH], cwd=clone, env=env, check=True)
     subprocess.run(["git", "push", "-q", "origin", "v2.5.0-rc3"], cwd=clone, env=env, check=True, capture_output=True)
-    out = subprocess.run(["git", "tag"], cwd=root / "torchlet-remote.git", env=env, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["git", "tag"], cwd=root / "torchlet-remote.git", env=env, capture_output=True, text=True
+    ).stdout
     assert "v2.5.0-rc3" in out.split()
 
 
@@ -206,7 +210,10 @@ def test_prefix_collisions_look_alike_only_without_word_boundaries(world, branch
 
 def test_commit_messages_exercise_parser_edge_cases(world, git):
     edge = world.truth["edge_cases"]
-    assert "[bold]" in pull(world, edge["markup_title_pr"]).title and "<Tensor>" in pull(world, edge["markup_title_pr"]).title
+    assert (
+        "[bold]" in pull(world, edge["markup_title_pr"]).title
+        and "<Tensor>" in pull(world, edge["markup_title_pr"]).title
+    )
     assert edge["non_ascii_author"] in git("log", "--format=%an", BRANCH)
     assert len(git("log", "-1", "--format=%B", edge["long_body_sha"]).splitlines()) > 100
 
@@ -220,8 +227,9 @@ def test_every_milestone_item_exists_once_in_one_number_space(world):
     assert len(in_milestone) == 60
     assert {m.state for m in repo.milestones if m.title == "2.4.1"} == {"closed"}
     skipped = [n for n, v in world.truth["verdicts"].items() if v == "skipped"]
-    assert skipped and all("release-feature-request" in next(i for i in repo.issues if i.number == int(n)).labels
-                           for n in skipped)
+    assert skipped and all(
+        "release-feature-request" in next(i for i in repo.issues if i.number == int(n)).labels for n in skipped
+    )
 
 
 def test_every_trunk_pr_is_a_merged_pull_whose_merge_commit_is_on_main(world, git):
@@ -240,7 +248,7 @@ def test_pick_requests_agree_with_the_pull_requests_they_name(world):
     picks = world.truth["picks"]
     assert set(picks) == set(comments) and len(picks) >= 25
     expected_state = {"accepted": (True, "closed"), "under_review": (False, "open"), "rejected": (False, "closed")}
-    for cid, pick in picks.items():
+    for _cid, pick in picks.items():
         for number in pick["release_prs"]:
             if isinstance(number, int) and pick["status"] in expected_state:
                 p = pull(world, number)
@@ -249,8 +257,15 @@ def test_pick_requests_agree_with_the_pull_requests_they_name(world):
         if "trunk_not_merged" in pick["flags"]:
             assert not pull(world, pick["trunk_prs"][0]).merged
     flags = {f for p in picks.values() for f in p["flags"]}
-    assert {"trunk_reverted", "wrong_base", "trunk_not_merged", "duplicate", "missing_issue_link", "no_release_pr",
-            "unparsed"} <= flags
+    assert {
+        "trunk_reverted",
+        "wrong_base",
+        "trunk_not_merged",
+        "duplicate",
+        "missing_issue_link",
+        "no_release_pr",
+        "unparsed",
+    } <= flags
     assert any(c.updated_at > c.created_at for c in comments.values())
     assert any(isinstance(n, str) and n.startswith("acme/vision#") for p in picks.values() for n in p["trunk_prs"])
     (unrequested,) = world.truth["unrequested_merges"]
@@ -274,8 +289,11 @@ def test_ci_is_red_for_the_core_green_for_vision_and_amber_for_audio(world):
     assert green in core.branch_history[BRANCH][1:]
     required = {r.id for r in core.workflow_runs if r.head_sha == green and r.name in ("pull", "trunk", "lint")}
     assert len(required) == 3
-    assert all(c.conclusion in ("success", "skipped") for c in core.check_runs
-               if c.run_id in required and "unstable" not in c.name)
+    assert all(
+        c.conclusion in ("success", "skipped")
+        for c in core.check_runs
+        if c.run_id in required and "unstable" not in c.name
+    )
     assert {r.name for r in core.workflow_runs if r.head_sha == world.truth["tags"]["v2.5.0-rc2"]} >= {"binary-builds"}
 
 
@@ -298,21 +316,31 @@ def test_the_rc_channel_is_laid_out_like_pytorchs_with_one_gap_of_each_kind_plan
     assert set(world.variants) == {"cpu", "cu126", "cu128", "rocm6.3", "xpu"}
     assert world.variants["rocm6.3"] == ["linux_x86_64"] and "macosx_11_0_arm64" in world.variants["cpu"]
     matrix = _rc_matrix(world)
-    expected = {(p, v, t, plat) for p in world.packages for v, plats in world.variants.items() for plat in plats
-                for t in world.python_tags}
+    expected = {
+        (p, v, t, plat)
+        for p in world.packages
+        for v, plats in world.variants.items()
+        for plat in plats
+        for t in world.python_tags
+    }
     assert len(expected) == storage["expected_count"] == 3 * 12 * 5
     absent = expected - set(matrix)
     assert {f"{v}:{p}:{t}:{plat}" for p, v, t, plat in absent} == {
-        "cpu:torchlet:cp313t:win_amd64", "cu128:torchlet:cp312:manylinux_2_28_aarch64"}
+        "cpu:torchlet:cp313t:win_amd64",
+        "cu128:torchlet:cp312:manylinux_2_28_aarch64",
+    }
     assert len(storage["missing"]) == 2 and storage["by_variant"]["cu128"]["missing"] == [
-        "torchlet-2.5.0+cu128-cp312-cp312-manylinux_2_28_aarch64.whl"]
+        "torchlet-2.5.0+cu128-cp312-cp312-manylinux_2_28_aarch64.whl"
+    ]
     yanked = [w for w in matrix.values() if w.yanked is not None]
     assert [(w.variant, w.filename) for w in yanked] == [("cu126", n) for n in storage["yanked"]]
     assert "wrong CUDA runtime" in yanked[0].yanked
     assert [w.filename for w in matrix.values() if w.size > 1000 * 1000 * 1000] == storage["oversize"]
     assert [w.filename for w in matrix.values() if w.metadata_version] == storage["wrong_version"]
-    assert matrix[("torchlet", "cpu", "cp312", "macosx_11_0_arm64")].filename == \
-        "torchlet-2.5.0-cp312-none-macosx_11_0_arm64.whl"
+    assert (
+        matrix[("torchlet", "cpu", "cp312", "macosx_11_0_arm64")].filename
+        == "torchlet-2.5.0-cp312-none-macosx_11_0_arm64.whl"
+    )
     assert all(re.fullmatch(r"[0-9a-f]{64}", w.sha256) for w in world.wheels)
     assert {w.filename.split("-")[1] for w in world.wheels if w.channel == "stable"} == {"2.4.1"}
     assert sorted({r.version for r in world.pypi}) == ["2.4.0", "2.4.1"]
@@ -340,7 +368,11 @@ def test_the_all_green_world_plants_nothing_that_blocks_a_release(tmp_path):
     assert not any(w.yanked is not None or w.metadata_version for w in green.wheels)
     assert len(_rc_matrix(green)) == truth["storage"]["expected_count"]
     assert all(p["status"] in ("accepted", "unparsed") for p in truth["picks"].values())
-    assert not {f for p in truth["picks"].values() for f in p["flags"]} & {"trunk_reverted", "wrong_base", "trunk_not_merged"}
+    assert not {f for p in truth["picks"].values() for f in p["flags"]} & {
+        "trunk_reverted",
+        "wrong_base",
+        "trunk_not_merged",
+    }
     assert truth["unrequested_merges"] == []
     milestone = green.milestone_number
     core = green.repos[green.repository]

@@ -8,10 +8,11 @@ make ``FakeBackend`` a whole ``Backend``: ``tests/unit/test_seams.py`` has the t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
     CHECKLIST_STEPS,
@@ -23,14 +24,14 @@ from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
 )
 
 from cockpit.config import Config, GitConfig, GitHubConfig
-from cockpit.state.read_only import ReadOnlyReason
 from cockpit.domain.checklist import Signoff, StepKind
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.release import Release
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.errors import CockpitError
+from cockpit.state.read_only import ReadOnlyReason
 
-NOW = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
 
 
@@ -210,7 +211,8 @@ class FakeBackend:
         views = []
         for step in CHECKLIST_STEPS:
             if step.kind is StepKind.AUTOMATIC:
-                gate = gates.get(step.gate or "") or Gate(step.gate or "", step.title, GateStatus.UNKNOWN, "not loaded yet")
+                unknown = Gate(step.gate or "", step.title, GateStatus.UNKNOWN, "not loaded yet")
+                gate = gates.get(step.gate or "") or unknown
                 views.append(StepView(step, signoffs.get(step.id), gate))
             else:
                 views.append(StepView(step, signoffs.get(step.id)))
@@ -221,8 +223,7 @@ class FakeBackend:
 
     def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo:
         unsigned = tuple(
-            v.step.id for v in checklist.steps
-            if v.step.kind is StepKind.MANUAL and v.step.required and not v.done
+            v.step.id for v in checklist.steps if v.step.kind is StepKind.MANUAL and v.step.required and not v.done
         )
         blocking = [gates[name] for name in BLOCKING if name in gates]
         go = len(blocking) == len(BLOCKING) and all(g.status is GateStatus.GREEN for g in blocking) and not unsigned
@@ -235,4 +236,3 @@ class FakeBackend:
 def failing(name: str, message: str) -> dict[str, Exception]:
     """A ``fail`` map for one loader raising a CockpitError with ``message``."""
     return {name: CockpitError(message, title="GitHub")}
-

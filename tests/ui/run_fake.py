@@ -7,9 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fake_backend import NOW, FakeBackend  # noqa: E402
+from fake_backend import NOW, FakeBackend
 
-from cockpit.ui.app import CockpitApp  # noqa: E402
+from cockpit.ui.app import CockpitApp
 
 if __name__ == "__main__":
     CockpitApp(FakeBackend(read_only="--read-only" in sys.argv), clock=lambda: NOW).run()

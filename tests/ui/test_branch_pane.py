@@ -101,7 +101,9 @@ async def test_b_on_the_sandbox_asks_first_then_makes_a_local_pick_branch_and_pu
     def git(*args):
         return subprocess.run(["git", "-C", str(clone), *args], check=True, capture_output=True, text=True).stdout
 
-    remote_refs = subprocess.run(["git", "-C", sandbox_world.remote_path, "for-each-ref"], capture_output=True, text=True).stdout
+    remote_refs = subprocess.run(
+        ["git", "-C", sandbox_world.remote_path, "for-each-ref"], capture_output=True, text=True
+    ).stdout
     app = CockpitApp(backend, clock=lambda: NOW)
     app.animation_level = "none"
     try:
@@ -124,5 +126,7 @@ async def test_b_on_the_sandbox_asks_first_then_makes_a_local_pick_branch_and_pu
             assert git("rev-parse", f"{made}~1") == git("rev-parse", sandbox_world.release_branch)
     finally:
         backend.state.close()
-    after = subprocess.run(["git", "-C", sandbox_world.remote_path, "for-each-ref"], capture_output=True, text=True).stdout
+    after = subprocess.run(
+        ["git", "-C", sandbox_world.remote_path, "for-each-ref"], capture_output=True, text=True
+    ).stdout
     assert after == remote_refs

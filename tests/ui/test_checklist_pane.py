@@ -25,14 +25,31 @@ SIZE = (160, 48)
 A = StepKind.AUTOMATIC
 
 STEPS = (
-    ChecklistStep("milestone_empty", "Final RC requirements", "Milestone is empty", "Nothing open.", A, "milestone_empty"),
-    ChecklistStep("tag_final_rc", "Final RC requirements", "Create and push the final RC tag", "Tag the branch head.",
-                  command="git tag -a {rc_tag} {remote}/{branch} && git push {remote} {rc_tag}",
-                  dry_run="git rev-parse --verify {remote}/{branch}"),
+    ChecklistStep(
+        "milestone_empty", "Final RC requirements", "Milestone is empty", "Nothing open.", A, "milestone_empty"
+    ),
+    ChecklistStep(
+        "tag_final_rc",
+        "Final RC requirements",
+        "Create and push the final RC tag",
+        "Tag the branch head.",
+        command="git tag -a {rc_tag} {remote}/{branch} && git push {remote} {rc_tag}",
+        dry_run="git rev-parse --verify {remote}/{branch}",
+    ),
     ChecklistStep("validation_issue", "After the final RC", "Validation issue created", "Open the issue."),
-    ChecklistStep("staged_ok", "After the final RC", "Staged binaries validated", "Every wheel staged.", A, "rc_artifacts"),
-    ChecklistStep("promote_pypi", "Promotion", "Promote wheels to PyPI", "Upload to PyPI, once, ever.",
-                  gate="pypi_not_published", command="twine upload dist/*", irreversible=True, after_go=True),
+    ChecklistStep(
+        "staged_ok", "After the final RC", "Staged binaries validated", "Every wheel staged.", A, "rc_artifacts"
+    ),
+    ChecklistStep(
+        "promote_pypi",
+        "Promotion",
+        "Promote wheels to PyPI",
+        "Upload to PyPI, once, ever.",
+        gate="pypi_not_published",
+        command="twine upload dist/*",
+        irreversible=True,
+        after_go=True,
+    ),
 )
 STEP_ACTIONS = (
     FakeAction("checklist.dry_run", "Dry-run the step's command", "mutating", "checklist"),
@@ -81,8 +98,10 @@ class ChecklistBackend(FakeBackend):
         details = tuple(f"{p.kind}: {p.filename}: {p.detail}" for p in report.report.problems)
         report = replace(report, gate=replace(report.gate, details=details))
         if self.published:
-            report = replace(report, pypi_gate=Gate("pypi_not_published", "Not yet on PyPI", GateStatus.AMBER,
-                                                    "2.5.0 is already on PyPI"))
+            report = replace(
+                report,
+                pypi_gate=Gate("pypi_not_published", "Not yet on PyPI", GateStatus.AMBER, "2.5.0 is already on PyPI"),
+            )
         return self._load("storage", lambda: report)
 
     def load_checklist(self, gates):
@@ -122,7 +141,9 @@ async def test_running_a_step_shows_the_dry_run_first_then_the_command_with_the_
         await on_step(app, pilot, "tag_final_rc")
         await pilot.press("x")
         assert isinstance(app.screen, ConfirmScreen)
-        assert "git rev-parse --verify {remote}/{branch}" in str(app.screen.query_one("#confirm-dry-run", Static).render())
+        assert "git rev-parse --verify {remote}/{branch}" in str(
+            app.screen.query_one("#confirm-dry-run", Static).render()
+        )
         await pilot.press("y")
         await settle(app, pilot)
         assert app.backend.actions.runs == [("checklist.dry_run", app.backend.actions.runs[0][1])]

@@ -46,8 +46,14 @@ def report(requests=20, not_modified=0) -> CIReport:
     rc = RepoCIVerdict("acme/torchlet", "v2.5.0-rc2", GateStatus.GREEN, "all 46 jobs of binary-builds passed",
                        job_count=46, head_sha="2112d0cb" + "0" * 32)
     gate = Gate("ci_green", "CI green", GateStatus.RED, "red: acme/torchlet @ release/2.5")
-    return CIReport((torchlet, vision, audio), (rc,), gate, requests, not_modified,
-                    ("acme/vision: binary builds (binary-builds) not judged: RC tags are read from the acme/torchlet clone only",))
+    return CIReport(
+        (torchlet, vision, audio),
+        (rc,),
+        gate,
+        requests,
+        not_modified,
+        ("acme/vision: binary builds (binary-builds) not judged: RC tags are read from the acme/torchlet clone only",),
+    )
 
 
 class CIRegistry(FakeRegistry):
@@ -202,7 +208,7 @@ async def test_re_running_failed_jobs_is_confirmed_goes_through_the_registry_and
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
         await settle(app, pilot)
-        (action, target), = app.backend.actions.runs
+        ((action, target),) = app.backend.actions.runs
         assert action == "ci.rerun" and target.repository == "acme/torchlet" and target.ref == "release/2.5"
         assert app.backend.loads_of("ci") == ["ci", "ci"]  # the pane shows the re-run's effect
 

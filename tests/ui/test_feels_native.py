@@ -87,12 +87,19 @@ async def test_help_opens_with_question_mark_and_f1_and_lists_the_panes_keys_and
         assert isinstance(app.screen, HelpScreen)
         pane_rows = app.screen.sections[0][1]
         assert ("d", "Remove the selected item from the milestone", "milestone.remove") in pane_rows
-        assert ("/", "Filter the rows by a regular expression (! in front hides the matches)", "table.filter") in pane_rows
+        assert (
+            "/",
+            "Filter the rows by a regular expression (! in front hides the matches)",
+            "table.filter",
+        ) in pane_rows
         assert any(binding_id == "app.refresh_all" for _k, _t, binding_id in app.screen.sections[1][1])
         await pilot.press("escape", "4", "f1")
         assert isinstance(app.screen, HelpScreen) and app.screen.pane_title == "4 Branch diff"
-        assert ("Y", "Copy the selected row's commit SHA (or its PR's URL) to the clipboard",
-                "branch.copy_link") in app.screen.sections[0][1]
+        assert (
+            "Y",
+            "Copy the selected row's commit SHA (or its PR's URL) to the clipboard",
+            "branch.copy_link",
+        ) in app.screen.sections[0][1]
 
 
 async def test_a_remapped_key_works_the_old_one_does_not_and_an_unbound_key_is_gone_but_in_the_palette():
@@ -173,8 +180,11 @@ async def test_the_status_bar_names_the_panes_still_loading_and_shows_the_api_bu
 
 
 async def test_every_theme_the_palette_offers_starts_the_cockpit_when_remembered():
-    offered = [c.name.removeprefix("Switch theme: ").removesuffix(" (current)")
-               for c in app_commands(make_app()) if c.name.startswith("Switch theme: ")]
+    offered = [
+        c.name.removeprefix("Switch theme: ").removesuffix(" (current)")
+        for c in app_commands(make_app())
+        if c.name.startswith("Switch theme: ")
+    ]
     assert {"cockpit-dark", "cockpit-light", "cockpit-high-contrast", "textual-dark", "nord"} <= set(offered)
     for name in offered:
         backend = FakeBackend()
@@ -196,4 +206,5 @@ async def test_a_remembered_theme_that_no_longer_exists_falls_back_to_the_defaul
         await pilot.pause()
         assert app.theme == "cockpit-dark"
         assert [n.message for n in app._notifications if n.title == "Themes"] == [
-            "the theme 'neon-nights' chosen last time is no longer available; using cockpit-dark"]
+            "the theme 'neon-nights' chosen last time is no longer available; using cockpit-dark"
+        ]

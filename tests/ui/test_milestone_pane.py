@@ -31,9 +31,18 @@ class MilestoneBackend(FakeBackend):
 
     def load_milestone(self):
         report = milestone_report(NOW)
-        fix = MilestoneItem(91245, ItemKind.PULL, "Fix the A100 compile regression", ItemState.OPEN, f"{URL}/pull/91245",
-                            ("regression", "module: inductor"), ("bob",), updated_at=NOW - timedelta(days=1),
-                            linked_prs=(91240,), body="Fixes #91240")
+        fix = MilestoneItem(
+            91245,
+            ItemKind.PULL,
+            "Fix the A100 compile regression",
+            ItemState.OPEN,
+            f"{URL}/pull/91245",
+            ("regression", "module: inductor"),
+            ("bob",),
+            updated_at=NOW - timedelta(days=1),
+            linked_prs=(91240,),
+            body="Fixes #91240",
+        )
         return self._load("milestone", lambda: replace(report, items=(*report.items, fix)))
 
 

@@ -35,16 +35,41 @@ def _pr(number, state, base, body):
 
 def tracker_rows() -> tuple[PickRow, ...]:
     base = picks_report(NOW).rows
-    special = PickRequest(7, "gina", "Link to landed trunk PR:\n* #91600\n\nLink to release branch PR:\n* #91610\n\n"
-                          f"Criteria Category:\n* {SPECIAL}\n\nDO NOT MERGE\n", (PRRef(91600),), (PRRef(91610),), SPECIAL,
-                          hints=("do not merge",), created_at=NOW - timedelta(days=12), html_url=f"{URL}/issues/900#c7")
-    pulls = (_pr(91610, PullState.OPEN, "main", "Release-branch **body** of 91610"),
-             _pr(91600, PullState.MERGED, "main", "Trunk body: fixes the [red]export[/red] path"))
-    stale = PickRow(special, PickStatus.UNDER_REVIEW, (PickFlag.WRONG_BASE, PickFlag.MISSING_ISSUE_LINK, PickFlag.STALE),
-                    12.0, 8.0, ("release PR #91610 targets main, not release/2.5",), pulls)
-    chatter = PickRequest(8, "hank", "Is RC1 still on track?\n[bold]no markup[/bold] <b>here</b>\n", parsed=False,
-                          created_at=NOW - timedelta(days=1))
-    unparsed = PickRow(chatter, PickStatus.UNPARSED, (PickFlag.UNPARSED,), 1.0, notes=("no request template (chatter?)",))
+    special = PickRequest(
+        7,
+        "gina",
+        "Link to landed trunk PR:\n* #91600\n\nLink to release branch PR:\n* #91610\n\n"
+        f"Criteria Category:\n* {SPECIAL}\n\nDO NOT MERGE\n",
+        (PRRef(91600),),
+        (PRRef(91610),),
+        SPECIAL,
+        hints=("do not merge",),
+        created_at=NOW - timedelta(days=12),
+        html_url=f"{URL}/issues/900#c7",
+    )
+    pulls = (
+        _pr(91610, PullState.OPEN, "main", "Release-branch **body** of 91610"),
+        _pr(91600, PullState.MERGED, "main", "Trunk body: fixes the [red]export[/red] path"),
+    )
+    stale = PickRow(
+        special,
+        PickStatus.UNDER_REVIEW,
+        (PickFlag.WRONG_BASE, PickFlag.MISSING_ISSUE_LINK, PickFlag.STALE),
+        12.0,
+        8.0,
+        ("release PR #91610 targets main, not release/2.5",),
+        pulls,
+    )
+    chatter = PickRequest(
+        8,
+        "hank",
+        "Is RC1 still on track?\n[bold]no markup[/bold] <b>here</b>\n",
+        parsed=False,
+        created_at=NOW - timedelta(days=1),
+    )
+    unparsed = PickRow(
+        chatter, PickStatus.UNPARSED, (PickFlag.UNPARSED,), 1.0, notes=("no request template (chatter?)",)
+    )
     return (*base, stale, unparsed)
 
 
@@ -113,7 +138,10 @@ async def test_enter_shows_the_comment_and_the_bodies_of_its_prs_as_markdown():
         screen = app.screen
         assert isinstance(screen, DetailScreen)
         assert screen.markdown.startswith("Link to landed trunk PR:")
-        assert "### Release PR #91610: PR 91610" in screen.markdown and "Release-branch **body** of 91610" in screen.markdown
+        assert (
+            "### Release PR #91610: PR 91610" in screen.markdown
+            and "Release-branch **body** of 91610" in screen.markdown
+        )
         assert "### Trunk PR #91600" in screen.markdown and "[red]export[/red]" in screen.markdown
         assert "Hint in the comment: do not merge" in screen.lines
         assert "Note: release PR #91610 targets main, not release/2.5" in screen.lines

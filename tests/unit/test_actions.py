@@ -91,7 +91,7 @@ def test_actions_are_listed_in_order_and_by_pane(store, world):
     assert [a.id for a in reg.all()] == ["milestone.open", "milestone.validate", "checklist.promote_pypi"]
     assert [a.id for a in reg.for_pane("milestone")] == ["milestone.open", "milestone.validate"]
     assert reg.for_pane("ci") == []
-    with pytest.raises(ActionRefused, match="no action named 'ci.rerun'"):
+    with pytest.raises(ActionRefused, match=r"no action named 'ci\.rerun'"):
         reg.get("ci.rerun")
     with pytest.raises(CockpitError, match="registered twice"):
         reg.register(actions(world)[0])

@@ -90,7 +90,11 @@ GOOD_STEP = '[[section]]\ntitle = "S"\n[[section.step]]\nid = "a"\ntitle = "A"\n
 
 
 def test_a_release_can_bring_its_own_checklist(tmp_path):
-    path = write(tmp_path, GOOD_STEP + '[[section.step]]\nid = "b"\ntitle = "B"\nkind = "automatic"\ngate = "ci_green"\nrequired = false\n')
+    path = write(
+        tmp_path,
+        GOOD_STEP
+        + '[[section.step]]\nid = "b"\ntitle = "B"\nkind = "automatic"\ngate = "ci_green"\nrequired = false\n',
+    )
     assert load_template(path) == (
         ChecklistStep("a", "S", "A"),
         ChecklistStep("b", "S", "B", kind=StepKind.AUTOMATIC, gate="ci_green", required=False),
@@ -100,16 +104,27 @@ def test_a_release_can_bring_its_own_checklist(tmp_path):
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        (GOOD_STEP + '[[section.step]]\nid = "a"\ntitle = "again"\nkind = "manual"\n',
-         "section[0].step[1] ('a'), key 'id': duplicate; section[0].step[0] already uses it"),
-        (GOOD_STEP.replace('"manual"', '"auto"'), "section[0].step[0] ('a'), key 'kind': expected 'manual' or 'automatic', got 'auto'"),
-        (GOOD_STEP.replace('kind = "manual"', 'kind = "automatic"'), "section[0].step[0] ('a'), key 'gate': an automatic step needs"),
-        (GOOD_STEP + 'requried = false\n', "section[0].step[0] ('a'), key 'requried': unknown"),
-        (GOOD_STEP + 'irreversible = "yes"\n', "section[0].step[0] ('a'), key 'irreversible': expected true or false, got 'yes'"),
+        (
+            GOOD_STEP + '[[section.step]]\nid = "a"\ntitle = "again"\nkind = "manual"\n',
+            "section[0].step[1] ('a'), key 'id': duplicate; section[0].step[0] already uses it",
+        ),
+        (
+            GOOD_STEP.replace('"manual"', '"auto"'),
+            "section[0].step[0] ('a'), key 'kind': expected 'manual' or 'automatic', got 'auto'",
+        ),
+        (
+            GOOD_STEP.replace('kind = "manual"', 'kind = "automatic"'),
+            "section[0].step[0] ('a'), key 'gate': an automatic step needs",
+        ),
+        (GOOD_STEP + "requried = false\n", "section[0].step[0] ('a'), key 'requried': unknown"),
+        (
+            GOOD_STEP + 'irreversible = "yes"\n',
+            "section[0].step[0] ('a'), key 'irreversible': expected true or false, got 'yes'",
+        ),
         (GOOD_STEP + 'command = "git tag {tag}"\n', "key 'command': unknown placeholder {tag}; use {version}"),
         (GOOD_STEP.replace('title = "A"\n', ""), "section[0].step[0] ('a'): missing key 'title'"),
         (GOOD_STEP.replace('id = "a"', 'id = "Tag RC"'), "section[0].step[0], key 'id': expected lowercase"),
-        ('schema = 2\n' + GOOD_STEP, "key 'schema': expected 1, got 2"),
+        ("schema = 2\n" + GOOD_STEP, "key 'schema': expected 1, got 2"),
         ('title = "no sections"\n', "key 'title': unknown"),
         ('[[section]]\ntitle = "S"\nstep = 3\n', "section[0], key 'step': expected [[section.step]] tables, got 3"),
         ("[[section]\n", "not valid TOML"),
@@ -235,7 +250,9 @@ def test_once_the_version_is_on_pypi_the_upload_step_is_done_and_locked(steps):
     assert pypi.done and pypi.locked.startswith("done and locked: already on PyPI")
     not_yet = checklist_report(steps, {}, all_green())
     assert not next(v for v in not_yet.steps if v.step.id == "promote_pypi").locked
-    unknown = checklist_report(steps, {}, all_green() | {"pypi_not_published": gate("pypi_not_published", GateStatus.UNKNOWN)})
+    unknown = checklist_report(
+        steps, {}, all_green() | {"pypi_not_published": gate("pypi_not_published", GateStatus.UNKNOWN)}
+    )
     assert not next(v for v in unknown.steps if v.step.id == "promote_pypi").done, "a failed PyPI read locks nothing"
 
 
@@ -265,8 +282,21 @@ def test_a_placeholder_value_stays_one_argument_whatever_it_holds():
     assert step_programs("echo {branch}", {"branch": "x; rm -rf / && y"}) == (("echo", "x; rm -rf / && y"),)
 
 
-@pytest.mark.parametrize("text", ["git log | head", "echo a; echo b", "echo $HOME", "echo `id`", "cat < x",
-                                  "echo > out", "echo $(id)", "&& git push", "git tag &&", "echo 'open"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git log | head",
+        "echo a; echo b",
+        "echo $HOME",
+        "echo `id`",
+        "cat < x",
+        "echo > out",
+        "echo $(id)",
+        "&& git push",
+        "git tag &&",
+        "echo 'open",
+    ],
+)
 def test_shell_syntax_in_a_step_command_is_refused_with_the_step_named(text):
     from cockpit.services.step_commands import step_programs
 
@@ -295,8 +325,10 @@ def test_a_step_command_streams_its_lines_and_stops_at_the_first_failure(tmp_pat
     assert result.endswith(f"last line: {tmp_path}")
     lines.clear()
     with pytest.raises(CommandFailed, match=r"exited with status 3: bad"):
-        runner.run([(sys.executable, "-c", "import sys; print('bad'); sys.exit(3)"), (sys.executable, "-c", "print('never')")],
-                   lines.append)
+        runner.run(
+            [(sys.executable, "-c", "import sys; print('bad'); sys.exit(3)"), (sys.executable, "-c", "print('never')")],
+            lines.append,
+        )
     assert "never" not in lines
     with pytest.raises(CommandFailed, match="no such program"):
         runner.run([("surely-not-a-program-xyz",)], lines.append)

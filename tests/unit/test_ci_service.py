@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from itertools import count
 
 import pytest
@@ -24,7 +24,7 @@ from cockpit.services.ci import (
 
 TARGET = CITarget(repository="acme/torchlet", branch="release/2.5", required_workflows=("pull", "trunk", "lint"))
 _ids = count(1)
-T0 = datetime(2026, 10, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 10, 1, 12, 0, tzinfo=UTC)
 
 
 def job(name, workflow="trunk", conclusion="success", status="completed", sha="a" * 40, minutes=10):
@@ -44,15 +44,26 @@ def job(name, workflow="trunk", conclusion="success", status="completed", sha="a
 
 
 def green_runs(sha="a" * 40):
-    return [job("lintrunner", "lint", sha=sha), job("linux-jammy / build", "pull", sha=sha), job("linux-jammy / test (default, 1, 2, linux.2xlarge)", "trunk", sha=sha), job("linux-jammy / test (default, 2, 2, linux.2xlarge)", "trunk", sha=sha)]
+    return [
+        job("lintrunner", "lint", sha=sha),
+        job("linux-jammy / build", "pull", sha=sha),
+        job("linux-jammy / test (default, 1, 2, linux.2xlarge)", "trunk", sha=sha),
+        job("linux-jammy / test (default, 2, 2, linux.2xlarge)", "trunk", sha=sha),
+    ]
 
 
 @pytest.mark.parametrize(
     ("name", "folded"),
     [
         ("test (default, 1, 5, linux.2xlarge)", "test (default)"),
-        ("linux-jammy-py3.9-gcc11 / test (distributed, 2, 3, linux.8xlarge.nvidia.gpu)", "linux-jammy-py3.9-gcc11 / test (distributed)"),
-        ("win-vs2022-cpu-py3 / test (default, 3, 3, windows.4xlarge.nonephemeral)", "win-vs2022-cpu-py3 / test (default)"),
+        (
+            "linux-jammy-py3.9-gcc11 / test (distributed, 2, 3, linux.8xlarge.nvidia.gpu)",
+            "linux-jammy-py3.9-gcc11 / test (distributed)",
+        ),
+        (
+            "win-vs2022-cpu-py3 / test (default, 3, 3, windows.4xlarge.nonephemeral)",
+            "win-vs2022-cpu-py3 / test (default)",
+        ),
         ("test (default, 1, 2)", "test (default)"),
         ("linux-jammy / build", "linux-jammy / build"),
         ("test (default)", "test (default)"),
@@ -88,7 +99,9 @@ def test_good_conclusions_keep_a_commit_green(conclusion):
 @pytest.mark.parametrize("conclusion", sorted(BAD))
 def test_bad_conclusions_in_a_required_workflow_turn_it_red(conclusion):
     assert {"failure", "cancelled", "timed_out", "action_required", "stale", "startup_failure"} <= BAD
-    v = ci_verdict(TARGET, [*green_runs(), job("linux-jammy / test (crossref)", "pull", conclusion=conclusion)], ref="r")
+    v = ci_verdict(
+        TARGET, [*green_runs(), job("linux-jammy / test (crossref)", "pull", conclusion=conclusion)], ref="r"
+    )
     assert v.status is GateStatus.RED
     assert [j.name for j in v.failed] == ["linux-jammy / test (crossref)"]
     assert v.failed[0].conclusion == conclusion
@@ -133,7 +146,12 @@ def test_one_failed_shard_fails_the_folded_job_once():
 
 
 def test_one_pending_shard_keeps_the_folded_job_pending():
-    runs = [job("lintrunner", "lint"), job("b", "pull"), job("t / test (default, 1, 2, x)"), job("t / test (default, 2, 2, x)", status="queued")]
+    runs = [
+        job("lintrunner", "lint"),
+        job("b", "pull"),
+        job("t / test (default, 1, 2, x)"),
+        job("t / test (default, 2, 2, x)", status="queued"),
+    ]
     v = ci_verdict(TARGET, runs, ref="r")
     assert v.status is GateStatus.AMBER
     assert [(j.name, j.status) for j in v.pending] == [("t / test (default)", "queued")]
@@ -162,7 +180,11 @@ def test_required_workflows_match_the_whole_name_by_regex():
 
 
 def test_an_unstable_failure_does_not_turn_it_red():
-    runs = [*green_runs(), job("linux-rocm / test (default, 1, 2, rocm) (unstable)", conclusion="failure"), job("mac / test", "unstable", conclusion="failure")]
+    runs = [
+        *green_runs(),
+        job("linux-rocm / test (default, 1, 2, rocm) (unstable)", conclusion="failure"),
+        job("mac / test", "unstable", conclusion="failure"),
+    ]
     v = ci_verdict(TARGET, runs, ref="r")
     assert v.status is GateStatus.GREEN
     assert {j.name for j in v.unstable} == {"linux-rocm / test (default) (unstable)", "mac / test"}
@@ -193,7 +215,10 @@ def test_without_required_workflows_every_workflow_counts():
 
 
 def test_the_folded_job_keeps_the_longest_shard_duration():
-    runs = [job("t / test (default, 1, 2, x)", conclusion="failure", minutes=10), job("t / test (default, 2, 2, x)", minutes=25)]
+    runs = [
+        job("t / test (default, 1, 2, x)", conclusion="failure", minutes=10),
+        job("t / test (default, 2, 2, x)", minutes=25),
+    ]
     v = ci_verdict(CITarget("o/r", "b", required_workflows=("trunk",)), runs, ref="r")
     assert v.job_count == 1
     assert v.failed[0].duration_s == 25 * 60
@@ -288,8 +313,11 @@ def test_the_walk_back_stops_at_the_first_green_commit():
     read = []
 
     def history():
-        for sha, runs in [("c" * 40, [job("x", conclusion="failure", sha="c" * 40)]),
-                          ("b" * 40, green_runs("b" * 40)), ("a" * 40, green_runs())]:
+        for sha, runs in [
+            ("c" * 40, [job("x", conclusion="failure", sha="c" * 40)]),
+            ("b" * 40, green_runs("b" * 40)),
+            ("a" * 40, green_runs()),
+        ]:
             read.append(sha)
             yield sha, runs
 
@@ -299,8 +327,12 @@ def test_the_walk_back_stops_at_the_first_green_commit():
 
 
 def test_the_report_carries_what_the_load_cost_and_what_could_not_be_judged():
-    report = ci_report([(TARGET, "release/2.5", green_runs(), [])], requests=20, not_modified=20,
-                       notes=["acme/vision: binary builds not judged"])
+    report = ci_report(
+        [(TARGET, "release/2.5", green_runs(), [])],
+        requests=20,
+        not_modified=20,
+        notes=["acme/vision: binary builds not judged"],
+    )
     assert (report.requests, report.not_modified, report.notes) == (20, 20, ("acme/vision: binary builds not judged",))
 
 
@@ -332,26 +364,43 @@ def _backend(targets, runs_by_ref, tags=()):
     from cockpit.domain.release import Release
 
     config = SimpleNamespace(ci=tuple(targets), release=Release("2.5.0", "acme/torchlet", "release/2.5"))
-    git = SimpleNamespace(tags=lambda: {t: "a" * 40 for t in tags})
+    git = SimpleNamespace(tags=lambda: dict.fromkeys(tags, "a" * 40))
     return SimpleNamespace(config=config, repository="acme/torchlet", github=_GitHub(runs_by_ref), git=git)
 
 
 def test_every_configured_ci_field_is_honoured_by_the_loader():
     from cockpit.loaders.ci import load_ci
 
-    core = CITarget("acme/torchlet", "release/2.5", ("pull", "trunk", "lint"), "binary-builds",
-                    unstable_jobs=("trunk / linux-jammy / test (slow)",))
+    core = CITarget(
+        "acme/torchlet",
+        "release/2.5",
+        ("pull", "trunk", "lint"),
+        "binary-builds",
+        unstable_jobs=("trunk / linux-jammy / test (slow)",),
+    )
     vision = CITarget("acme/vision", "release/0.20", ("pull",), "wheels")
-    head = [*green_runs("d" * 40), job("linux-jammy / test (slow, 1, 1, linux.2xlarge)", conclusion="failure", sha="d" * 40)]
+    head = [
+        *green_runs("d" * 40),
+        job("linux-jammy / test (slow, 1, 1, linux.2xlarge)", conclusion="failure", sha="d" * 40),
+    ]
     rc = [job("manywheel-py3_12-cpu / build", "binary-builds", sha="a" * 40)]
-    backend = _backend([core, vision], {"release/2.5": head, "release/0.20": [job("b", "pull")],
-                                        "v2.5.0-rc2": rc}, tags=("v2.5.0-rc1", "v2.5.0-rc2"))
+    backend = _backend(
+        [core, vision],
+        {"release/2.5": head, "release/0.20": [job("b", "pull")], "v2.5.0-rc2": rc},
+        tags=("v2.5.0-rc1", "v2.5.0-rc2"),
+    )
     report = load_ci(backend)
     torchlet, vis = report.branches
     assert torchlet.status is GateStatus.GREEN and len(torchlet.unstable) == 1  # unstable_jobs set it aside
-    assert (vis.repository, vis.ref, vis.status) == ("acme/vision", "release/0.20", GateStatus.GREEN)  # branch, required
+    assert (vis.repository, vis.ref, vis.status) == (
+        "acme/vision",
+        "release/0.20",
+        GateStatus.GREEN,
+    )  # branch, required
     assert [(v.ref, v.status) for v in report.rc_builds] == [("v2.5.0-rc2", GateStatus.GREEN)]  # newest RC, binaries
-    assert report.notes == ("acme/vision: binary builds (wheels) not judged: RC tags are read from the acme/torchlet clone only",)
+    assert report.notes == (
+        "acme/vision: binary builds (wheels) not judged: RC tags are read from the acme/torchlet clone only",
+    )
     assert report.requests == 5 and not any(a[0] == "branch_commits" for a in backend.github.asked)
     assert [(h.repository, h.branch, h.required) for h in report.history] == [
         ("acme/torchlet", "release/2.5", ("pull", "trunk", "lint")), ("acme/vision", "release/0.20", ("pull",))]
@@ -361,8 +410,11 @@ def test_without_an_rc_tag_the_binary_builds_are_named_as_not_judged():
     from cockpit.loaders.ci import load_ci
 
     core = CITarget("acme/torchlet", "release/2.5", binary_workflow="binary-builds")
-    report = load_ci(_backend([core], {"release/2.5": [job("x", conclusion="failure", sha="d" * 40)],
-                                       "c" * 40: green_runs("c" * 40)}))
+    report = load_ci(
+        _backend(
+            [core], {"release/2.5": [job("x", conclusion="failure", sha="d" * 40)], "c" * 40: green_runs("c" * 40)}
+        )
+    )
     assert report.rc_builds == ()
     assert report.notes == ("acme/torchlet: no RC tag v2.5.0-rcN in the clone yet: binary builds not judged",)
     assert (report.branches[0].last_green_sha, report.branches[0].commits_behind_green) == ("c" * 40, 1)

@@ -4,7 +4,7 @@ with roles where the words or the PRs' own target branches tell them, and has to
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import IssueComment, PullRequest, PullState
@@ -16,7 +16,7 @@ from cockpit.services.report_render import render_json, render_markdown
 
 REPO = "acme/torchlet"
 BRANCH = "release/2.5"
-NOW = datetime(2026, 10, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)
 
 
 def pr(number, state=PullState.MERGED, base="main"):
@@ -76,7 +76,9 @@ def test_a_second_free_form_ask_for_the_same_main_pr_is_a_duplicate():
 
 def test_a_question_or_a_quoted_template_naming_a_pr_does_not_block_the_gate():
     question = said("@lena can you open the release PR for https://github.com/acme/torchlet/pull/153120?", 1)
-    quoted = said("> Link to landed trunk PR (if applicable):\n> * https://github.com/acme/torchlet/pull/5\n\nmerged, thanks!", 2)
+    quoted = said(
+        "> Link to landed trunk PR (if applicable):\n> * https://github.com/acme/torchlet/pull/5\n\nmerged, thanks!", 2
+    )
     rows, _ = rows_for([question, quoted], [])
     assert [r.status for r in rows] == [PickStatus.UNPARSED, PickStatus.UNPARSED]
     assert not any(blocking_flags(r) for r in rows)
@@ -87,11 +89,19 @@ def test_a_question_or_a_quoted_template_naming_a_pr_does_not_block_the_gate():
 def test_the_report_names_a_free_form_request_and_the_prs_it_mentions():
     rows, unrequested = rows_for([said("- [ ] #442\n- [ ] #464")], [])
     picks = PicksReport(900, "Tracker", rows, unrequested, picks_gate(rows, unrequested))
-    picture = ReleasePicture(version="2.5.0", repository=REPO, branch=BRANCH, gates={"picks_clear": picks.gate},
-                             checklist=ChecklistReport((), Gate("checklist", "Checklist", GateStatus.GREEN, "")),
-                             verdict=GoNoGo(False, (picks.gate,)), picks=picks)
+    picture = ReleasePicture(
+        version="2.5.0",
+        repository=REPO,
+        branch=BRANCH,
+        gates={"picks_clear": picks.gate},
+        checklist=ChecklistReport((), Gate("checklist", "Checklist", GateStatus.GREEN, "")),
+        verdict=GoNoGo(False, (picks.gate,)),
+        picks=picks,
+    )
     line = next(x for x in render_markdown(picture).splitlines() if "#442" in x)
     assert "free_form" in line and line.endswith("mentions #442, #464")
     (row,) = json.loads(render_json(picture))["picks"]["rows"]
-    assert row["status"] == "free_form" and row["request"]["mentioned_prs"] == [{"number": 442, "repository": ""},
-                                                                                 {"number": 464, "repository": ""}]
+    assert row["status"] == "free_form" and row["request"]["mentioned_prs"] == [
+        {"number": 442, "repository": ""},
+        {"number": 464, "repository": ""},
+    ]

@@ -4,10 +4,11 @@ markup from outside is ever interpreted on the screen."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from dataclasses import fields, is_dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -87,7 +88,10 @@ def test_the_pick_parser_reads_any_comment(bodies):
 @FAST
 @given(nasty_text)
 def test_the_pep503_page_and_wheel_names_accept_any_text(text):
-    page = f'<html><body><a href="{text}">{text}</a><a href="x.whl#sha256={text}" data-requires-python="{text}">w</a>{text}'
+    page = (
+        f'<html><body><a href="{text}">{text}</a>'
+        f'<a href="x.whl#sha256={text}" data-requires-python="{text}">w</a>{text}'
+    )
     parse_project_page(page, "http://index.example/whl/test/torchlet/")
     try:
         parse_project_page(text, "http://index.example/")
@@ -101,30 +105,55 @@ def test_the_pep503_page_and_wheel_names_accept_any_text(text):
 @given(json_value)
 def test_github_json_parsers_accept_or_refuse_with_malformed_only(data):
     runs: dict = {}
-    for parse in (github_parse.milestone_from, github_parse.comment_from, github_parse.run_from,
-                  github_parse.sha_from, lambda d: github_parse.item_from(d, REPO),
-                  lambda d: github_parse.pull_from(d, REPO), lambda d: github_parse.check_run_from(d, runs),
-                  lambda d: github_parse.list_of(d, "a list", "workflow_runs")):
-        try:
+    for parse in (
+        github_parse.milestone_from,
+        github_parse.comment_from,
+        github_parse.run_from,
+        github_parse.sha_from,
+        lambda d: github_parse.item_from(d, REPO),
+        lambda d: github_parse.pull_from(d, REPO),
+        lambda d: github_parse.check_run_from(d, runs),
+        lambda d: github_parse.list_of(d, "a list", "workflow_runs"),
+    ):
+        with contextlib.suppress(github_parse.Malformed):
             parse(data)
-        except github_parse.Malformed:
-            pass
 
 
 @FAST
-@given(st.dictionaries(st.sampled_from(["title", "body", "user", "number", "state", "labels", "pull_request",
-                                         "milestone", "html_url", "created_at", "closed_at", "merged_at", "id"]),
-                       json_value, max_size=13))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "title",
+                "body",
+                "user",
+                "number",
+                "state",
+                "labels",
+                "pull_request",
+                "milestone",
+                "html_url",
+                "created_at",
+                "closed_at",
+                "merged_at",
+                "id",
+            ]
+        ),
+        json_value,
+        max_size=13,
+    )
+)
 def test_a_github_issue_with_hostile_fields_is_parsed_or_refused(data):
-    try:
+    with contextlib.suppress(github_parse.Malformed):
         github_parse.item_from({"number": 1, "title": "t", "state": "open", **data}, REPO)
-    except github_parse.Malformed:
-        pass
 
 
 @FAST
-@given(st.dictionaries(st.sampled_from(["release", "github", "git", "ci", "storage", "ui", "keymap", "state"]),
-                       json_value, max_size=8))
+@given(
+    st.dictionaries(
+        st.sampled_from(["release", "github", "git", "ci", "storage", "ui", "keymap", "state"]), json_value, max_size=8
+    )
+)
 def test_any_config_document_is_accepted_or_one_config_error(doc):
     try:
         parse_config(Path("/x/cockpit.toml"), doc)
@@ -146,7 +175,9 @@ def _poison(value, text: str):
             if not f.init:
                 continue
             current = getattr(value, f.name)
-            if f.name in ("title", "body", "author", "summary", "detail", "message", "note") and isinstance(current, str):
+            if f.name in ("title", "body", "author", "summary", "detail", "message", "note") and isinstance(
+                current, str
+            ):
                 changes[f.name] = text + current[:0]
             elif isinstance(current, (tuple, list, dict)) or is_dataclass(current):
                 changes[f.name] = _poison(current, text)
@@ -183,7 +214,7 @@ async def test_panes_show_hostile_titles_as_text_never_as_markup(anyio_backend):
     from cockpit.ui.app import CockpitApp
 
     for text in ("[/] [bold]B[/bold] [@click=app.quit]q[/] \x1b[31m\x00",):
-        app = CockpitApp(hostile_backend(text), clock=lambda: datetime(2026, 3, 2, 12, tzinfo=timezone.utc))
+        app = CockpitApp(hostile_backend(text), clock=lambda: datetime(2026, 3, 2, 12, tzinfo=UTC))
         app.animation_level = "none"
         async with app.run_test(size=(120, 40)) as pilot:
             for key in "123450":
@@ -239,10 +270,24 @@ def test_any_text_comes_out_inert_and_cleaning_twice_changes_nothing(text):
 
 
 def test_a_github_answer_is_cleaned_everywhere_bodies_keeping_their_lines():
-    data = inert_json({"title": "t\x1b[2J", "body": "line 1\r\nline 2\x07", "user": {"login": "m\u202e"},
-                       "labels": [{"name": "bug\x1b]52;c;aGk=\x07"}], "\x1bkey": 3, "n": 1})
-    assert data == {"title": "t␛[2J", "body": "line 1\nline 2␇", "user": {"login": "m<U+202E>"},
-                    "labels": [{"name": "bug␛]52;c;aGk=␇"}], "␛key": 3, "n": 1}
+    data = inert_json(
+        {
+            "title": "t\x1b[2J",
+            "body": "line 1\r\nline 2\x07",
+            "user": {"login": "m\u202e"},
+            "labels": [{"name": "bug\x1b]52;c;aGk=\x07"}],
+            "\x1bkey": 3,
+            "n": 1,
+        }
+    )
+    assert data == {
+        "title": "t␛[2J",
+        "body": "line 1\nline 2␇",
+        "user": {"login": "m<U+202E>"},
+        "labels": [{"name": "bug␛]52;c;aGk=␇"}],
+        "␛key": 3,
+        "n": 1,
+    }
 
 
 def test_the_github_adapter_cleans_answers_and_error_messages_at_its_one_door(monkeypatch):
@@ -250,8 +295,14 @@ def test_the_github_adapter_cleans_answers_and_error_messages_at_its_one_door(mo
     from cockpit.errors import GitHubError
 
     client = GitHubClient("http://127.0.0.1:9", None, timeout=1, retries=0)
-    issue = {"number": 5, "title": "Fix" + PAYLOAD, "state": "open", "body": "a\n" + PAYLOAD,
-             "user": {"login": "mallory\x1b[2J"}, "labels": [{"name": "x" + PAYLOAD}]}
+    issue = {
+        "number": 5,
+        "title": "Fix" + PAYLOAD,
+        "state": "open",
+        "body": "a\n" + PAYLOAD,
+        "user": {"login": "mallory\x1b[2J"},
+        "labels": [{"name": "x" + PAYLOAD}],
+    }
     answers = iter([(200, {}, json.dumps(issue)), (422, {}, json.dumps({"message": "refused" + PAYLOAD}))])
     monkeypatch.setattr(client._t.requester, "requestJson", lambda *a, **k: next(answers))
     item = client.issue(REPO, 5)
@@ -265,8 +316,14 @@ def test_the_github_adapter_cleans_answers_and_error_messages_at_its_one_door(mo
 
 
 def test_a_commit_by_a_hostile_author_is_read_inert():
-    record = (b"a" * 40 + b"\x1f" + b"b" * 40 + b"\x1fMallory \x1b]52;c;aGk=\x07\x1f1700000000\x1f"
-              + "Fix \x1b[2J\u202e (#12)".encode() + "\x1fline one\r\nline \x9b two\x00".encode())
+    record = (
+        b"a" * 40
+        + b"\x1f"
+        + b"b" * 40
+        + b"\x1fMallory \x1b]52;c;aGk=\x07\x1f1700000000\x1f"
+        + "Fix \x1b[2J\u202e (#12)".encode()
+        + "\x1fline one\r\nline \x9b two\x00".encode()
+    )
     [commit] = parse_log(record)
     assert commit.author == "Mallory ␛]52;c;aGk=␇"
     assert commit.subject == "Fix ␛[2J<U+202E> (#12)"
@@ -280,9 +337,16 @@ def test_a_hostile_wheel_name_on_the_index_is_read_inert():
 
 
 def test_config_values_are_read_inert():
-    doc = {"release": {"version": "2.5.0", "repository": "acme/torchlet", "branch": "release/2.5\x1b[2J",
-                       "validation_comment": "Validated\r\nfor {version}\x07"},
-           "git": {"clone": "/tmp/x"}, "ci": [{"repository": "acme/torchlet", "required": ["lint\u202e"]}]}
+    doc = {
+        "release": {
+            "version": "2.5.0",
+            "repository": "acme/torchlet",
+            "branch": "release/2.5\x1b[2J",
+            "validation_comment": "Validated\r\nfor {version}\x07",
+        },
+        "git": {"clone": "/tmp/x"},
+        "ci": [{"repository": "acme/torchlet", "required": ["lint\u202e"]}],
+    }
     config = parse_config(Path("/x/cockpit.toml"), doc)
     assert config.release.branch == "release/2.5␛[2J"
     assert config.validation_comment == "Validated\nfor {version}␇"
@@ -305,7 +369,9 @@ def test_a_tracker_export_read_by_cockpit_picks_is_inert(tmp_path):
     from cockpit.cli.picks import read_comments
 
     export = tmp_path / "comments.json"
-    export.write_text(json.dumps([{"id": 1, "user": {"login": "m\u202e"}, "body": "Link:\r\n* x\x1b]52;c;aGk=\x07"}]),
-                      encoding="utf-8")
+    export.write_text(
+        json.dumps([{"id": 1, "user": {"login": "m\u202e"}, "body": "Link:\r\n* x\x1b]52;c;aGk=\x07"}]),
+        encoding="utf-8",
+    )
     [comment] = read_comments(export)
     assert comment.author == "m<U+202E>" and comment.body == "Link:\n* x␛]52;c;aGk=␇"

@@ -12,7 +12,6 @@ import json
 import pkgutil
 import subprocess
 import sys
-
 from pathlib import Path
 
 import pytest
@@ -38,8 +37,8 @@ def test_the_core_list_is_not_empty():
 @pytest.mark.parametrize("module", CORE)
 def test_core_module_imports_no_ui_or_library(module):
     code = (
-        "import importlib, sys, json; importlib.import_module(%r); "
-        "print(json.dumps(sorted(m for m in sys.modules)))" % module
+        f"import importlib, sys, json; importlib.import_module({module!r}); "
+        "print(json.dumps(sorted(m for m in sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(json.loads(out))

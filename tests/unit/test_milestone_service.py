@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
-import pytest
+from datetime import UTC, datetime
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind, ItemState, Milestone, MilestoneItem
-from cockpit.errors import CockpitError
-from cockpit.services.milestone import filter_items, sort_items, summarize_milestone
+from cockpit.services.milestone import filter_items, summarize_milestone
 
 MILESTONE = Milestone(number=40, title="2.5.0", state="open")
 
 
-def item(number, title="Fix foo", *, kind=ItemKind.PULL, state=ItemState.MERGED, labels=(), updated=None, author="alice"):
+def item(
+    number, title="Fix foo", *, kind=ItemKind.PULL, state=ItemState.MERGED, labels=(), updated=None, author="alice"
+):
     return MilestoneItem(
         number=number,
         kind=kind,
@@ -83,9 +82,9 @@ def test_markup_like_titles_are_kept_verbatim_in_details():
 
 
 ITEMS = (
-    item(3, "charlie", state=ItemState.OPEN, labels=("bug",), updated=datetime(2026, 1, 3, tzinfo=timezone.utc)),
+    item(3, "charlie", state=ItemState.OPEN, labels=("bug",), updated=datetime(2026, 1, 3, tzinfo=UTC)),
     item(1, "Alpha", kind=ItemKind.ISSUE, state=ItemState.CLOSED, labels=("Bug", "docs")),
-    item(2, "bravo", state=ItemState.MERGED, updated=datetime(2026, 1, 1, tzinfo=timezone.utc)),
+    item(2, "bravo", state=ItemState.MERGED, updated=datetime(2026, 1, 1, tzinfo=UTC)),
     item(4, "delta", kind=ItemKind.ISSUE, state=ItemState.OPEN),
 )
 
@@ -102,22 +101,3 @@ def test_filter_by_kind_accepts_enum_or_word():
 def test_filter_by_label_is_case_insensitive_and_combines():
     assert [i.number for i in filter_items(ITEMS, label="BUG")] == [3, 1]
     assert [i.number for i in filter_items(ITEMS, label="bug", open_only=True)] == [3]
-
-
-def test_sort_by_number_title_and_state():
-    assert [i.number for i in sort_items(ITEMS, "number")] == [1, 2, 3, 4]
-    assert [i.number for i in sort_items(ITEMS, "number", reverse=True)] == [4, 3, 2, 1]
-    assert [i.title for i in sort_items(ITEMS, "title")] == ["Alpha", "bravo", "charlie", "delta"]
-    assert [i.number for i in sort_items(ITEMS, "state")][:2] == [3, 4]
-
-
-def test_sort_by_updated_puts_undated_items_first():
-    assert [i.number for i in sort_items(ITEMS, "updated")] == [1, 4, 2, 3]
-
-
-def test_sort_by_unknown_column_says_which_columns_exist():
-    with pytest.raises(CockpitError) as err:
-        sort_items(ITEMS, "colour")
-    assert "colour" in str(err.value) and "number" in str(err.value)
-    with pytest.raises(ValueError):
-        sort_items(ITEMS, "colour")

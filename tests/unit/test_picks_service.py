@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import PullRequest, PullState
@@ -18,7 +18,7 @@ from cockpit.services.picks import (
 
 REPO = "acme/torchlet"
 BRANCH = "release/2.5"
-NOW = datetime(2026, 10, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)
 ISSUE = "https://github.com/acme/torchlet/issues/500"
 
 
@@ -62,7 +62,14 @@ def only_row(requests, pulls, **kw):
 
 
 def test_status_comes_from_the_release_pr_state():
-    pulls = [pr(1), pr(11, PullState.OPEN, BRANCH), pr(2), pr(12, PullState.MERGED, BRANCH), pr(3), pr(13, PullState.CLOSED_UNMERGED, BRANCH)]
+    pulls = [
+        pr(1),
+        pr(11, PullState.OPEN, BRANCH),
+        pr(2),
+        pr(12, PullState.MERGED, BRANCH),
+        pr(3),
+        pr(13, PullState.CLOSED_UNMERGED, BRANCH),
+    ]
     rows, _ = analyze([request(1, [1], [11]), request(2, [2], [12]), request(3, [3], [13])], pulls)
     assert [r.status for r in rows] == [PickStatus.UNDER_REVIEW, PickStatus.ACCEPTED, PickStatus.REJECTED]
     assert all(r.flags == () for r in rows)
@@ -99,7 +106,9 @@ def test_a_release_pr_aimed_at_the_wrong_branch_is_flagged():
 
 
 def test_a_closed_release_pr_on_the_wrong_branch_is_not_flagged():
-    row = only_row([request(1, [1], [11, 12])], [pr(1), pr(11, PullState.CLOSED_UNMERGED, "main"), pr(12, PullState.OPEN, BRANCH)])
+    row = only_row(
+        [request(1, [1], [11, 12])], [pr(1), pr(11, PullState.CLOSED_UNMERGED, "main"), pr(12, PullState.OPEN, BRANCH)]
+    )
     assert PickFlag.WRONG_BASE not in row.flags
     assert row.status is PickStatus.UNDER_REVIEW
 
@@ -147,7 +156,9 @@ def test_an_accepted_pick_is_never_stale():
 
 
 def test_release_only_picks_skip_trunk_checks():
-    row = only_row([request(1, [], [11], trunk_na=True, category="Release only", fixes=())], [pr(11, PullState.MERGED, BRANCH)])
+    row = only_row(
+        [request(1, [], [11], trunk_na=True, category="Release only", fixes=())], [pr(11, PullState.MERGED, BRANCH)]
+    )
     assert row.status is PickStatus.ACCEPTED and row.flags == ()
 
 
@@ -165,8 +176,13 @@ def test_an_unloaded_release_pr_stays_pending_and_says_so():
 def test_prs_of_other_repositories_are_looked_up_by_their_ref():
     vision = PRRef(88, "acme/vision")
     vision_pick = PRRef(89, "acme/vision")
-    pulls = {vision: pr(88, repository="acme/vision"), vision_pick: pr(89, PullState.MERGED, "release/0.20", repository="acme/vision")}
-    rows, _ = analyze_picks([request(1, [vision], [vision_pick])], pulls=pulls, release_branch=BRANCH, repository=REPO, now=NOW)
+    pulls = {
+        vision: pr(88, repository="acme/vision"),
+        vision_pick: pr(89, PullState.MERGED, "release/0.20", repository="acme/vision"),
+    }
+    rows, _ = analyze_picks(
+        [request(1, [vision], [vision_pick])], pulls=pulls, release_branch=BRANCH, repository=REPO, now=NOW
+    )
     assert rows[0].status is PickStatus.ACCEPTED
     assert PickFlag.WRONG_BASE not in rows[0].flags  # vision has its own release branch
 
@@ -208,7 +224,10 @@ def test_gate_is_green_when_everything_is_settled():
 
 
 def test_gate_is_amber_while_picks_are_only_under_review():
-    rows, _ = analyze([request(1, [1], [11]), request(2, [2], [12])], [pr(1), pr(2), pr(11, PullState.OPEN, BRANCH), pr(12, PullState.OPEN, BRANCH)])
+    rows, _ = analyze(
+        [request(1, [1], [11]), request(2, [2], [12])],
+        [pr(1), pr(2), pr(11, PullState.OPEN, BRANCH), pr(12, PullState.OPEN, BRANCH)],
+    )
     gate = picks_gate(rows, ())
     assert gate.status is GateStatus.AMBER
     assert gate.summary == "2 picks under review"
@@ -234,18 +253,24 @@ def test_branch_pr_numbers_come_from_subject_suffixes():
 
 
 def test_naive_now_is_taken_as_utc():
-    row = only_row([request(1, [1], [11], days_old=2)], [pr(1), pr(11, PullState.OPEN, BRANCH)], now=NOW.replace(tzinfo=None))
+    row = only_row(
+        [request(1, [1], [11], days_old=2)], [pr(1), pr(11, PullState.OPEN, BRANCH)], now=NOW.replace(tzinfo=None)
+    )
     assert round(row.age_days, 3) == 2
 
 
-FAILED_503 = ("GitHub: read pull request #11 of acme/torchlet: GitHub failed (503) after 2 retries; "
-              "try again in a minute.")
+FAILED_503 = (
+    "GitHub: read pull request #11 of acme/torchlet: GitHub failed (503) after 2 retries; try again in a minute."
+)
 
 
 def test_a_release_pr_that_failed_to_load_makes_its_request_and_the_gate_unknown_never_clean():
     # #11 aims at main (wrong base), but its read failed: the flag cannot be known, so nothing says clean
-    rows, unrequested = analyze([request(1, [1], [11]), request(2, [2], [12])],
-                                [pr(1), pr(2), pr(12, PullState.MERGED, BRANCH)], unreadable_pulls={11: FAILED_503})
+    rows, unrequested = analyze(
+        [request(1, [1], [11]), request(2, [2], [12])],
+        [pr(1), pr(2), pr(12, PullState.MERGED, BRANCH)],
+        unreadable_pulls={11: FAILED_503},
+    )
     assert PickFlag.COULD_NOT_READ in rows[0].flags
     assert f"release PR #11 could not be read: {FAILED_503}" in rows[0].notes
     gate = picks_gate(rows, unrequested)
@@ -255,21 +280,26 @@ def test_a_release_pr_that_failed_to_load_makes_its_request_and_the_gate_unknown
 
 
 def test_a_trunk_pr_that_failed_to_load_keeps_an_accepted_pick_unknown():
-    rows, unrequested = analyze([request(1, [1], [11])], [pr(11, PullState.MERGED, BRANCH)],
-                                unreadable_pulls={1: "GitHub: read pull request #1 of acme/torchlet: not found (404)"})
+    rows, unrequested = analyze(
+        [request(1, [1], [11])],
+        [pr(11, PullState.MERGED, BRANCH)],
+        unreadable_pulls={1: "GitHub: read pull request #1 of acme/torchlet: not found (404)"},
+    )
     assert rows[0].status is PickStatus.ACCEPTED and PickFlag.COULD_NOT_READ in rows[0].flags
     assert picks_gate(rows, unrequested).status is GateStatus.UNKNOWN
 
 
 def test_a_rejected_pick_needs_nothing_more_even_when_its_trunk_pr_failed_to_load():
-    rows, unrequested = analyze([request(1, [1], [11])], [pr(11, PullState.CLOSED_UNMERGED, BRANCH)],
-                                unreadable_pulls={1: "GitHub: rate limit"})
+    rows, unrequested = analyze(
+        [request(1, [1], [11])], [pr(11, PullState.CLOSED_UNMERGED, BRANCH)], unreadable_pulls={1: "GitHub: rate limit"}
+    )
     assert picks_gate(rows, unrequested).status is GateStatus.GREEN
 
 
 def test_an_unreadable_pr_is_named_beside_the_red_flags_without_hiding_them():
-    rows, unrequested = analyze([request(1, [1], []), request(2, [2], [12])], [pr(1), pr(2)],
-                                unreadable_pulls={12: "GitHub: rate limit"})
+    rows, unrequested = analyze(
+        [request(1, [1], []), request(2, [2], [12])], [pr(1), pr(2)], unreadable_pulls={12: "GitHub: rate limit"}
+    )
     gate = picks_gate(rows, unrequested)
     assert gate.status is GateStatus.RED
     assert gate.summary == "1 flagged request, could not read 1 request"
@@ -278,8 +308,15 @@ def test_an_unreadable_pr_is_named_beside_the_red_flags_without_hiding_them():
 
 def test_history_that_could_not_be_read_keeps_the_gate_from_green_and_says_why():
     why = "which trunk PRs were reverted on main is not known: Git: no branch 'release/2.5' in the clone"
-    report = picks_report([request(1, [1], [11])], tracker_issue=9000, tracker_title="Tracker",
-                          pulls={1: pr(1), 11: pr(11, PullState.MERGED, BRANCH)}, release_branch=BRANCH,
-                          repository=REPO, unread=[why], now=NOW)
+    report = picks_report(
+        [request(1, [1], [11])],
+        tracker_issue=9000,
+        tracker_title="Tracker",
+        pulls={1: pr(1), 11: pr(11, PullState.MERGED, BRANCH)},
+        release_branch=BRANCH,
+        repository=REPO,
+        unread=[why],
+        now=NOW,
+    )
     assert report.gate.status is GateStatus.UNKNOWN and report.unread == (why,)
     assert report.gate.summary == f"could not read the branch history: {why}"

@@ -24,42 +24,74 @@ def issue(number: int, title: str, *, labels: tuple[str, ...] = ("release tracke
     return MilestoneItem(number, kind, title, state, f"https://github.com/acme/torchlet/issues/{number}", labels=labels)
 
 
-@pytest.mark.parametrize("title", ["[v2.5.0] Release Tracker", "[v.2.5.0] Release Tracker", "[2.5.0] Release Tracker",
-                                   "v2.5.0 Release Tracker", "[V2.5.0] RELEASE TRACKER", " [ v2.5.0 ]  release tracker ",
-                                   "2.5.0 Release Tracker"])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[v2.5.0] Release Tracker",
+        "[v.2.5.0] Release Tracker",
+        "[2.5.0] Release Tracker",
+        "v2.5.0 Release Tracker",
+        "[V2.5.0] RELEASE TRACKER",
+        " [ v2.5.0 ]  release tracker ",
+        "2.5.0 Release Tracker",
+    ],
+)
 def test_every_real_spelling_of_a_tracker_title_names_its_version(title):
     assert tracker_version(title) == "2.5.0"
 
 
-@pytest.mark.parametrize("title", ["[v2.5.0] Release Tracker for docs", "Release Tracker", "[v2.5.0 Release Tracker",
-                                   "v2.5.0] Release Tracker", "[v2.5.0] Release notes tracker", "Tracker [v2.5.0]"])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[v2.5.0] Release Tracker for docs",
+        "Release Tracker",
+        "[v2.5.0 Release Tracker",
+        "v2.5.0] Release Tracker",
+        "[v2.5.0] Release notes tracker",
+        "Tracker [v2.5.0]",
+    ],
+)
 def test_titles_that_only_look_like_a_tracker_name_no_version(title):
     assert tracker_version(title) is None
 
 
 def test_the_labelled_tracker_of_the_version_wins_over_other_versions_duplicates_and_prs():
-    chosen = choose_tracker("2.5.0", [
-        issue(90, "[v2.4.1] Release Tracker", open_=False),
-        issue(91, "[v2.5.1] Release Tracker"),
-        issue(95, "[v.2.5.0] Release Tracker", labels=(), open_=False),  # a duplicate, never labelled
-        issue(96, "[v2.5.0] Release Tracker", kind=ItemKind.PULL),  # the issues list mixes PRs in
-        issue(93, "[v2.5.0] Release Tracker", labels=("Release Tracker", "triaged")),
-    ])
+    chosen = choose_tracker(
+        "2.5.0",
+        [
+            issue(90, "[v2.4.1] Release Tracker", open_=False),
+            issue(91, "[v2.5.1] Release Tracker"),
+            issue(95, "[v.2.5.0] Release Tracker", labels=(), open_=False),  # a duplicate, never labelled
+            issue(96, "[v2.5.0] Release Tracker", kind=ItemKind.PULL),  # the issues list mixes PRs in
+            issue(93, "[v2.5.0] Release Tracker", labels=("Release Tracker", "triaged")),
+        ],
+    )
     assert chosen.chosen.number == 93 and [i.number for i in chosen.others] == [95]
 
 
 def test_among_unlabelled_trackers_the_open_one_then_the_newest_is_chosen():
-    found = choose_tracker("2.5.0", [issue(10, "[2.5.0] Release Tracker", labels=(), open_=False),
-                                     issue(12, "[v2.5.0] Release Tracker", labels=()),
-                                     issue(11, "v2.5.0 Release Tracker", labels=())])
+    found = choose_tracker(
+        "2.5.0",
+        [
+            issue(10, "[2.5.0] Release Tracker", labels=(), open_=False),
+            issue(12, "[v2.5.0] Release Tracker", labels=()),
+            issue(11, "v2.5.0 Release Tracker", labels=()),
+        ],
+    )
     assert [found.chosen.number, *(i.number for i in found.others)] == [12, 11, 10]
 
 
 def test_a_minor_release_tracker_may_be_titled_by_major_minor_but_the_full_version_wins():
-    found = choose_tracker("2.5.0", [issue(7, "[v2.5] Release Tracker"), issue(8, "[v2.5.0] Release Tracker",
-                                                                                labels=())])
+    found = choose_tracker(
+        "2.5.0", [issue(7, "[v2.5] Release Tracker"), issue(8, "[v2.5.0] Release Tracker", labels=())]
+    )
     assert found.chosen.number == 7, "labelled beats the spelling"
-    assert choose_tracker("2.5.0", [issue(7, "[v2.5] Release Tracker"), issue(8, "[v2.5.0] Release Tracker")]).chosen.number == 8
+    assert (
+        choose_tracker(
+            "2.5.0", [issue(7, "[v2.5] Release Tracker"), issue(8, "[v2.5.0] Release Tracker")]
+        ).chosen.number
+        == 8
+    )
     assert choose_tracker("2.5.1", [issue(7, "[v2.5] Release Tracker")]).chosen is None, "2.5 is not the patch release"
 
 
@@ -73,9 +105,17 @@ def milestone(number: int, title: str, state: str = "open") -> Milestone:
 
 
 def test_the_milestone_titled_exactly_by_the_version_wins_open_or_closed():
-    found = choose_milestone("2.5.0", [milestone(10, "v2.5", "closed"), milestone(11, "2.4.1", "closed"),
-                                       milestone(12, "2.5.0", "closed"), milestone(13, "v2.5.0"),
-                                       milestone(14, "2.5.1"), milestone(15, "2.5.0 docs")])
+    found = choose_milestone(
+        "2.5.0",
+        [
+            milestone(10, "v2.5", "closed"),
+            milestone(11, "2.4.1", "closed"),
+            milestone(12, "2.5.0", "closed"),
+            milestone(13, "v2.5.0"),
+            milestone(14, "2.5.1"),
+            milestone(15, "2.5.0 docs"),
+        ],
+    )
     assert found.chosen.number == 12
     assert [m.number for m in found.others] == [13, 10]
 
@@ -87,15 +127,24 @@ def test_a_v_prefixed_or_major_minor_milestone_is_found_when_it_is_the_only_one(
     assert milestone_version("v.2.5.0") == "2.5.0" and milestone_version("2.5.0 docs") is None
 
 
-@pytest.mark.parametrize("url", ["https://github.com/acme/torchlet.git", "https://github.com/Acme/Torchlet",
-                                 "git@github.com:acme/torchlet.git", "ssh://git@github.com/acme/torchlet.git",
-                                 "https://ghe.example.com/acme/torchlet.git/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://github.com/acme/torchlet.git",
+        "https://github.com/Acme/Torchlet",
+        "git@github.com:acme/torchlet.git",
+        "ssh://git@github.com/acme/torchlet.git",
+        "https://ghe.example.com/acme/torchlet.git/",
+    ],
+)
 def test_a_remote_url_names_the_repository_on_any_host_and_protocol(url):
     assert names_repository(url, "acme/torchlet")
 
 
-@pytest.mark.parametrize("url", ["https://github.com/someone/torchlet.git", "git@github.com:acme/torchlet-extras.git",
-                                 "/srv/mirrors/torchlet.git"])
+@pytest.mark.parametrize(
+    "url",
+    ["https://github.com/someone/torchlet.git", "git@github.com:acme/torchlet-extras.git", "/srv/mirrors/torchlet.git"],
+)
 def test_a_fork_or_a_mirror_path_does_not_name_the_repository(url):
     assert not names_repository(url, "acme/torchlet")
 
@@ -142,8 +191,10 @@ def test_rc_tags_of_the_version_only_in_candidate_order():
 
 
 def test_required_workflows_are_the_usual_ones_that_ran_and_the_binary_one_ran_on_the_rc_tag():
-    seen = suggest_workflows(["trunk", "lint", "pull", "trunk", "inductor", "Upload test stats"],
-                             ["pull", "binary-builds", "Upload test stats"])
+    seen = suggest_workflows(
+        ["trunk", "lint", "pull", "trunk", "inductor", "Upload test stats"],
+        ["pull", "binary-builds", "Upload test stats"],
+    )
     assert seen.required == ("pull", "trunk", "lint") and seen.binary == "binary-builds"
     assert seen.on_branch == ("Upload test stats", "inductor", "lint", "pull", "trunk")
 

@@ -142,7 +142,9 @@ def test_an_unknown_theme_name_lists_the_valid_ones():
     assert resolve_theme_name("cockpit-light", ["cockpit-dark", "cockpit-light"]) == "cockpit-light"
     with pytest.raises(ConfigError) as err:
         resolve_theme_name("solarised", ["cockpit-dark", "cockpit-light", "cockpit-high-contrast"])
-    assert err.value.message == "unknown theme 'solarised': choose one of cockpit-dark, cockpit-light, cockpit-high-contrast"
+    assert err.value.message == (
+        "unknown theme 'solarised': choose one of cockpit-dark, cockpit-light, cockpit-high-contrast"
+    )
 
 
 class Gate(Static):
@@ -152,7 +154,9 @@ class Gate(Static):
 class BareApp(App[None]):
     """A bare app installing the themes as the cockpit must: before its CSS is read."""
 
-    def __init__(self, theme_folders: list[Path], *, requested: str | None = None, remembered: str | None = None) -> None:
+    def __init__(
+        self, theme_folders: list[Path], *, requested: str | None = None, remembered: str | None = None
+    ) -> None:
         super().__init__()
         self.problems = install_themes(self, requested=requested, remembered=remembered, dirs=theme_folders)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -60,6 +61,7 @@ class Pane(Vertical):
     """Names of the gates this pane's report carries (reported UNKNOWN when the load fails)."""
     RETRY_BASE_S: ClassVar[float] = 5.0
     RETRY_MAX_S: ClassVar[float] = 120.0
+    _start_load: Callable[[], object]  # this pane class's load worker, made by __init_subclass__
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from cockpit.domain.commits import ItemDiff
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import BranchReport
 from cockpit.services.branch_render import DiffRow, attention_rows
@@ -70,14 +71,33 @@ class BranchDiffPane(TablePane):
     GATES = ("branch_diff_clean",)
     LINK_NAME = "SHA or URL"
     SUMMARY_CLASSES = "pane-filter branch-summary"
-    BINDINGS = [
-        Binding("enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"),
-        Binding("y", "copy", "Copy pick", id="branch.copy_pick", tooltip="Copy 'git cherry-pick -x <sha>' for the selected row"),
-        Binding("b", "pick_branch", "Pick branch", id="branch.pick_branch",
-                tooltip="Make a local branch from the release branch with the pick applied (never pushed)"),
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter", "detail", "Detail", id="branch.detail", tooltip="Show every piece of evidence for the selected row"
+        ),
+        Binding(
+            "y",
+            "copy",
+            "Copy pick",
+            id="branch.copy_pick",
+            tooltip="Copy 'git cherry-pick -x <sha>' for the selected row",
+        ),
+        Binding(
+            "b",
+            "pick_branch",
+            "Pick branch",
+            id="branch.pick_branch",
+            tooltip="Make a local branch from the release branch with the pick applied (never pushed)",
+        ),
         Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
-        Binding("Y", "copy_link", "Copy SHA/URL", show=False, id="branch.copy_link",
-                tooltip="Copy the selected row's commit SHA (or its PR's URL) to the clipboard"),
+        Binding(
+            "Y",
+            "copy_link",
+            "Copy SHA/URL",
+            show=False,
+            id="branch.copy_link",
+            tooltip="Copy the selected row's commit SHA (or its PR's URL) to the clipboard",
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -101,8 +121,12 @@ class BranchDiffPane(TablePane):
         for index, row in enumerate(self.rows):
             word = _WORD.get(row.section, row.section)
             meaning = "missing" if row.section == "missing" else None
-            cells = (status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
-                     _fit(row.ref, REF_W), _fit(row.title, title_w), _fit(row.evidence, evidence_w))
+            cells = (
+                status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
+                _fit(row.ref, REF_W),
+                _fit(row.title, title_w),
+                _fit(row.evidence, evidence_w),
+            )
             rows.append(TableRow(str(index), row, cells))
         self.draw_rows(rows)
 
@@ -168,14 +192,16 @@ class BranchDiffPane(TablePane):
         if row is None:
             return
         if row.target is None:
-            self.notify(f"{row.ref} is already on a branch: a local pick branch is made for milestone PRs and reverts owed.",
-                        markup=False)
+            self.notify(
+                f"{row.ref} is already on a branch: a local pick branch is made for milestone PRs and reverts owed.",
+                markup=False,
+            )
             return
         perform(self, self.PANE, "branch.pick_branch", row.target)
 
     def action_open(self) -> None:
         row = self.selected_row()
-        if row is not None and row.target is not None and getattr(row.target, "html_url", ""):
+        if row is not None and isinstance(row.target, ItemDiff) and row.target.html_url:
             perform(self, self.PANE, "branch.open", row.target)
         elif row is not None:
             self.notify(f"{row.ref}: no URL to open.", markup=False)

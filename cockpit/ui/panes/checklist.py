@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Log
 
 from cockpit.domain.checklist import StepKind, StepRun
@@ -76,7 +76,7 @@ class ChecklistPane(TablePane):
     GATES = ("checklist",)
     LINK_NAME = "command"
     COLUMNS = COLUMNS
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle", "Tick", id="checklist.toggle", tooltip="Tick or untick the selected manual step"),
         Binding("n", "note", "Note", id="checklist.note", tooltip="Add a note to the selected step"),
         Binding("x", "run_step", "Run", id="checklist.run",
@@ -140,7 +140,11 @@ class ChecklistPane(TablePane):
         view = self.selected_step()
         return (view.step.command or None) if view is not None else None
 
-    def action_toggle(self) -> None:
+    def _reload_if_done(self, ok: bool) -> None:
+        if ok:
+            self.reload()
+
+    def action_toggle(self) -> None:  # type: ignore[override]  # the step's tick, not DOMNode's attribute toggle
         view = self.selected_step()
         if view is not None:
             self.toggle(view)
@@ -158,7 +162,7 @@ class ChecklistPane(TablePane):
             return
         irreversible = view.step.irreversible and not view.done
         perform(self, self.PANE, "checklist.toggle", view.step.id, confirm=irreversible,
-                danger="irreversible" if irreversible else None, on_done=lambda ok: ok and self.reload())
+                danger="irreversible" if irreversible else None, on_done=self._reload_if_done)
 
     def action_run_step(self) -> None:
         view = self.selected_step()
@@ -219,7 +223,7 @@ class ChecklistPane(TablePane):
         def noted(text: str | None) -> None:
             if text is not None:
                 perform(self, self.PANE, "checklist.note", (view.step.id, text), confirm=False,
-                        on_done=lambda ok: ok and self.reload())
+                        on_done=self._reload_if_done)
 
         old = view.signoff.note if view.signoff else ""
         self.app.push_screen(TextInputScreen(f"Note on '{view.step.title}'", value=old), noted)

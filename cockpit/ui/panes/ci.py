@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.ci import RepoCIVerdict
 from cockpit.domain.reports import CIReport
 from cockpit.ui.acting import perform
-from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import plain, status_text
 
@@ -104,10 +104,12 @@ class CIPane(TablePane):
     LINK_NAME = "head SHA"
     TICK_S = 1.0  # how often "fresh N s ago" is redrawn
     SUMMARY_CLASSES = "pane-filter ci-status"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "detail", "Detail", id="ci.detail", tooltip="Show the failed and pending jobs with links"),
         Binding("o", "open", "Open run", id="ci.open", tooltip="Open the run of the first failed (or pending) job"),
-        Binding("x", "rerun", "Re-run failed", id="ci.rerun", tooltip="Re-run the failed jobs of the selected repository"),
+        Binding(
+            "x", "rerun", "Re-run failed", id="ci.rerun", tooltip="Re-run the failed jobs of the selected repository"
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -122,7 +124,7 @@ class CIPane(TablePane):
 
     def on_mount(self) -> None:
         self.set_interval(self.TICK_S, self.show_status)
-        self.set_interval(self.refresh_s, self.auto_refresh)
+        self.set_interval(self.refresh_s, self.reload_on_timer)
         self.show_status()
 
     def fetch(self) -> CIReport:
@@ -133,7 +135,7 @@ class CIPane(TablePane):
         super().reload()
         self.show_status()
 
-    def auto_refresh(self) -> None:
+    def reload_on_timer(self) -> None:
         """The interval's reload: quiet (the table stays), skipped while a load is running."""
         if self.loading_now:
             return
@@ -143,7 +145,7 @@ class CIPane(TablePane):
 
     def _loaded(self, report: Any) -> None:
         self.loading_now = False
-        self.fresh_at = self.app.clock()
+        self.fresh_at = self.now()
         super()._loaded(report)
         self.show_status()
 
@@ -153,12 +155,12 @@ class CIPane(TablePane):
         self.show_status()
 
     def status_line(self) -> str:
-        """"fresh 12 s ago · 20 GitHub requests (20 unchanged, 304) · auto-refresh every 2 min"."""
+        """ "fresh 12 s ago · 20 GitHub requests (20 unchanged, 304) · auto-refresh every 2 min"."""
         parts = []
         if self.fresh_at is None:
             parts.append("not loaded yet")
         else:
-            parts.append(f"fresh {ago_text((self.app.clock() - self.fresh_at).total_seconds())} ago")
+            parts.append(f"fresh {ago_text((self.now() - self.fresh_at).total_seconds())} ago")
         if self.loading_now:
             parts.append("refreshing…")
         report = self.report
@@ -180,7 +182,10 @@ class CIPane(TablePane):
         return (self.report.branches + self.report.rc_builds) if self.report else ()
 
     def columns(self) -> Sequence[Column[RefRow]]:
-        return tuple(replace(column, title=label, width=width) for (label, width), column in zip(self._layout, COLUMNS))
+        return tuple(
+            replace(column, title=label, width=width)
+            for (label, width), column in zip(self._layout, COLUMNS, strict=False)
+        )
 
     def _columns(self) -> tuple[tuple[str, int], ...]:
         width = self.table.size.width or self.size.width or self.app.size.width
@@ -202,9 +207,15 @@ class CIPane(TablePane):
         rows = []
         for index, v in enumerate(self.verdicts()):
             counts = f"{len(v.failed)}/{len(v.pending)}/{len(v.unstable)}"
-            cells = (plain(v.repository), plain(v.ref), status_text(self, v.status), Text(counts),
-                     Text(last_green_text(v, wide=wide, rc=index >= rc_from)), plain(v.reason))
-            fitted = tuple(_fit(c, w) for c, w in zip(cells, widths))
+            cells = (
+                plain(v.repository),
+                plain(v.ref),
+                status_text(self, v.status),
+                Text(counts),
+                Text(last_green_text(v, wide=wide, rc=index >= rc_from)),
+                plain(v.reason),
+            )
+            fitted = tuple(_fit(c, w) for c, w in zip(cells, widths, strict=False))
             rows.append(TableRow(str(index), RefRow(v, index >= rc_from), fitted))
         self.draw_rows(rows)
         self.show_status()
@@ -241,8 +252,10 @@ class CIPane(TablePane):
         else:
             green = "no green commit among the recent ones walked back"
         head = verdict.head_sha[:10] if verdict.head_sha else "unknown"
-        lines = [f"{verdict.status.value}: {verdict.reason}",
-                 f"head {head} · {verdict.job_count} jobs (shards folded) · {green}"]
+        lines = [
+            f"{verdict.status.value}: {verdict.reason}",
+            f"head {head} · {verdict.job_count} jobs (shards folded) · {green}",
+        ]
         if verdict.missing_workflows:
             lines.append("Required workflows not started: " + ", ".join(verdict.missing_workflows))
         return tuple(lines)

@@ -7,12 +7,13 @@ jobs of the repository (the same registered action as the pane's ``x``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
@@ -67,16 +68,23 @@ class CIDetailScreen(ModalScreen[None]):
     CIDetailScreen #ci-link { height: auto; color: $text-muted; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back", id="ci_detail.close", tooltip="Back to the CI pane"),
         Binding("q", "close", "Back", show=False, id="ci_detail.quit", tooltip="Back to the CI pane"),
-        Binding("o", "open_job", "Open job", id="ci_detail.open_job", tooltip="Open the highlighted job in the browser"),
-        Binding("w", "open_run", "Open run", id="ci_detail.open_run", tooltip="Open the highlighted job's workflow run"),
-        Binding("x", "rerun", "Re-run failed", id="ci_detail.rerun", tooltip="Re-run the failed jobs of this repository"),
+        Binding(
+            "o", "open_job", "Open job", id="ci_detail.open_job", tooltip="Open the highlighted job in the browser"
+        ),
+        Binding(
+            "w", "open_run", "Open run", id="ci_detail.open_run", tooltip="Open the highlighted job's workflow run"
+        ),
+        Binding(
+            "x", "rerun", "Re-run failed", id="ci_detail.rerun", tooltip="Re-run the failed jobs of this repository"
+        ),
     ]
 
-    def __init__(self, verdict: RepoCIVerdict, header: tuple[str, ...], *,
-                 on_rerun: Callable[[bool], None] | None = None) -> None:
+    def __init__(
+        self, verdict: RepoCIVerdict, header: tuple[str, ...], *, on_rerun: Callable[[bool], None] | None = None
+    ) -> None:
         super().__init__()
         self.verdict, self.header, self.on_rerun = verdict, header, on_rerun
         self.jobs: dict[str, JobVerdict] = {}
@@ -99,8 +107,12 @@ class CIDetailScreen(ModalScreen[None]):
             for index, job in enumerate(jobs):
                 key = f"{title}:{index}"
                 self.jobs[key] = job
-                table.add_row(plain(job.conclusion or job.status), Text(duration_text(job.duration_s)),
-                              plain(f"  {job.workflow} / {job.name}"), key=key)
+                table.add_row(
+                    plain(job.conclusion or job.status),
+                    Text(duration_text(job.duration_s)),
+                    plain(f"  {job.workflow} / {job.name}"),
+                    key=key,
+                )
         for workflow in self.verdict.missing_workflows:
             table.add_row(Text("not started"), Text(""), plain(f"  {workflow}"), key=f"missing:{workflow}")
         first_job = next(iter(self.jobs), None)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.gates import GateStatus
@@ -73,18 +73,46 @@ class MilestonePane(TablePane):
     GATES = ("milestone_empty",)
     SUMMARY_CLASSES = "pane-filter"
     COLUMNS = COLUMNS
-    BINDINGS = [
-        Binding("f", "cycle_open", "Open/all", id="milestone.filter_open", tooltip="Show open items only, or all items"),
-        Binding("p", "only_kind('pull')", "PRs", id="milestone.filter_prs", tooltip="Show pull requests only (again: both)"),
-        Binding("i", "only_kind('issue')", "Issues", id="milestone.filter_issues", tooltip="Show issues only (again: both)"),
-        Binding("l", "cycle_label", "Label", id="milestone.filter_label", tooltip="Show only items with the next label present (cycles; back to all)"),
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "f", "cycle_open", "Open/all", id="milestone.filter_open", tooltip="Show open items only, or all items"
+        ),
+        Binding(
+            "p", "only_kind('pull')", "PRs", id="milestone.filter_prs", tooltip="Show pull requests only (again: both)"
+        ),
+        Binding(
+            "i", "only_kind('issue')", "Issues", id="milestone.filter_issues", tooltip="Show issues only (again: both)"
+        ),
+        Binding(
+            "l",
+            "cycle_label",
+            "Label",
+            id="milestone.filter_label",
+            tooltip="Show only items with the next label present (cycles; back to all)",
+        ),
         Binding("s", "cycle_sort", "Sort", id="milestone.sort", tooltip="Sort by the next column (or click a header)"),
-        Binding("S", "reverse_sort", "Reverse", show=False, id="milestone.sort_reverse", tooltip="Reverse the sort order"),
-        Binding("a", "toggle_skipped", "Skipped", id="milestone.skipped", tooltip="Show the items skipped by label instead (again: back)"),
-        Binding("enter", "detail", "Detail", show=False, id="milestone.detail", tooltip="Show the selected item in full"),
+        Binding(
+            "S", "reverse_sort", "Reverse", show=False, id="milestone.sort_reverse", tooltip="Reverse the sort order"
+        ),
+        Binding(
+            "a",
+            "toggle_skipped",
+            "Skipped",
+            id="milestone.skipped",
+            tooltip="Show the items skipped by label instead (again: back)",
+        ),
+        Binding(
+            "enter", "detail", "Detail", show=False, id="milestone.detail", tooltip="Show the selected item in full"
+        ),
         Binding("o", "open", "Open", id="milestone.open", tooltip="Open the selected item in the browser"),
         Binding("d", "remove", "Remove", id="milestone.remove", tooltip="Remove the selected item from the milestone"),
-        Binding("v", "validate", "Validate", id="milestone.validate", tooltip="Post the validation comment on the selected closed item"),
+        Binding(
+            "v",
+            "validate",
+            "Validate",
+            id="milestone.validate",
+            tooltip="Post the validation comment on the selected closed item",
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -118,7 +146,7 @@ class MilestonePane(TablePane):
     def show(self, report: MilestoneReport) -> None:
         links = linked_prs(self._all_items())
         items = self.visible_items()
-        now = self.app.clock()
+        now = self.now()
         self.draw_rows(self._row(ItemRow(item, links.get(item.number, ())), now) for item in items)
         self._counted = len(items)
         self.query_one(".pane-filter", Static).update(self._filter_line(report, len(items)))
@@ -152,7 +180,10 @@ class MilestonePane(TablePane):
         if column is not None:
             parts.append(f"sorted by {column.id}" + (", reversed" if self.sort_reverse else ""))
         if self.show_skipped:
-            head = f"Milestone {report.milestone.title}: skipped by label, not counted by the gate: {shown} of {len(report.skipped)}"
+            head = (
+                f"Milestone {report.milestone.title}: skipped by label, not counted by the gate: "
+                f"{shown} of {len(report.skipped)}"
+            )
             return Text(f"{head} ({', '.join(parts)}) · a: back to the counted items")
         line = f"Milestone {report.milestone.title}: {shown} of {len(report.items)} shown ({', '.join(parts)})"
         if report.skipped:
@@ -173,7 +204,11 @@ class MilestonePane(TablePane):
         self._rerender()
 
     def action_cycle_label(self) -> None:
-        labels = (None, *labels_present(self.report.skipped if self.show_skipped else self.report.items)) if self.report else (None,)
+        labels = (
+            (None, *labels_present(self.report.skipped if self.show_skipped else self.report.items))
+            if self.report
+            else (None,)
+        )
         position = labels.index(self.label) if self.label in labels else 0
         self.label = labels[(position + 1) % len(labels)]
         self.notify(f"Label filter: {self.label or 'all labels'}", markup=False)
@@ -201,8 +236,14 @@ class MilestonePane(TablePane):
     def _act(self, action_id: str, reload_after: bool) -> None:
         item = self.selected_item()
         if item is not None:
-            done = (lambda ok: ok and self.reload()) if reload_after else (lambda ok: self._rerender())
-            perform(self, self.PANE, action_id, item, on_done=done)
+            perform(self, self.PANE, action_id, item, on_done=self._reload_if_done if reload_after else self._redraw)
+
+    def _reload_if_done(self, ok: bool) -> None:
+        if ok:
+            self.reload()
+
+    def _redraw(self, ok: bool) -> None:
+        self._rerender()
 
     def action_open(self) -> None:
         self._act("milestone.open", False)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
@@ -72,10 +72,12 @@ class GateList(Widget):
     def line(self, name: str, title: str, key: str, width: int) -> Content:
         """The line of one gate at ``width`` cells; "loading…" until its pane reports it."""
         gate = self.gates.get(name)
-        word, style = (STATUS_WORD[gate.status], _STATUS_STYLE[gate.status]) if gate else ("…", _STATUS_STYLE[GateStatus.UNKNOWN])
+        word, style = (
+            (STATUS_WORD[gate.status], _STATUS_STYLE[gate.status]) if gate else ("…", _STATUS_STYLE[GateStatus.UNKNOWN])
+        )
         summary_width = max(1, width - TITLE_WIDTH - STATUS_WIDTH - KEY_WIDTH)
         return Content.assemble(
-            (title[:TITLE_WIDTH - 1].ljust(TITLE_WIDTH), "bold"),  # our own titles, all shorter
+            (title[: TITLE_WIDTH - 1].ljust(TITLE_WIDTH), "bold"),  # our own titles, all shorter
             (word.ljust(STATUS_WIDTH), style),
             Content(gate.summary if gate else "loading…").truncate(summary_width, ellipsis=True, pad=True),
             (f" [{key}]" if key else "", "$foreground-muted"),
@@ -91,7 +93,7 @@ class OverviewPane(Pane):
 
     PANE = "overview"
     GATES = ("rc_artifacts", "pypi_not_published")
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "toggle_trends", "Trends", id="overview.trends",
                 tooltip="Show the trends (burn-down, pick flow, CI history) in place of the RC artifacts, or back"),
     ]
@@ -111,7 +113,7 @@ class OverviewPane(Pane):
         yield from self.compose_body()
 
     @property
-    def body(self) -> Widget:
+    def body(self) -> Static:
         return self._storage_section()[0]
 
     def focus_body(self) -> None:

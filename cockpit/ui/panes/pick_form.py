@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from cockpit.services.pick_parser import BOT_CLASSES, bot_command
+from cockpit.services.pick_command import BOT_CLASSES, bot_command
 
 CATEGORIES = BOT_CLASSES
 
@@ -21,7 +23,9 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
     ``category`` preselects one of the bot's five classes (from the request's free-text category).
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="bot_form.cancel", tooltip="Close without posting")
+    ]
 
     def __init__(self, pr: int, branch: str, *, fixes: str = "", category: str = "") -> None:
         super().__init__()
@@ -31,10 +35,18 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text(f"Cherry-pick #{self.pr} onto {self.branch}", style="bold"))
-            yield Select([(c, c) for c in CATEGORIES], prompt="Category", id="bot-category", allow_blank=True,
-                         **({"value": self.category} if self.category else {}))
-            yield Input(value=self.fixes, placeholder="Fixes: issue URL (needed for regression, critical, fixnewfeature)",
-                        id="bot-fixes")
+            yield Select(
+                [(c, c) for c in CATEGORIES],
+                prompt="Category",
+                id="bot-category",
+                allow_blank=True,
+                value=self.category or Select.NULL,
+            )
+            yield Input(
+                value=self.fixes,
+                placeholder="Fixes: issue URL (needed for regression, critical, fixnewfeature)",
+                id="bot-fixes",
+            )
             yield Static("", id="bot-preview")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Continue", variant="primary", id="bot-ok")

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
-from cockpit.services.pick_parser import suggest_class
 from cockpit.services.markdown import md_text
+from cockpit.services.pick_command import suggest_class
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
+from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import days_text, status_text
 
@@ -77,11 +78,23 @@ class PicksPane(TablePane):
     GATES = ("picks_clear",)
     SUMMARY_CLASSES = "pane-filter"
     COLUMNS = COLUMNS
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "detail", "Detail", id="picks.detail", tooltip="Show the request comment and its PRs"),
         Binding("o", "open", "Open", id="picks.open", tooltip="Open the request comment in the browser"),
-        Binding("m", "reply", "Reply", id="picks.reply", tooltip="Reply on the tracker issue (to the selected request's author)"),
-        Binding("c", "compose", "Bot command", id="picks.bot_command", tooltip="Compose and post the bot's cherry-pick command for the trunk PR"),
+        Binding(
+            "m",
+            "reply",
+            "Reply",
+            id="picks.reply",
+            tooltip="Reply on the tracker issue (to the selected request's author)",
+        ),
+        Binding(
+            "c",
+            "compose",
+            "Bot command",
+            id="picks.bot_command",
+            tooltip="Compose and post the bot's cherry-pick command for the trunk PR",
+        ),
     ]
 
     def fetch(self) -> PicksReport:
@@ -94,9 +107,11 @@ class PicksPane(TablePane):
         unrequested = ", ".join(f"#{p.number} {p.title}" for p in report.unrequested)
         stale_count = sum(1 for r in report.rows if PickFlag.STALE in r.flags)
         self.query_one(".pane-filter", Static).update(
-            Text(f"{report.tracker_title} (#{report.tracker_issue}): {len(report.rows)} comments"
-                 + (f" · {stale_count} waiting over {stale_days:g} days" if stale_count else "")
-                 + (f" · merged without a request: {unrequested}" if unrequested else ""))
+            Text(
+                f"{report.tracker_title} (#{report.tracker_issue}): {len(report.rows)} comments"
+                + (f" · {stale_count} waiting over {stale_days:g} days" if stale_count else "")
+                + (f" · merged without a request: {unrequested}" if unrequested else "")
+            )
         )
 
     def _row(self, row: PickRow, home: str, stale_days: float) -> TableRow[RequestRow]:
@@ -157,7 +172,11 @@ class PicksPane(TablePane):
         head = (
             f"Status: {row.status.value.replace('_', ' ')}"
             + (f" · asked {days_text(row.age_days)} ago" if row.age_days is not None else "")
-            + (f" · release PR open {days_text(row.release_pr_age_days)}" if row.release_pr_age_days is not None else ""),
+            + (
+                f" · release PR open {days_text(row.release_pr_age_days)}"
+                if row.release_pr_age_days is not None
+                else ""
+            ),
             "Flags: " + (", ".join(f.value.replace("_", " ") for f in row.flags) or "none"),
             *(f"Note: {n}" for n in row.notes),
             *(f"Hint in the comment: {h}" for h in request.hints),
@@ -170,7 +189,9 @@ class PicksPane(TablePane):
             text = request.body.splitlines()[:_MAX_TEXT_LINES] or ["(empty comment)"]
             self.app.push_screen(DetailScreen(title, lines=(*head, "", *text)))
             return
-        self.app.push_screen(DetailScreen(title, lines=head, markdown=detail_markdown(row, self.backend.config.release.repository)))
+        self.app.push_screen(
+            DetailScreen(title, lines=head, markdown=detail_markdown(row, self.backend.config.release.repository))
+        )
 
     def action_open(self) -> None:
         row = self.selected_row()
@@ -214,7 +235,9 @@ class PicksPane(TablePane):
             return
         if not trunk:
             other = request.trunk_prs[0].label(home)
-            self.notify(f"The trunk PR is {other}: post the bot command in that repository.", severity="warning", markup=False)
+            self.notify(
+                f"The trunk PR is {other}: post the bot command in that repository.", severity="warning", markup=False
+            )
             return
         pr, category = trunk[0].number, suggest_class(request.category) or ""
         fixes = request.fixes[0] if request.fixes else ""
@@ -243,8 +266,10 @@ def detail_markdown(row: PickRow, home: str) -> str:
         role = "Release PR" if key in release else "Trunk PR" if key in trunk else "Mentioned PR"
         where = f", onto {pr.base_ref}" if pr.base_ref else ""
         state = pr.state.value.replace("_", " ")
-        parts.append(f"---\n\n### {role} #{pr.number}: {md_text(pr.title)}\n\n*{state}{md_text(where)}*"
-                     f"\n\n{pr.body.strip() or '_(no description)_'}")
+        parts.append(
+            f"---\n\n### {role} #{pr.number}: {md_text(pr.title)}\n\n*{state}{md_text(where)}*"
+            f"\n\n{pr.body.strip() or '_(no description)_'}"
+        )
     return "\n\n".join(parts) + "\n"
 
 
