@@ -67,10 +67,9 @@ def _trunk_message(plan: ScalePlan, c: Trunk, sha_of) -> str:
             f"trunk ([comment]({url}#issuecomment-{2300000000 + c.index})))\n")
 
 
-def _pick_message(plan: ScalePlan, p: Pick, sha_of, branch_sha) -> str:
-    ts = [plan.trunk[i] for i in p.picks]
-    t = ts[0] if ts else None
-    trailer = f"(cherry picked from commit {sha_of(t.index)})" if t else ""
+def _one_pick_message(plan: ScalePlan, p: Pick, t: Trunk, sha_of) -> str:
+    """The message of a pick of one trunk commit, in the shape ``p.shape`` names."""
+    trailer = f"(cherry picked from commit {sha_of(t.index)})"
     if p.shape in ("x_pick", "conflict"):
         return f"{_trunk_message(plan, t, sha_of)}\n{trailer}\n"
     if p.shape == "pr_plain":
@@ -78,14 +77,23 @@ def _pick_message(plan: ScalePlan, p: Pick, sha_of, branch_sha) -> str:
         return f"{t.subject} (#{p.release_pr})\n\n{body}\n"
     if p.shape == "pr_trailer":
         return f"{t.subject} (#{p.release_pr})\n\n{t.body}\n\n{trailer}\n"
+    if p.shape == "retitled":
+        return f"Backport: {t.title.lower()} to {BRANCH}\n\nThe same change, applied by hand to the release branch.\n"
+    return f"{t.title}\n\nRe-applied by hand on the release branch.\n"  # reauthored
+
+
+_ONE_TRUNK_COMMIT = ("x_pick", "conflict", "pr_plain", "pr_trailer", "retitled", "reauthored")
+
+
+def _pick_message(plan: ScalePlan, p: Pick, sha_of, branch_sha) -> str:
+    ts = [plan.trunk[i] for i in p.picks]
+    if p.shape in _ONE_TRUNK_COMMIT:
+        return _one_pick_message(plan, p, ts[0], sha_of)
     if p.shape == "bulk":
         bullets = "\n".join(f"* {c.subject}" for c in ts)
         return f"[{BRANCH}] Cherry-pick fixes (#{p.release_pr})\n\nThis picks the following fixes:\n\n{bullets}\n"
-    if p.shape == "retitled":
-        return f"Backport: {t.title.lower()} to {BRANCH}\n\nThe same change, applied by hand to the release branch.\n"
-    if p.shape == "reauthored":
-        return f"{t.title}\n\nRe-applied by hand on the release branch.\n"
     if p.shape == "revert_branch":
+        assert p.undoes is not None, "a revert on the branch undoes a pick"
         undone = plan.trunk[p.undoes.picks[0]]
         return f'Revert "{undone.subject}"\n\nThis reverts commit {branch_sha(p.undoes)}.\n'
     if p.shape == "branch_fix":
@@ -128,7 +136,7 @@ def write_scale_history(plan: ScalePlan, clone: Path) -> None:
         files = [(plan.trunk[i].file, None if plan.trunk[i].delete else blob_of[i]) for i in p.picks]
         if p.shape == "conflict":
             files = [(plan.trunk[p.picks[0]].file, fi.blob(_content(plan.trunk[p.picks[0]], conflict=True)))]
-        elif p.shape == "revert_branch":
+        elif p.shape == "revert_branch" and p.undoes is not None:
             files = [(plan.trunk[p.undoes.picks[0]].file, None)]
         elif p.shape in ("branch_fix", "bump", "pin"):
             path = {"bump": "version.txt", "pin": ".ci/docker/ci_commit_pins/triton.txt"}.get(p.shape)

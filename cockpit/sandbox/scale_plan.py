@@ -158,9 +158,9 @@ def _plan_trunk(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], rev
     for i in filler_reverts:
         if i in revert_of or i in roles:
             continue
-        target = next((j for j in range(i - 1, plan.cut, -1) if j not in roles and j not in revert_of), None)
-        if target is not None:
-            revert_of[i] = (target, False)
+        free = next((j for j in range(i - 1, plan.cut, -1) if j not in roles and j not in revert_of), None)
+        if free is not None:
+            revert_of[i] = (free, False)
             roles[i] = "revert_filler"
     titles: set[str] = set()
     for i in range(n):
@@ -223,7 +223,7 @@ def _plan_items(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], fea
 def _prefix_traps(plan: ScalePlan, nums: _Numbers, roles: dict[int, str], add) -> None:
     """Milestone numbers that are prefixes of picked PRs (``#1234`` vs ``#12345``): an early PR that
     landed before the cut, and a closed issue nothing fixes."""
-    picked = sorted(plan.trunk[i].pr for i, r in roles.items() if r == "x_pick")
+    picked = sorted(pr for i, r in roles.items() if r == "x_pick" and (pr := plan.trunk[i].pr) is not None)
     early, unfixed = 0, 0
     for p in picked:
         short = p // 10

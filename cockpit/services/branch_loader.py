@@ -70,7 +70,7 @@ def search_before_cut(repo: GitPort, cut: str, repository: str, numbers: Sequenc
     return found
 
 
-def _answer_from(search: Future | None):
+def _answer_from(search: Future[dict[int, CommitRecord]] | None) -> Callable[[list[int]], dict[int, CommitRecord]]:
     """``analyze_branch``'s ``before_cut``: the running search's answer, cut down to the numbers asked."""
 
     def lookup(numbers: list[int]) -> dict[int, CommitRecord]:

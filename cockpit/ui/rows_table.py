@@ -55,7 +55,10 @@ class RowsTable(DataTable[Any]):
         if cell is None:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
         row_key = self._row_locations.get_key(row_index)
-        key = (row_key, self._column_locations.get_key(column_index), base_style, cursor, hover,
+        column_key = self._column_locations.get_key(column_index)
+        if row_key is None or column_key is None:  # _plain_line_cell found the row; the column is in range
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        key = (row_key, column_key, base_style, cursor, hover,
                self._show_hover_cursor, self._update_count, self._pseudo_class_state)
         lines = self._cell_render_cache.get(key)
         if lines is None:
@@ -73,7 +76,8 @@ class RowsTable(DataTable[Any]):
         """The cell's ``Text`` when it is drawn as one plain line (what the quick path draws), else None."""
         if row_index < 0 or column_index < 0 or width <= 2 * self.cell_padding:
             return None
-        row = self.rows.get(self._row_locations.get_key(row_index))
+        row_key = self._row_locations.get_key(row_index)
+        row = self.rows.get(row_key) if row_key is not None else None
         if row is None or row.height != 1 or row.auto_height:
             return None
         cells = self._get_row_renderables(row_index).cells
