@@ -211,6 +211,11 @@ class GitHubClient:
         self._t.request("PATCH", f"{_repo_path(repo)}/issues/{int(number)}", f"{verb} in {repo}",
                         body={"milestone": milestone_number})
 
+    def remove_label(self, repo: str, number: int, label: str) -> None:
+        """Take ``label`` off issue or PR #number (GitHub answers with the labels left)."""
+        self._t.request("DELETE", f"{_repo_path(repo)}/issues/{int(number)}/labels/{quote(label, safe='')}",
+                        f"remove the label {label!r} from #{number} in {repo}")
+
     def rerun_failed_jobs(self, repo: str, run_id: int) -> None:
         self._t.request("POST", f"{_repo_path(repo)}/actions/runs/{int(run_id)}/rerun-failed-jobs",
                         f"re-run the failed jobs of run {run_id} in {repo}")
