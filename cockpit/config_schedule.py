@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Any
 
 from cockpit.domain.schedule import (
@@ -21,7 +21,7 @@ _DATE = "an ISO date such as 2026-09-21"
 _DEADLINE = "an ISO date or date-time such as 2026-09-21 or 2026-09-21T17:00:00Z"
 
 
-def schedule_from(t: "_Table") -> PatchSchedule:
+def schedule_from(t: _Table) -> PatchSchedule:
     """The schedule of ``t``; a ConfigError names the key and what was expected."""
     for key in t.data:
         if key not in _KEYS:
@@ -49,7 +49,7 @@ def schedule_from(t: "_Table") -> PatchSchedule:
     )
 
 
-def _date(t: "_Table", key: str) -> date:
+def _date(t: _Table, key: str) -> date:
     value: Any = t.get(key, (str, date), _DATE, required=True)
     if isinstance(value, datetime):
         raise t.fail(key, _DATE + " (a day, not a time)", value.isoformat())
@@ -61,16 +61,16 @@ def _date(t: "_Table", key: str) -> date:
         raise t.fail(key, _DATE, value) from None
 
 
-def _deadline(t: "_Table") -> datetime:
+def _deadline(t: _Table) -> datetime:
     """A date means the end of that day (UTC); a date-time without a zone is UTC."""
     value: Any = t.get("cherry_pick_deadline", (str, date, datetime), _DEADLINE)
     if isinstance(value, str):
         try:
             text = value.strip()
             has_time = "T" in text or " " in text
-            value = datetime.fromisoformat(text.replace("Z", "+00:00")) if has_time else date.fromisoformat(text)
+            value = datetime.fromisoformat(text) if has_time else date.fromisoformat(text)
         except ValueError:
             raise t.fail("cherry_pick_deadline", _DEADLINE, value) from None
     if not isinstance(value, datetime):
         value = datetime.combine(value, time(23, 59, 59))
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

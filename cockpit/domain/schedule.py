@@ -17,7 +17,8 @@ class PatchPhase(StrEnum):
     GENERAL_AVAILABILITY = "general_availability"
 
     @property
-    def title(self) -> str:
+    def words(self) -> str:
+        """The phase as the release manager says it."""
         return PHASE_TITLES[self]
 
 
@@ -68,11 +69,11 @@ class PhaseToday:
     def summary(self) -> str:
         """One line for the overview: "Cherry-picking: 3 days left; deadline passed 2 days ago"."""
         if self.where == "in" and self.phase is not None:
-            text = f"{self.phase.title}: {_days(self.days_left)} left (today included)"
+            text = f"{self.phase.words}: {_days(self.days_left)} left (today included)"
         elif self.where == "before" and self.next_phase is not None:
-            text = f"before {self.next_phase.title}: starts in {_days(self.days_left)}"
+            text = f"before {self.next_phase.words}: starts in {_days(self.days_left)}"
         elif self.where == "between" and self.next_phase is not None:
-            text = f"between phases: {self.next_phase.title} starts in {_days(self.days_left)}"
+            text = f"between phases: {self.next_phase.words} starts in {_days(self.days_left)}"
         else:
             text = "after general availability: the schedule is over"
         if self.days_to_deadline is not None:

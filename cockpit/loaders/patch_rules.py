@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 LIST_LIMIT = 1000
 
 
-def patch_rules(backend: "Ports", requests: "Sequence[PickRequest]", unread: list[str]) -> "PatchRules | None":
+def patch_rules(backend: Ports, requests: Sequence[PickRequest], unread: list[str]) -> PatchRules | None:
     """The rules of a patch release with a ``[schedule]``; None for any other release. What could not
     be read is added to ``unread`` (the issues' labels: then only requests linking nothing are flagged)."""
     from cockpit.services.patch_picks import PatchRules, issues_to_check, not_yet_seen

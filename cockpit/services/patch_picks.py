@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow
 
@@ -68,7 +68,7 @@ def _ruled(row: PickRow, rules: PatchRules, repository: str) -> PickRow:
     if rules.deadline is not None and req.created_at is not None and _aware(req.created_at) > rules.deadline:
         flags.append(PickFlag.AFTER_DEADLINE)
         notes.append(f"posted {_aware(req.created_at):%Y-%m-%d %H:%M} UTC, after the cherry-pick deadline "
-                     f"{rules.deadline.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC")
+                     f"{rules.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
     if not links_ci_failure(req):
         linked = linked_issues(req, repository)
         labels = " or ".join(repr(label) for label in rules.qualifying_labels) or "a qualifying label"
@@ -103,4 +103,4 @@ def not_yet_seen(wanted: Collection[int], seen: Collection[int], oldest_listed: 
 
 
 def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.release import Release
@@ -23,8 +23,8 @@ def release_is_patch(release: Release) -> bool:
 def phase_on(schedule: PatchSchedule, now: datetime) -> PhaseToday:
     """The phase ``now`` falls in (its UTC date), the days left in it (today counted), and the
     days to the cherry-pick deadline (negative once passed)."""
-    now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
-    today = now.astimezone(timezone.utc).date()
+    now = now if now.tzinfo else now.replace(tzinfo=UTC)
+    today = now.astimezone(UTC).date()
     to_deadline = None
     if schedule.cherry_pick_deadline is not None:
         to_deadline = (schedule.cherry_pick_deadline - now).total_seconds() / 86400

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from cockpit.services.schedule import is_patch_release, phase_on, phase_status
 
 REPO = "acme/torchlet"
 BRANCH = "release/2.5"
-DEADLINE = datetime(2026, 9, 25, 17, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 9, 25, 17, 0, tzinfo=UTC)
 PATH = Path("/releases/2.5.1/cockpit.toml")
 SCHEDULE = {
     "triage": {"start": "2026-09-01", "end": "2026-09-14"},
@@ -60,7 +60,7 @@ def test_the_schedule_is_read_from_the_config_with_its_defaults():
 
 def test_a_deadline_given_as_a_day_means_the_end_of_that_day_utc():
     s = config({"cherry_pick_deadline": "2026-09-25"}).schedule
-    assert s is not None and s.cherry_pick_deadline == datetime(2026, 9, 25, 23, 59, 59, tzinfo=timezone.utc)
+    assert s is not None and s.cherry_pick_deadline == datetime(2026, 9, 25, 23, 59, 59, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("schedule, key, expected", [
@@ -82,7 +82,7 @@ def test_a_wrong_schedule_is_refused_naming_the_file_the_key_and_what_was_expect
 
 
 def at(day: str, hour: int = 12) -> datetime:
-    return datetime.fromisoformat(day).replace(hour=hour, tzinfo=timezone.utc)
+    return datetime.fromisoformat(day).replace(hour=hour, tzinfo=UTC)
 
 
 def test_today_s_phase_and_the_days_left_in_it_come_from_the_dates():
