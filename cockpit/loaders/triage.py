@@ -20,11 +20,12 @@ def triage_label(backend: "Ports") -> str:
 
 
 def load_triage(backend: "Ports") -> TriageReport:
-    from cockpit.loaders.milestone import MILESTONE_REUSE_S, fetch_milestone
+    from cockpit.loaders.milestone import fetch_milestone
     from cockpit.services.triage import triage_report
 
     label = triage_label(backend)
-    milestone, items = fetch_milestone(backend, reuse_within=MILESTONE_REUSE_S)
+    # Read afresh (304s when unchanged): an item just added to the milestone must leave the list.
+    milestone, items = fetch_milestone(backend)
     labelled = backend.github.issues(backend.repository, labels=label, state="open")
     return triage_report(labelled, milestone=milestone, in_milestone={i.number for i in items},
                          answers=backend.state.triage_answers(), repository=backend.repository, label=label)
