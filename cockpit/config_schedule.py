@@ -38,15 +38,22 @@ def schedule_from(t: _Table) -> PatchSchedule:
         if end < start:
             raise sub.fail("end", f"a date on or after start ({start.isoformat()})", end.isoformat())
         phases.append(PhaseDates(phase, start, end))
-    labels = t.strs("qualifying_labels", DEFAULT_QUALIFYING_LABELS)
+    labels: tuple[str, ...] = t.strs("qualifying_labels", DEFAULT_QUALIFYING_LABELS)
     if not labels or not all(label.strip() for label in labels):
         raise t.fail("qualifying_labels", "a non-empty list of issue labels such as [\"high priority\"]", list(labels))
     return PatchSchedule(
         phases=tuple(phases),
         cherry_pick_deadline=_deadline(t) if "cherry_pick_deadline" in t.data else None,
         qualifying_labels=tuple(label.strip() for label in labels),
-        triage_label=t.str("triage_label", DEFAULT_TRIAGE_LABEL).strip() or DEFAULT_TRIAGE_LABEL,
+        triage_label=_label(t),
     )
+
+
+def _label(t: _Table) -> str:
+    label: str = t.str("triage_label", DEFAULT_TRIAGE_LABEL)
+    if not label.strip():
+        raise t.fail("triage_label", "a non-empty label such as \"triage review\"", label)
+    return label.strip()
 
 
 def _date(t: _Table, key: str) -> date:

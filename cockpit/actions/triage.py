@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 _QUESTION = dict(QUESTIONS)
 
 
-def register(reg: ActionRegistry, backend: "Ports") -> None:
+def register(reg: ActionRegistry, backend: Ports) -> None:
     repo = backend.repository
 
     def label() -> str:

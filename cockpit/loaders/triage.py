@@ -13,13 +13,13 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 
-def triage_label(backend: "Ports") -> str:
+def triage_label(backend: Ports) -> str:
     """The label that makes an item a triage candidate (``schedule.triage_label``)."""
     schedule = backend.config.schedule
     return schedule.triage_label if schedule is not None else DEFAULT_TRIAGE_LABEL
 
 
-def load_triage(backend: "Ports") -> TriageReport:
+def load_triage(backend: Ports) -> TriageReport:
     from cockpit.loaders.milestone import fetch_milestone
     from cockpit.services.triage import triage_report
 

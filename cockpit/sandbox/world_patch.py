@@ -11,13 +11,13 @@ requests), and ``triage`` (the issue numbers the triage pane must list).
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from cockpit.sandbox.model import SbIssue, World
 
 PATCH_VERSION = "2.5.1"
-PATCH_NOW = datetime(2026, 10, 2, 12, 0, tzinfo=timezone.utc)
-DEADLINE = datetime(2026, 9, 25, 17, 0, tzinfo=timezone.utc)
+PATCH_NOW = datetime(2026, 10, 2, 12, 0, tzinfo=UTC)
+DEADLINE = datetime(2026, 9, 25, 17, 0, tzinfo=UTC)
 SCHEDULE = {
     "triage": {"start": "2026-09-01", "end": "2026-09-14"},
     "go_no_go": {"start": "2026-09-15", "end": "2026-09-15"},
@@ -32,7 +32,7 @@ QUALIFYING_ISSUES = (91058, 91064)
 HIGH_PRIORITY = "high priority"
 TRIAGE = "triage review"
 # (title, extra labels, in the patch milestone, open)
-_CANDIDATES = (
+_CANDIDATES: tuple[tuple[str, list[str], bool, bool], ...] = (
     ("torchlet.load crashes on checkpoints saved by 2.5.0", ["module: regression"], False, True),
     ("torchlet.compile: first call 4x slower than in 2.4", ["oncall: pt2"], False, True),
     ("Docs: wrong default of bias in torchlet.nn.Linear", ["module: docs"], False, True),
@@ -51,7 +51,7 @@ def make_patch_world(world: World) -> World:
     number = max([i.number for i in core.issues] + [p.number for p in core.pulls]) + 1
     triage = []
     for offset, (title, labels, in_milestone, is_open) in enumerate(_CANDIDATES):
-        when = _iso(datetime(2026, 9, 3, 9, tzinfo=timezone.utc) + timedelta(days=2 * offset))
+        when = _iso(datetime(2026, 9, 3, 9, tzinfo=UTC) + timedelta(days=2 * offset))
         core.issues.append(SbIssue(
             number + offset, title, "user-reporter", "open" if is_open else "closed",
             f"Seen after upgrading to 2.5.0.\n\nLabelled `{TRIAGE}` for the {PATCH_VERSION} patch release.",

@@ -73,3 +73,27 @@ async def test_only_a_patch_release_has_the_triage_tab():
             await pilot.pause()
             assert ("triage" in [name for name, _t, _f in app.PANES]) is has_it
             assert (app.current_name == "triage") is has_it
+
+
+async def test_the_overview_of_a_patch_release_says_today_s_phase_and_the_days_left():
+    from datetime import date
+
+    from textual.widgets import Static
+
+    from cockpit.domain.schedule import PatchPhase, PatchSchedule, PhaseDates
+
+    backend = patch_backend()
+    schedule = PatchSchedule((PhaseDates(PatchPhase.TRIAGE, date(2026, 2, 16), date(2026, 2, 27)),
+                              PhaseDates(PatchPhase.CHERRY_PICK, date(2026, 3, 1), date(2026, 3, 4))),
+                             cherry_pick_deadline=NOW.replace(day=4, hour=17))
+    backend.config = replace(backend.config, schedule=schedule)
+    app = CockpitApp(backend, clock=lambda: NOW)  # NOW is 2 March 2026
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        line = str(app.query_one("#patch-phase", Static).render())
+        assert line.startswith("Patch 2.5.1 · Cherry-picking: 3 days left") and "deadline in 2 days" in line
+    plain = CockpitApp(FakeBackend(), clock=lambda: NOW)
+    async with plain.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert not plain.query("#patch-phase")

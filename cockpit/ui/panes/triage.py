@@ -98,12 +98,16 @@ class TriagePane(TablePane):
         current = c.answers.get(question)
         following = {None: True, True: False, False: None}[current]
         perform(self, self.PANE, "triage.answer", TriageAnswer(c, question, following), confirm=False,
-                on_done=lambda ok: ok and self.reload())
+                on_done=self._reload_if_done)
+
+    def _reload_if_done(self, ok: bool) -> None:
+        if ok:
+            self.reload()
 
     def _act(self, action_id: str) -> None:
         c = self.selected_candidate()
         if c is not None:
-            perform(self, self.PANE, action_id, c, on_done=lambda ok: ok and self.reload())
+            perform(self, self.PANE, action_id, c, on_done=self._reload_if_done)
 
     def action_add_to_milestone(self) -> None:
         self._act("triage.add_to_milestone")
