@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         PicksReport,
         StorageGateReport,
     )
+    from cockpit.domain.triage import TriageReport
     from cockpit.ports import SessionState
 
 
@@ -109,6 +110,10 @@ class Backend(Protocol):
     def load_branch_diff(self) -> BranchReport: ...
 
     def load_storage(self) -> StorageGateReport: ...
+
+    def load_triage(self) -> TriageReport:
+        """A patch release's triage candidates with the answers kept in the state file."""
+        ...
 
     def load_checklist(self, gates: dict[str, Gate]) -> ChecklistReport:
         """Checklist steps joined with sign-offs (from state) and the given live gates by name."""

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
         PicksReport,
         StorageGateReport,
     )
+    from cockpit.domain.triage import TriageReport
     from cockpit.loaders.shared import SharedResults
     from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
     from cockpit.state.store import StateStore
@@ -144,6 +145,11 @@ class CockpitBackend:
         from cockpit.loaders.ci import load_ci
 
         return load_ci(self)
+
+    def load_triage(self) -> TriageReport:
+        from cockpit.loaders.triage import load_triage
+
+        return load_triage(self)
 
     def load_storage(self) -> StorageGateReport:
         from cockpit.loaders.storage import load_storage

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cockpit.domain.release import CITarget, Release, is_valid_version
+from cockpit.domain.schedule import PatchSchedule
 from cockpit.domain.text import inert
 from cockpit.errors import ConfigError
 
@@ -79,6 +80,7 @@ class Config:
     state_path: Path | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     theme: str = ""
+    schedule: PatchSchedule | None = None  # [schedule]: a patch release's phases and deadline
 
     @property
     def resolved_state_path(self) -> Path:
@@ -286,4 +288,13 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         state_path=(base / state) if state else None,
         keymap={inert(key): inert(value) for key, value in km.data.items()},
         theme=ui.str("theme", "", nonempty=False),
+        schedule=parse_schedule(root.table("schedule")) if "schedule" in data else None,
     )
+
+
+def parse_schedule(t: "_Table") -> PatchSchedule:
+    """``[schedule]``: each phase a table of ISO ``start``/``end`` dates, the ``cherry_pick_deadline``,
+    ``qualifying_labels`` and ``triage_label``."""
+    from cockpit.config_schedule import schedule_from
+
+    return schedule_from(t)

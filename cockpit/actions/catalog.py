@@ -9,7 +9,7 @@ from __future__ import annotations
 import webbrowser
 from typing import TYPE_CHECKING, Any
 
-from cockpit.actions import branch, checklist, ci, milestone, picks, rc_tag
+from cockpit.actions import branch, checklist, ci, milestone, picks, rc_tag, triage
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.errors import ActionRefused
 
@@ -30,9 +30,9 @@ def register_actions(reg: ActionRegistry, backend: Ports) -> None:
     def url_of(target: Any) -> str:
         return getattr(target, "html_url", "") or getattr(getattr(target, "request", None), "html_url", "")
 
-    for pane in ("milestone", "picks", "ci", "branch"):
+    for pane in ("milestone", "picks", "ci", "branch", "triage"):
         reg.register(Action(f"{pane}.open", "Open in browser", Danger.SAFE, pane,
                             run=lambda t: _open(url_of(t)), describe=lambda t: f"open {url_of(t)}"))
 
-    for module in (milestone, picks, ci, branch, checklist, rc_tag):
+    for module in (milestone, picks, ci, branch, checklist, rc_tag, triage):
         module.register(reg, backend)

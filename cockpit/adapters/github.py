@@ -259,6 +259,11 @@ class GitHubClient:
             body={"milestone": milestone_number},
         )
 
+    def remove_label(self, repo: str, number: int, label: str) -> None:
+        """Take ``label`` off issue or PR #number (GitHub answers with the labels left)."""
+        self._t.request("DELETE", f"{_repo_path(repo)}/issues/{int(number)}/labels/{quote(label, safe='')}",
+                        f"remove the label {label!r} from #{number} in {repo}")
+
     def rerun_failed_jobs(self, repo: str, run_id: int) -> None:
         self._t.request(
             "POST",

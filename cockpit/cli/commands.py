@@ -6,6 +6,8 @@ import argparse
 import signal
 import sys
 import time
+from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
 from cockpit.config import CONFIG_NAME, Config, load_config
@@ -38,13 +40,14 @@ def _opened(config: Config) -> Config:
     return config
 
 
-def open_app(config: Config, *, read_only: bool, take_over: bool = False) -> int:
-    from cockpit.bootstrap import build_backend
+def open_app(config: Config, *, read_only: bool, take_over: bool = False,
+             clock: "Callable[[], datetime] | None" = None) -> int:
+    from cockpit.bootstrap import build_backend, utc_now
     from cockpit.ui.app import CockpitApp
 
-    backend = build_backend(config, read_only=read_only, take_over=take_over)
+    backend = build_backend(config, read_only=read_only, take_over=take_over, clock=clock or utc_now)
     try:
-        app = CockpitApp(backend)
+        app = CockpitApp(backend, clock=clock)
         app.run()
     finally:
         backend.state.close()
@@ -85,13 +88,11 @@ def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, al
     from cockpit.sandbox.world_scale import DEFAULT_SCALE, describe, scale_named
 
     scale = scale_named(getattr(args, "scale", DEFAULT_SCALE))
-    world = prepare_world(
-        args.seed,
-        directory=directory,
-        progress=_say,
-        all_green=args.all_green,
-        scale=None if scale.name == DEFAULT_SCALE else scale,
-    )
+    patch = getattr(args, "patch", False)
+    if patch and args.all_green:
+        raise ConfigError("--patch and --all-green are two different sandbox releases: choose one")
+    world = prepare_world(args.seed, directory=directory, progress=_say, all_green=args.all_green,
+                          scale=None if scale.name == DEFAULT_SCALE else scale, patch=patch)
     if always_describe or scale.name != DEFAULT_SCALE:
         _say(describe(scale, world))
     return world
@@ -106,7 +107,21 @@ def run_demo(args: argparse.Namespace) -> int:
         path = _sandbox_config(world, servers)
         if time.monotonic() - started > 1:
             _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
-        return open_app(_opened(load_config(path)), read_only=args.read_only, take_over=args.take_over)
+        return open_app(_opened(load_config(path)), read_only=args.read_only, take_over=args.take_over,
+                        clock=world_clock(world.clock))
+
+
+def world_clock(start: str) -> "Callable[[], datetime] | None":
+    """A patch world's clock: it starts at the world's own "now" and runs at the wall clock's pace,
+    so the schedule's phase and the requests' ages read as the world was planted. None: the wall clock."""
+    if not start:
+        return None
+    began, origin = time.monotonic(), datetime.fromisoformat(start)
+    if origin.tzinfo is None:
+        origin = origin.replace(tzinfo=timezone.utc)
+    from datetime import timedelta
+
+    return lambda: origin + timedelta(seconds=time.monotonic() - began)
 
 
 def run_sandbox(args: argparse.Namespace) -> int:
@@ -120,6 +135,8 @@ def run_sandbox(args: argparse.Namespace) -> int:
         _say(f"GitHub emulator: {servers.github_url} (request log: {servers.github_url}/_sandbox/log)")
         _say(f"wheel index + PyPI: {servers.index_url}")
         _say(f"try: cockpit --config {path}    (Ctrl-C stops the sandbox)")
+        if world.clock:
+            _say(f"the patch world's 'now' is {world.clock}: its schedule reads as of that day")
         signal.signal(signal.SIGTERM, _stop)  # `kill` stops it as cleanly as Ctrl-C
         try:
             while True:

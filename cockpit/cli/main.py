@@ -61,11 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo = command("demo", "cockpit.cli.commands:run_demo",
                    "open the cockpit on a fictional sandbox release (no network, no token)")
     demo.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
-    demo.add_argument(
-        "--all-green",
-        action="store_true",
-        help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)",
-    )
+    demo.add_argument("--all-green", action="store_true",
+                      help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)")
+    demo.add_argument("--patch", action="store_true",
+                      help="the patch release 2.5.1 mid-flight: a schedule past its cherry-pick deadline, late "
+                           "requests, triage candidates (the world's clock starts at its own 'now')")
     _scale_option(demo)
 
     sandbox = command(
@@ -75,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sandbox.add_argument("--seed", type=int, default=7)
     sandbox.add_argument("--all-green", action="store_true", help="serve a release whose every gate is green")
+    sandbox.add_argument("--patch", action="store_true", help="serve the patch release 2.5.1 mid-flight")
     sandbox.add_argument("--dir", type=Path, help="build the world here instead of the cache folder")
     _scale_option(sandbox)
 

@@ -71,6 +71,8 @@ class PickFlag(StrEnum):
     FREE_FORM = "free_form"
     UNPARSED = "unparsed"
     COULD_NOT_READ = "could_not_read"  # a PR it names failed to load: its other flags are not known
+    AFTER_DEADLINE = "after_deadline"  # a patch release's request posted after the cherry-pick deadline
+    NO_QUALIFYING_LINK = "no_qualifying_link"  # links neither a high-priority issue nor a CI failure
 
 
 @dataclass(frozen=True)

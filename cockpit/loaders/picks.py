@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem, PullRequest, PullState
 from cockpit.domain.reports import PicksReport
 from cockpit.errors import CockpitError, ConfigError, GitError
+from cockpit.loaders.patch_rules import patch_rules
 
 _PULL_STATE = {ItemState.OPEN: PullState.OPEN, ItemState.MERGED: PullState.MERGED,
                ItemState.CLOSED_UNMERGED: PullState.CLOSED_UNMERGED}
@@ -67,6 +68,7 @@ def load_picks(backend: Ports) -> PicksReport:
             branch_prs = pr_numbers_in_subjects(c.subject for c in log) & release_pulls.keys()
         except GitError as exc:
             unread.append(f"merges into {rel.branch} without a request are not known: {exc}")
+    rules = patch_rules(backend, requests, unread)
     return picks_report(
         requests,
         tracker_issue=rel.tracker_issue,
@@ -80,6 +82,7 @@ def load_picks(backend: Ports) -> PicksReport:
         unread=unread,
         now=backend.clock(),
         stale_days=backend.config.stale_days,
+        patch_rules=rules,
     )
 
 

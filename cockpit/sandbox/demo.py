@@ -32,33 +32,34 @@ def cache_root() -> Path:
 
 
 def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_green: bool = False,
-              scale: str = DEFAULT_SCALE) -> Path:
+              scale: str = DEFAULT_SCALE, patch: bool = False) -> Path:
     from cockpit.sandbox.world import WORLD_FORMAT
 
-    green = "-green" if all_green else ""
+    green = ("-green" if all_green else "") + ("-patch" if patch else "")
     sized = "" if scale == DEFAULT_SCALE else f"-{scale}"
     return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}{sized}{green}-f{WORLD_FORMAT}"
 
 
 def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, directory: Path | None = None,
                   progress: Callable[[str], None] = lambda _msg: None, all_green: bool = False,
-                  scale: Scale | None = None) -> World:
+                  scale: Scale | None = None, patch: bool = False) -> World:
     """Reuse the world built for these parameters, or build it (into a temporary folder first,
     so an interrupted build is never mistaken for a finished one). ``all_green``: the release with
     every blocking gate green (see ``cockpit.sandbox.world``). ``scale``: a preset of sizes
     (``cockpit.sandbox.world_scale``; its trunk commits replace ``trunk_commits``); None builds
-    the default world."""
+    the default world. ``patch``: the patch release 2.5.1 mid-flight (``cockpit.sandbox.world_patch``)."""
     from cockpit.sandbox.world import build_world, load_world, save_world
 
     sizes = {"trunk_commits": trunk_commits} if scale is None else scale.world_args()
     trunk_commits = sizes["trunk_commits"]
     name = DEFAULT_SCALE if scale is None else scale.name
-    target = directory or world_dir(seed, trunk_commits, all_green=all_green, scale=name)
+    target = directory or world_dir(seed, trunk_commits, all_green=all_green, scale=name, patch=patch)
     marker = target / "world.json"
     if marker.exists():
         try:
             world = load_world(marker)
-            if _built_for(world, seed, all_green, sizes) and Path(world.clone_path).is_dir():
+            if _built_for(world, seed, all_green, sizes) and bool(world.schedule) == patch \
+                    and Path(world.clone_path).is_dir():
                 return world
         except (OSError, ValueError, TypeError, KeyError):
             pass  # an unreadable cache is rebuilt
@@ -68,12 +69,12 @@ def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, direct
             "git is not on PATH: the sandbox builds a git repository and needs git >= 2.30", title="Sandbox"
         )
     target.parent.mkdir(parents=True, exist_ok=True)
-    kind = "all-green sandbox release" if all_green else "sandbox release"
+    kind = "all-green sandbox release" if all_green else "patch sandbox release" if patch else "sandbox release"
     at = "" if name == DEFAULT_SCALE else f" at the {name} scale"
     progress(f"building the {kind}{at} (seed {seed}, {trunk_commits} trunk commits) in {target}")
     staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
     try:
-        world = build_world(staging, seed=seed, all_green=all_green, **sizes)
+        world = build_world(staging, seed=seed, all_green=all_green, patch=patch, **sizes)
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
@@ -145,6 +146,7 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             **({"variants": {v: list(p) for v, p in world.variants.items()}} if world.variants else {}),
         },
         "state": {"path": str(directory / STATE_NAME)},
+        **({"schedule": world.schedule} if world.schedule else {}),
     }
     path = directory / CONFIG_NAME
     header = "# Written by 'cockpit demo' / 'cockpit sandbox': a fictional release served on 127.0.0.1.\n"

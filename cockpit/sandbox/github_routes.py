@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import itertools
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from cockpit.sandbox import github_render as render
+from cockpit.sandbox.github_objects import label_json
 from cockpit.sandbox.github_render_ci import CommitFacts
 from cockpit.sandbox.github_state import RepoState, now_iso
 from cockpit.sandbox.http_base import Request, Response
@@ -128,6 +130,19 @@ class RouteHandlers:
                 setattr(item, field, body[field])
         item.updated_at = now_iso()
         return Response.json(self._issue(state, item))
+
+    def remove_label(self: GitHubEmulator, request: Request, state: RepoState, number: str, name: str) -> Response:
+        """GitHub answers with the labels left; 404 "Label does not exist" when the item has no such label."""
+        item = state.items.get(int(number))
+        if item is None:
+            return self.error(404, "Not Found")
+        label = unquote(name)
+        if label not in item.labels:
+            return self.error(404, "Label does not exist")
+        item.labels = [other for other in item.labels if other != label]
+        item.updated_at = now_iso()
+        urls = self.urls(state)
+        return Response.json([label_json(urls, other) for other in item.labels])
 
     def _comment(self: GitHubEmulator, state: RepoState, comment: Any) -> dict[str, Any]:
         is_pull = comment.issue_number in state.pulls

@@ -77,6 +77,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
             ("PATCH", repo + f"/issues/{_NUM}", self.edit_issue),
             ("GET", repo + f"/issues/{_NUM}/comments", self.list_comments),
             ("POST", repo + f"/issues/{_NUM}/comments", self.create_comment),
+            ("DELETE", repo + f"/issues/{_NUM}/labels/{_SEG}", self.remove_label),
             ("GET", repo + "/pulls", self.list_pulls),
             ("GET", repo + f"/pulls/{_NUM}", self.get_pull),
             ("GET", repo + "/commits", self.list_commits),

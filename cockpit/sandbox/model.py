@@ -156,3 +156,5 @@ class World:
     python_tags: list[str] = field(default_factory=list)
     truth: dict = field(default_factory=dict)  # what the builder planted, for the tests (see world.py)
     all_green: bool = False  # built with every blocking gate green (see world.build_world)
+    schedule: dict = field(default_factory=dict)  # a patch release's [schedule] for the config (world_patch)
+    clock: str = ""  # a patch world's "now" (ISO); "" for the wall clock

@@ -98,8 +98,17 @@ _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerge
 
 def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milestone_items: int = 60,
                 version: str = "2.5.0", all_green: bool = False, tracker_comments: int | None = None,
-                ci_repositories: int = MIN_CI_REPOSITORIES, jobs_per_run: int | None = None) -> World:
-    """Write the git repositories under ``dest`` and return the world (same seed, same SHAs)."""
+                ci_repositories: int = MIN_CI_REPOSITORIES, jobs_per_run: int | None = None,
+                patch: bool = False) -> World:
+    """Write the git repositories under ``dest`` and return the world (same seed, same SHAs).
+
+    ``patch=True`` builds the patch release 2.5.1 mid-flight instead (``cockpit.sandbox.world_patch``)."""
+    if patch:
+        from cockpit.sandbox.world_patch import PATCH_VERSION, make_patch_world
+
+        return make_patch_world(build_world(
+            dest, seed=seed, trunk_commits=trunk_commits, milestone_items=milestone_items, version=PATCH_VERSION,
+            tracker_comments=tracker_comments, ci_repositories=ci_repositories, jobs_per_run=jobs_per_run))
     if not is_valid_version(version):
         raise ValueError(f"version {version!r}: expected X.Y.Z, e.g. 2.5.0")
     extra_ci = ci_repository_names(ci_repositories)

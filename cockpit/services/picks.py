@@ -16,6 +16,7 @@ from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
 from cockpit.domain.reports import PicksReport
+from cockpit.services.patch_picks import PatchRules, apply_patch_rules
 
 GATE_NAME = "picks_clear"
 GATE_TITLE = GATE_TITLES[GATE_NAME]
@@ -93,11 +94,13 @@ def picks_report(
     unread: Sequence[str] = (),
     now: datetime,
     stale_days: float = 7.0,
+    patch_rules: PatchRules | None = None,
 ) -> PicksReport:
     """``analyze_picks`` and ``picks_gate`` together, as the pane's report.
 
     ``unread`` says, in words, what could not be read for all requests at once (the branch history
     behind the reverted-trunk flags and the unrequested merges): it keeps the gate from GREEN.
+    ``patch_rules`` (a patch release) adds ``after_deadline`` and ``no_qualifying_link``.
     """
     rows, unrequested = analyze_picks(
         requests,
@@ -110,6 +113,8 @@ def picks_report(
         now=now,
         stale_days=stale_days,
     )
+    if patch_rules is not None:
+        rows = apply_patch_rules(rows, patch_rules, repository)
     gate = picks_gate(rows, unrequested, unread)
     return PicksReport(tracker_issue, tracker_title, rows, unrequested, gate, unread=tuple(unread))
 

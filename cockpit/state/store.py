@@ -392,6 +392,31 @@ class StateStore:
         self._save()
 
     @_guarded
+    def triage_answers(self) -> dict[str, dict[str, bool]]:
+        """The release manager's triage answers: ``owner/name#N`` -> question key -> yes/no."""
+        out: dict[str, dict[str, bool]] = {}
+        for key, entry in self._table("triage").items():
+            if isinstance(entry, dict):
+                out[key] = {q: v for q, v in entry.items() if isinstance(v, bool)}
+        return out
+
+    @_guarded
+    def set_triage_answer(self, key: str, question: str, value: bool | None) -> None:
+        """Record one answer for ``owner/name#N``; None clears it."""
+        table = self._mutable_table("triage")
+        entry = table.get(key)
+        entry = dict(entry) if isinstance(entry, dict) else {}
+        if value is None:
+            entry.pop(question, None)
+        else:
+            entry[question] = bool(value)
+        if entry:
+            table[key] = entry
+        else:
+            table.pop(key, None)
+        self._save()
+
+    @_guarded
     def acknowledge(self, key: str) -> None:
         """Acknowledge a warning; remembers when."""
         self._mutable_table("acknowledged")[key] = iso(self._clock())

@@ -86,6 +86,12 @@ def _checklist() -> type[Pane]:
     return ChecklistPane
 
 
+def _triage() -> type[Pane]:
+    from cockpit.ui.panes.triage import TriagePane
+
+    return TriagePane
+
+
 PANES: tuple[tuple[str, str, PaneFactory], ...] = (
     ("overview", "0 Overview", _overview),
     ("milestone", "1 Milestone", _milestone),
@@ -95,13 +101,21 @@ PANES: tuple[tuple[str, str, PaneFactory], ...] = (
     ("checklist", "5 Checklist", _checklist),
 )
 """Name, tab title and class (given by a factory, imported when first needed) of each pane."""
+PATCH_PANES: tuple[tuple[str, str, PaneFactory], ...] = (("triage", "6 Triage", _triage),)
+"""The panes a patch release adds (its version's patch number is not zero)."""
 DERIVED_FROM: dict[str, tuple[str, ...]] = {"milestone": ("branch",)}
 """Panes whose report is computed from another pane's data (the picks read PRs one by one instead)."""
 
 
 def pane_class(name: str) -> type[Pane]:
     """The class of pane ``name``, importing its module on first use."""
-    return next(factory for pane, _title, factory in PANES if pane == name)()
+    return next(factory for pane, _title, factory in (*PANES, *PATCH_PANES) if pane == name)()
+
+
+def panes_for(version: str) -> tuple[tuple[str, str, PaneFactory], ...]:
+    """The panes of a release: a patch release ("2.5.1") also has the triage pane."""
+    patch = version.split(".")[2:3]
+    return PANES + PATCH_PANES if patch and patch[0].isdigit() and int(patch[0]) else PANES
 
 
 def _cockpit_commands() -> type:
@@ -151,6 +165,9 @@ class CockpitApp(App[None]):
         self._mounted_ok = False
         self.unexpected_errors: list[BaseException] = []
         self.fatal_error: BaseException | None = None
+        self.PANES = panes_for(backend.config.release.version)
+        for index, (name, title, _factory) in enumerate(self.PANES[len(PANES):], start=len(PANES)):
+            self.bind(str(index), f"show_pane('{name}')", description=title.split(" ", 1)[1], show=False)
         remap, self.unbound_ids = split_keymap(backend.config.keymap)
         if remap:
             self.set_keymap(remap)
@@ -167,9 +184,9 @@ class CockpitApp(App[None]):
         release = self.backend.config.release
         title = f"Release Cockpit · {release.repository} {release.version} · {release.branch}"
         yield CockpitHeader(title, read_only=self.backend.read_only, why=self._read_only_why())
-        yield PaneTabs(((name, title) for name, title, _path in PANES), active="overview", id="tabs")
+        yield PaneTabs(((name, title) for name, title, _path in self.PANES), active="overview", id="tabs")
         with ContentSwitcher(initial="overview", id="panes"):
-            for name, _title, _path in PANES:
+            for name, _title, _path in self.PANES:
                 with Container(id=name, classes="pane-slot"):
                     if name == "overview":
                         yield OverviewPane(self.backend, id="pane-overview")
@@ -203,7 +220,7 @@ class CockpitApp(App[None]):
 
     async def _mount_panes(self) -> None:
         """Mount the panes not composed at start, the one on screen first, each loading at once."""
-        waiting = [name for name, _title, _path in PANES if not self.query(f"#pane-{name}")]
+        waiting = [name for name, _title, _path in self.PANES if not self.query(f"#pane-{name}")]
         while waiting:
             name = self.current_name if self.current_name in waiting else waiting[0]
             waiting.remove(name)
@@ -230,7 +247,7 @@ class CockpitApp(App[None]):
 
     def mounted_panes(self) -> list[Pane]:
         """The panes in place now (all of them, a moment after start)."""
-        return [pane for name, _title, _path in PANES if (pane := self.mounted_pane(name)) is not None]
+        return [pane for name, _title, _path in self.PANES if (pane := self.mounted_pane(name)) is not None]
 
     def mounted_pane(self, name: str) -> Pane | None:
         """Pane ``name`` once it is in place with its widgets (composed), else None."""
@@ -248,7 +265,7 @@ class CockpitApp(App[None]):
     def show_status(self) -> None:
         """The status bar: which panes are loading, which actions are running, the API budget."""
         busy = [w for w in self.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
-        loading = [name for name, _t, _p in PANES if any(w.group == name for w in busy)]
+        loading = [name for name, _t, _p in self.PANES if any(w.group == name for w in busy)]
         running = [w.name for w in busy if w.group == "actions"]
         bar = next(iter(self.query(StatusBar)), None)
         if bar is None:  # the app is closing (workers end as their widgets go): nothing to show
@@ -359,7 +376,7 @@ class CockpitApp(App[None]):
 
     def action_show_pane(self, name: str) -> None:
         """Show pane ``name`` (a number key, the palette, a click on its tab) and focus it."""
-        if name not in dict((n, t) for n, t, _p in PANES):
+        if name not in dict((n, t) for n, t, _p in self.PANES):
             return
         self.query_one(ContentSwitcher).current = name
         self.query_one(PaneTabs).show(name)
@@ -403,7 +420,7 @@ class CockpitApp(App[None]):
         from cockpit.ui.help import HelpScreen
 
         name = self.current_name
-        title = dict((n, t) for n, t, _p in PANES)[name]
+        title = dict((n, t) for n, t, _p in self.PANES)[name]
         self.push_screen(HelpScreen(title, merged_bindings(pane_class(name)), merged_bindings(type(self)),
                                     keymap=self.backend.config.keymap))
 

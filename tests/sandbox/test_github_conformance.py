@@ -132,7 +132,8 @@ def test_the_report_reads_through_the_adapters_every_list_and_lookup_they_have(r
     assert reads <= read, f"not exercised by the report: {sorted(reads - read)}"
 
 
-ACTIONS = {"issues/create-comment", "issues/update-comment", "issues/update", "actions/re-run-workflow-failed-jobs"}
+ACTIONS = {"issues/create-comment", "issues/update-comment", "issues/update", "actions/re-run-workflow-failed-jobs",
+           "issues/remove-label"}
 # `cockpit init` (the repository, milestones by title, the tracker by title) and milestones by title
 LOOKUPS_OUTSIDE_THE_REPORT = {"repos/get", "issues/list-milestones", "search/issues-and-pull-requests"}
 
@@ -186,6 +187,8 @@ def test_what_the_cockpit_does_is_answered_as_github_answers(sandbox):
         failed = next(r for r in client.workflow_runs(world.repository, branch=world.release_branch)
                       if r.conclusion == "failure")
         client.rerun_failed_jobs(world.repository, failed.id)
+        client.remove_label(world.repository, world.tracker_issue, "release tracker")
+        assert "release tracker" not in client.issue(world.repository, world.tracker_issue).labels
     finally:
         client.close()
     done = {a.operation for a in recorder.answers}
@@ -202,7 +205,10 @@ def test_every_route_of_the_emulator_conforms_including_those_the_cockpit_does_n
             f"/repos/{REPO}/milestones/1", f"/repos/{REPO}/pulls/13", f"/repos/{REPO}/pulls/12")]
         answers.append(fetch(gh.base_url, f"/repos/{REPO}/issues/comments/5003", "DELETE"))
         answers.append(fetch(gh.base_url, f"/repos/{REPO}/issues/2", "PATCH", {"state": "closed"}))
-    assert [a.status for a in answers] == [200] * 8 + [204, 200]
+        answers.append(fetch(gh.base_url, f"/repos/{REPO}/issues/1/labels/release%20tracker", "DELETE"))
+        answers.append(fetch(gh.base_url, f"/repos/{REPO}/issues/1/labels/release%20tracker", "DELETE"))
+    assert [a.status for a in answers] == [200] * 8 + [204, 200, 200, 404]
+    assert json.loads(answers[-2].body) == []
     assert nonconforming(answers) == []
 
 

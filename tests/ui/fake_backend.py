@@ -26,9 +26,11 @@ from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
 from cockpit.config import Config, GitConfig, GitHubConfig
 from cockpit.domain.checklist import Signoff, StepKind
 from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.github import ItemKind, ItemState, Milestone, MilestoneItem
 from cockpit.domain.release import Release
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.errors import CockpitError
+from cockpit.services.triage import triage_report as _triage_report
 from cockpit.state.read_only import ReadOnlyReason
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -60,6 +62,7 @@ class FakeState:
         self._signoffs: dict[str, Signoff] = {}
         self.prefs: dict[str, Any] = {}
         self.ledger: dict[str, int | str] = {}
+        self.triage: dict[str, dict[str, bool]] = {}
         self.path = Path("/tmp/torchlet-session.toml")
         self.read_only = False
         self.problem: str | None = None
@@ -83,6 +86,16 @@ class FakeState:
 
     def set_pref(self, key: str, value: Any) -> None:
         self.prefs[key] = value
+
+    def triage_answers(self) -> dict[str, dict[str, bool]]:
+        return {key: dict(entry) for key, entry in self.triage.items()}
+
+    def set_triage_answer(self, key: str, question: str, value: bool | None) -> None:
+        entry = self.triage.setdefault(key, {})
+        if value is None:
+            entry.pop(question, None)
+        else:
+            entry[question] = value
 
     def signoffs(self) -> dict[str, Signoff]:
         return dict(self._signoffs)
@@ -109,6 +122,10 @@ ACTIONS = (
     FakeAction("checklist.toggle", "Tick or untick a step", "mutating", "checklist"),
     FakeAction("checklist.note", "Add a note to a step", "mutating", "checklist"),
     FakeAction("checklist.promote_pypi", "Upload the wheels to PyPI", "irreversible", "checklist"),
+    FakeAction("triage.open", "Open in browser", "safe", "triage"),
+    FakeAction("triage.answer", "Answer a patch-release criterion", "mutating", "triage"),
+    FakeAction("triage.add_to_milestone", "Add to the patch milestone", "mutating", "triage"),
+    FakeAction("triage.drop_label", "Drop the triage label", "mutating", "triage"),
 )
 
 
@@ -159,7 +176,21 @@ class FakeRegistry:
             self.state.set_signoff(target, done=not (old and old.done), who=self.who)
         elif action_id == "checklist.note":
             self.state.set_note(*target)
+        elif action_id == "triage.answer":
+            self.state.set_triage_answer(f"acme/torchlet#{target.candidate.number}", target.question, target.value)
         return ActionResult(True, f"{action.title}: done")
+
+
+def triage_report(answers: dict[str, dict[str, bool]]):
+    """Two regressions labelled for triage review and one already in the patch milestone."""
+    def item(number: int, title: str, kind: ItemKind = ItemKind.ISSUE) -> MilestoneItem:
+        return MilestoneItem(number, kind, title, ItemState.OPEN, f"https://github.com/acme/torchlet/issues/{number}",
+                             labels=("triage review",), author="user")
+    labelled = [item(9101, "torchlet.load crashes on 2.5.0 checkpoints"),
+                item(9102, "Docs: wrong default in torchlet.nn.Linear"),
+                item(9103, "Fix dataloader hang", ItemKind.PULL)]
+    return _triage_report(labelled, milestone=Milestone(7, "2.5.1", "open"), in_milestone={9103}, answers=answers,
+                          repository="acme/torchlet", label="triage review")
 
 
 def _config() -> Config:
@@ -204,6 +235,9 @@ class FakeBackend:
 
     def load_storage(self):
         return self._load("storage", storage_report)
+
+    def load_triage(self):
+        return self._load("triage", lambda: triage_report(self.state.triage_answers()))
 
     def load_checklist(self, gates: dict[str, Gate]) -> ChecklistReport:
         self._load("checklist", lambda: None)

@@ -106,7 +106,23 @@ class OverviewPane(Pane):
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text("Verdict pending: waiting for the panes to load"), id="verdict", classes="verdict -unknown")
+        if self.backend.config.schedule is not None:  # a patch release's phase, filled in after the first paint
+            yield Static("", id="patch-phase")
         yield GateList(id="gate-list")
+
+    def on_mount(self) -> None:
+        if self.backend.config.schedule is not None:
+            self.call_after_refresh(self.show_phase)
+
+    def show_phase(self) -> None:
+        """"Patch 2.5.1 · Build and promote: 8 days left ..." from the schedule and today's date."""
+        from cockpit.services.schedule import phase_on, release_is_patch
+
+        schedule, release = self.backend.config.schedule, self.backend.config.release
+        if schedule is None or not release_is_patch(release):
+            return
+        today = phase_on(schedule, self.app.clock())
+        self.query_one("#patch-phase", Static).update(Text(f"Patch {release.version} · {today.summary}"))
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="pane-error")
@@ -163,6 +179,8 @@ class OverviewPane(Pane):
     def show_gates(self, gates: dict[str, Gate]) -> None:
         """Re-render the gate lines from the app's gates (UI thread); the trends too when shown."""
         self.query_one(GateList).show_gates(gates)
+        if self.backend.config.schedule is not None:
+            self.show_phase()  # the day may have changed since
         if self._trends is not None and self._trends.display:
             self._draw_trends(self._trends)
 
