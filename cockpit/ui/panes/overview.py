@@ -121,7 +121,7 @@ class OverviewPane(Pane):
         schedule, release = self.backend.config.schedule, self.backend.config.release
         if schedule is None or not release_is_patch(release):
             return
-        today = phase_on(schedule, self.app.clock())
+        today = phase_on(schedule, self.now())
         self.query_one("#patch-phase", Static).update(Text(f"Patch {release.version} · {today.summary}"))
 
     def compose(self) -> ComposeResult:
