@@ -12,6 +12,7 @@ import threading
 
 import pytest
 from fake_backend import NOW, FakeBackend
+from textual.color import Color
 from textual.widgets import ContentSwitcher
 
 from cockpit.domain.gates import Gate, GateStatus
@@ -122,6 +123,33 @@ async def test_gate_lines_keep_their_key_in_view_and_end_long_summaries_in_an_el
         branch = next(line for line in lines if line.startswith("Branch diff clean"))
         assert branch.endswith("… [4]") and len(branch) <= gates.size.width
         assert all(len(line) <= gates.size.width for line in lines)
+
+
+@pytest.mark.parametrize("theme, dark", [("cockpit-dark", True), ("cockpit-light", False)])
+async def test_the_css_is_parsed_once_at_start_in_the_theme_chosen_last_time(monkeypatch, theme, dark):
+    """Choosing the theme before the app runs must not queue a second parse of every CSS source
+    (Textual's theme watcher does), yet the screen is in that theme's colours and mode."""
+    from textual.css.stylesheet import Stylesheet
+
+    reparses = []
+    real = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda self: (reparses.append(1), real(self))[1])
+    backend = FakeBackend()
+    backend.state.prefs["theme"] = theme
+    app = CockpitApp(backend, clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert reparses == []
+        assert app.theme == theme and app.current_theme.dark is dark
+        assert app.has_class(f"-theme-{theme}", "-dark-mode" if dark else "-light-mode")
+        assert not app.has_class("-light-mode" if dark else "-dark-mode")
+        expected = app.get_css_variables()
+        assert app.stylesheet._variables["cockpit-pass"] == expected["cockpit-pass"]
+        assert app.screen.styles.background == Color.parse(expected["background"])
+        app.switch_theme("cockpit-high-contrast")  # while running, the ordinary way: everything restyled
+        await settle(app, pilot)
+        assert app.screen.styles.background == Color.parse(app.get_css_variables()["background"])
 
 
 def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
