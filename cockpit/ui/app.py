@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState
 
+from cockpit import collector
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
@@ -180,10 +181,14 @@ class CockpitApp(App[None]):
         """Run the app; what was imported and built until now is kept out of the garbage collector.
 
         Those objects live as long as the process. Without the freeze the collector's first full
-        pass over them (some 30 ms) falls in the middle of drawing the first screen.
+        pass over them (some 30 ms) falls in the middle of drawing the first screen. A collector
+        paused by the entry point (``cockpit.collector``) resumes after the first paint.
         """
         gc.freeze()
-        return super().run(*args, **kwargs)
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            collector.resume()
 
     def on_mount(self) -> None:
         # After the first paint: mounting the other panes and the loads' threads would delay it.
@@ -197,6 +202,7 @@ class CockpitApp(App[None]):
             self.notify(str(why), title=f"Read-only: {why.summary}", severity="warning", markup=False, timeout=30)
 
     def _after_first_paint(self) -> None:
+        collector.resume()
         self._start_load(self.pane("overview"))
         self.run_worker(self._mount_panes(), name="mount panes", group="startup", exit_on_error=False,
                         description="Mounting the panes")
