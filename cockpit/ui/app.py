@@ -119,6 +119,15 @@ def _pane_binding(index: int, name: str, title: str) -> Binding:
 
 _log = logging.getLogger("cockpit.ui")
 
+DIALOG_CSS = Path(__file__).with_name("dialogs.tcss")
+"""The dialogs' rules: parsed when the first dialog opens, not before the first screen."""
+
+
+def add_dialog_css(app: App[Any]) -> None:
+    """Add the dialogs' CSS to ``app``'s stylesheet, once; it is parsed before the next widget is styled."""
+    if not app.stylesheet.has_source(str(DIALOG_CSS)):
+        app.stylesheet.read(DIALOG_CSS)
+
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
@@ -300,7 +309,9 @@ class CockpitApp(App[None]):
             self.show_status()
 
     def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
-        """Push a screen with the keys the user unbound in ``[keymap]`` taken off it."""
+        """Push a screen with the keys the user unbound in ``[keymap]`` taken off it (and the
+        dialogs' CSS read, the first time)."""
+        add_dialog_css(self)
         if isinstance(screen, Screen):
             drop_unbound(screen, self.unbound_ids)
         return super().push_screen(screen, *args, **kwargs)
