@@ -10,9 +10,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from cockpit import __version__
+from cockpit import __version__, collector
 from cockpit.errors import CockpitError
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
@@ -42,6 +42,40 @@ def _scale_option(cmd: argparse.ArgumentParser) -> None:
                      help="the release's size: demo (default), pytorch (a 600-comment tracker, a 400-item "
                           "milestone, CI of 5 repositories with 300 jobs a run) or stress (twice that); "
                           "the sizes are printed")
+
+
+OPENS_THE_COCKPIT = ("cockpit.cli.commands:run_app", "cockpit.cli.commands:run_view")
+"""Handlers whose first screen the entry point starts with the garbage collector paused."""
+
+
+class _BeyondTopLevel(Exception):
+    """The command line needs the full parser (internal to ``parse_command_line``)."""
+
+
+class _TopLevelParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _BeyondTopLevel(message)
+
+
+def _top_level() -> argparse.ArgumentParser:
+    """The options of ``cockpit`` itself, without the subcommands: opening the cockpit (the usual
+    command line) needs no more, and the ten subcommands' parsers cost a few milliseconds to build."""
+    parser = _TopLevelParser(prog="cockpit", parents=[_common(top=True)], add_help=False)
+    parser.set_defaults(handler="cockpit.cli.commands:run_app", command=None)  # as build_parser's
+    return parser
+
+
+def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """``argv`` (default: the process's) as ``build_parser`` reads it, building the subcommands'
+    parsers only when the line goes beyond the top-level options: a subcommand, help, the version,
+    or a mistake, which the full parser then reports as always."""
+    try:
+        args, rest = _top_level().parse_known_args(argv)
+        if not rest:
+            return args
+    except _BeyondTopLevel:
+        pass
+    return build_parser().parse_args(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -149,10 +183,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    collector.pause()  # until the cockpit's first screen is painted (see cockpit.collector)
     from cockpit import logging_setup
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parse_command_line(argv)
+    except SystemExit:  # --help, --version, a bad option: argparse has said it
+        collector.resume()
+        raise
+    if args.handler not in OPENS_THE_COCKPIT:
+        collector.resume()
     logging_setup.quiet()
     logging_setup.want_debug(bool(getattr(args, "debug", False)))
     try:
@@ -167,6 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(logging_setup.scrub(f"cockpit: internal error: {logging_setup.internal_error(exc)}"), file=sys.stderr)
         return EXIT_FAIL
     finally:
+        collector.resume()
         logging_setup.stop_debug_log()
 
 

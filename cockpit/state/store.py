@@ -21,8 +21,6 @@ from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import tomli_w
-
 from cockpit.errors import ReadOnlyError, StateError
 from cockpit.state.lock import StateLock
 from cockpit.state.read_only import VIEWER, ReadOnlyReason
@@ -451,6 +449,8 @@ def describe_state_file(path: Path) -> str:
 
 def _dumps(data: dict[str, Any]) -> str:
     """TOML text with the audit log last, always as ``[[audit]]`` tables (easy to read and diff)."""
+    import tomli_w  # the first write comes after the first screen, if ever (a viewer never writes)
+
     rest = {k: v for k, v in data.items() if k != "audit"}
     audit = data.get("audit")
     log = audit if isinstance(audit, list) else []

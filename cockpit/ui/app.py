@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState
 
+from cockpit import collector
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
@@ -132,6 +133,15 @@ def _pane_binding(index: int, name: str, title: str) -> Binding:
 
 _log = logging.getLogger("cockpit.ui")
 
+DIALOG_CSS = Path(__file__).with_name("dialogs.tcss")
+"""The dialogs' rules: parsed when the first dialog opens, not before the first screen."""
+
+
+def add_dialog_css(app: App[Any]) -> None:
+    """Add the dialogs' CSS to ``app``'s stylesheet, once; it is parsed before the next widget is styled."""
+    if not app.stylesheet.has_source(str(DIALOG_CSS)):
+        app.stylesheet.read(DIALOG_CSS)
+
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
@@ -197,10 +207,14 @@ class CockpitApp(App[None]):
         """Run the app; what was imported and built until now is kept out of the garbage collector.
 
         Those objects live as long as the process. Without the freeze the collector's first full
-        pass over them (some 30 ms) falls in the middle of drawing the first screen.
+        pass over them (some 30 ms) falls in the middle of drawing the first screen. A collector
+        paused by the entry point (``cockpit.collector``) resumes after the first paint.
         """
         gc.freeze()
-        return super().run(*args, **kwargs)
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            collector.resume()
 
     def on_mount(self) -> None:
         # After the first paint: mounting the other panes and the loads' threads would delay it.
@@ -214,6 +228,7 @@ class CockpitApp(App[None]):
             self.notify(str(why), title=f"Read-only: {why.summary}", severity="warning", markup=False, timeout=30)
 
     def _after_first_paint(self) -> None:
+        collector.resume()
         self._start_load(self.pane("overview"))
         self.run_worker(self._mount_panes(), name="mount panes", group="startup", exit_on_error=False,
                         description="Mounting the panes")
@@ -315,7 +330,9 @@ class CockpitApp(App[None]):
             self.show_status()
 
     def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
-        """Push a screen with the keys the user unbound in ``[keymap]`` taken off it."""
+        """Push a screen with the keys the user unbound in ``[keymap]`` taken off it (and the
+        dialogs' CSS read, the first time)."""
+        add_dialog_css(self)
         if isinstance(screen, Screen):
             drop_unbound(screen, self.unbound_ids)
         return super().push_screen(screen, *args, **kwargs)

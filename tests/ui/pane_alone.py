@@ -18,7 +18,7 @@ from tests.pilot import settle as settle_workers
 class PaneAlone(App):
     """``pane_cls`` (and the header it reports to) over ``backend``, with the app's CSS and a fixed clock."""
 
-    CSS_PATH = str(Path(cockpit.ui.__file__).with_name("app.tcss"))
+    CSS_PATH = [str(Path(cockpit.ui.__file__).with_name(name)) for name in ("app.tcss", "dialogs.tcss")]
 
     def __init__(self, backend, pane_cls) -> None:
         super().__init__()

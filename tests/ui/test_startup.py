@@ -12,6 +12,7 @@ import threading
 
 import pytest
 from fake_backend import NOW, FakeBackend
+from textual.color import Color
 from textual.widgets import ContentSwitcher
 
 from cockpit.domain.gates import Gate, GateStatus
@@ -124,6 +125,46 @@ async def test_gate_lines_keep_their_key_in_view_and_end_long_summaries_in_an_el
         assert all(len(line) <= gates.size.width for line in lines)
 
 
+@pytest.mark.parametrize("theme, dark", [("cockpit-dark", True), ("cockpit-light", False)])
+async def test_the_css_is_parsed_once_at_start_in_the_theme_chosen_last_time(monkeypatch, theme, dark):
+    """Choosing the theme before the app runs must not queue a second parse of every CSS source
+    (Textual's theme watcher does), yet the screen is in that theme's colours and mode."""
+    from textual.css.stylesheet import Stylesheet
+
+    reparses = []
+    real = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda self: (reparses.append(1), real(self))[1])
+    backend = FakeBackend()
+    backend.state.prefs["theme"] = theme
+    app = CockpitApp(backend, clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert reparses == []
+        assert app.theme == theme and app.current_theme.dark is dark
+        assert app.has_class(f"-theme-{theme}", "-dark-mode" if dark else "-light-mode")
+        assert not app.has_class("-light-mode" if dark else "-dark-mode")
+        expected = app.get_css_variables()
+        assert app.stylesheet._variables["cockpit-pass"] == expected["cockpit-pass"]
+        assert app.screen.styles.background == Color.parse(expected["background"])
+        app.switch_theme("cockpit-high-contrast")  # while running, the ordinary way: everything restyled
+        await settle(app, pilot)
+        assert app.screen.styles.background == Color.parse(app.get_css_variables()["background"])
+
+
+async def test_the_dialogs_css_waits_for_the_first_dialog_which_is_styled_by_it():
+    parsed_at_first_paint = []
+    app = make(early=lambda a: parsed_at_first_paint.extend(css.content for css in a.stylesheet.source.values()))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert parsed_at_first_paint and not any(".dialog" in css for css in parsed_at_first_paint)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        dialog = app.screen.query_one(".dialog.help")
+        assert dialog.styles.max_width.value == 140 and dialog.styles.height.value == 90  # dialogs.tcss
+        assert app.screen.styles.align == ("center", "middle")
+
+
 def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     """In a fresh interpreter, the real start-up path up to the first paint (the CLI's config,
     the real backend, the app) leaves the pane modules, the actions, the reports and every
@@ -144,8 +185,11 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     """), encoding="utf-8")
     script = textwrap.dedent(f"""
         import json, os, sys
+        from cockpit import collector
+        from cockpit.cli.main import parse_command_line
+        collector.pause()  # what cockpit.cli.main.main does, in its order
+        args = parse_command_line(["--config", {json.dumps(str(config))}])
         from cockpit.cli.commands import load
-        from cockpit.cli.main import build_parser
         from cockpit.bootstrap import build_backend
         from cockpit.ui.app import CockpitApp
 
@@ -154,7 +198,7 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
                 print(json.dumps(sorted(sys.modules)), flush=True)
                 os._exit(0)
 
-        config = load(build_parser().parse_args(["--config", {json.dumps(str(config))}]))
+        config = load(args)
         FirstPaint(build_backend(config, read_only=True)).run(headless=True, size=(120, 40))
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
@@ -164,6 +208,7 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
              "cockpit.domain.ci", "cockpit.domain.checklist", "cockpit.ui.palette", "cockpit.ui.help",
              "cockpit.ui.panes.milestone", "cockpit.ui.panes.picks", "cockpit.ui.panes.ci",
              "cockpit.ui.panes.branch_diff", "cockpit.ui.panes.checklist", "textual.widgets._data_table",
+             "cockpit.sandbox", "cockpit.ui.detail", "cockpit.ui.confirm", "tomli_w",
              "git", "github", "httpx")
     early = sorted(m for m in loaded if any(m == name or m.startswith(name + ".") for name in later))
     assert not early, f"imported before the first screen: {early}"
