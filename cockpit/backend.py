@@ -79,8 +79,15 @@ class ActionCatalog(Protocol):
         """Why the action cannot run now on ``target`` (read-only, not applicable), or None."""
         ...
 
-    def run(self, action_id: str, target: Any, *, confirmed: bool, typed: str | None = None,
-            expected_typed: str | None = None) -> ActionOutcome:
+    def run(
+        self,
+        action_id: str,
+        target: Any,
+        *,
+        confirmed: bool,
+        typed: str | None = None,
+        expected_typed: str | None = None,
+    ) -> ActionOutcome:
         """Run it if allowed (confirmed; irreversible ones with the version typed back); never raises
         ``CockpitError``: a refusal or failure is an outcome that is not ``ok``."""
         ...

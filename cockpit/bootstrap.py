@@ -59,10 +59,20 @@ class CockpitBackend:
     items, the branch diff, the PyPI gate) is in ``shared``, typed, each under its own lock.
     """
 
-    def __init__(self, config: Config, *, read_only: bool, github: Lazy[GitHubPort], git: Lazy[GitPort],
-                 wheel_index: Lazy[WheelIndexPort] | None, pypi: Lazy[PyPIPort] | None,
-                 step_runner: Lazy[StepRunnerPort], state: StateStore, who: str | Callable[[], str],
-                 clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        read_only: bool,
+        github: Lazy[GitHubPort],
+        git: Lazy[GitPort],
+        wheel_index: Lazy[WheelIndexPort] | None,
+        pypi: Lazy[PyPIPort] | None,
+        step_runner: Lazy[StepRunnerPort],
+        state: StateStore,
+        who: str | Callable[[], str],
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
         self.config = config
         self.read_only = read_only
         self.state = state
@@ -109,8 +119,7 @@ class CockpitBackend:
                 from cockpit.actions.catalog import register_actions
                 from cockpit.actions.registry import ActionRegistry
 
-                registry = ActionRegistry(self.state, read_only=self.read_only, who=lambda: self.who,
-                                          clock=self.clock)
+                registry = ActionRegistry(self.state, read_only=self.read_only, who=lambda: self.who, clock=self.clock)
                 register_actions(registry, self)
                 self._actions = registry
             return self._actions
@@ -196,8 +205,14 @@ def current_user(git: Lazy[GitPort] | None = None) -> str:
         return "unknown"
 
 
-def build_backend(config: Config, *, read_only: bool = False, token: str | None = None,
-                  clock: Callable[[], datetime] = utc_now, take_over: bool = False) -> CockpitBackend:
+def build_backend(
+    config: Config,
+    *,
+    read_only: bool = False,
+    token: str | None = None,
+    clock: Callable[[], datetime] = utc_now,
+    take_over: bool = False,
+) -> CockpitBackend:
     """The backend for ``config``, each adapter built when first used (see ``Lazy``).
 
     ``token`` None means: resolve it as configured, when GitHub is first contacted.
@@ -225,6 +240,7 @@ def build_backend(config: Config, *, read_only: bool = False, token: str | None 
             from cockpit.adapters.storage import WheelIndex
 
             return WheelIndex(url, timeout=gh.timeout_s)
+
         return build
 
     def pypi(url: str) -> Callable[[], PyPIPort]:
@@ -232,6 +248,7 @@ def build_backend(config: Config, *, read_only: bool = False, token: str | None 
             from cockpit.adapters.storage import PyPIClient
 
             return PyPIClient(url, timeout=gh.timeout_s)
+
         return build
 
     def step_runner() -> StepRunnerPort:
@@ -240,10 +257,18 @@ def build_backend(config: Config, *, read_only: bool = False, token: str | None 
         return StepCommandRunner(clone, read_only=read_only)
 
     repo = Lazy(git)
-    return CockpitBackend(config, read_only=read_only, github=Lazy(github), git=repo,
-                          wheel_index=Lazy(wheel_index(st.index_url)) if st.index_url else None,
-                          pypi=Lazy(pypi(st.pypi_url)) if st.pypi_url else None,
-                          step_runner=Lazy(step_runner), state=state, who=lambda: current_user(repo), clock=clock)
+    return CockpitBackend(
+        config,
+        read_only=read_only,
+        github=Lazy(github),
+        git=repo,
+        wheel_index=Lazy(wheel_index(st.index_url)) if st.index_url else None,
+        pypi=Lazy(pypi(st.pypi_url)) if st.pypi_url else None,
+        step_runner=Lazy(step_runner),
+        state=state,
+        who=lambda: current_user(repo),
+        clock=clock,
+    )
 
 
 def github_client(gh: GitHubConfig, *, read_only: bool, token: str | None = None) -> GitHubClient:
@@ -257,8 +282,14 @@ def github_client(gh: GitHubConfig, *, read_only: bool, token: str | None = None
 
     if token is None and gh.auth != "none":
         token = resolve_token(gh.api_url).token
-    return GitHubClient(gh.api_url, token, timeout=gh.timeout_s, retries=gh.retries,
-                        max_rate_limit_wait=gh.max_rate_limit_wait_s, read_only=read_only)
+    return GitHubClient(
+        gh.api_url,
+        token,
+        timeout=gh.timeout_s,
+        retries=gh.retries,
+        max_rate_limit_wait=gh.max_rate_limit_wait_s,
+        read_only=read_only,
+    )
 
 
 def git_repo(clone: Path, *, read_only: bool) -> GitRepo:

@@ -292,7 +292,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
     )
 
 
-def parse_schedule(t: "_Table") -> PatchSchedule:
+def parse_schedule(t: _Table) -> PatchSchedule:
     """``[schedule]``: each phase a table of ISO ``start``/``end`` dates, the ``cherry_pick_deadline``,
     ``qualifying_labels`` and ``triage_label``."""
     from cockpit.config_schedule import schedule_from

@@ -40,7 +40,7 @@ def schedule_from(t: _Table) -> PatchSchedule:
         phases.append(PhaseDates(phase, start, end))
     labels: tuple[str, ...] = t.strs("qualifying_labels", DEFAULT_QUALIFYING_LABELS)
     if not labels or not all(label.strip() for label in labels):
-        raise t.fail("qualifying_labels", "a non-empty list of issue labels such as [\"high priority\"]", list(labels))
+        raise t.fail("qualifying_labels", 'a non-empty list of issue labels such as ["high priority"]', list(labels))
     return PatchSchedule(
         phases=tuple(phases),
         cherry_pick_deadline=_deadline(t) if "cherry_pick_deadline" in t.data else None,
@@ -52,7 +52,7 @@ def schedule_from(t: _Table) -> PatchSchedule:
 def _label(t: _Table) -> str:
     label: str = t.str("triage_label", DEFAULT_TRIAGE_LABEL)
     if not label.strip():
-        raise t.fail("triage_label", "a non-empty label such as \"triage review\"", label)
+        raise t.fail("triage_label", 'a non-empty label such as "triage review"', label)
     return label.strip()
 
 

@@ -53,8 +53,15 @@ class GitHubPort(Protocol):
 
     def issue(self, repo: str, number: int) -> MilestoneItem: ...
 
-    def issues(self, repo: str, *, labels: str | None = None, state: str = "all", newest_first: bool = True,
-               limit: int | None = None) -> list[MilestoneItem]: ...
+    def issues(
+        self,
+        repo: str,
+        *,
+        labels: str | None = None,
+        state: str = "all",
+        newest_first: bool = True,
+        limit: int | None = None,
+    ) -> list[MilestoneItem]: ...
 
     def issue_comments(self, repo: str, number: int) -> list[IssueComment]: ...
 
@@ -64,8 +71,15 @@ class GitHubPort(Protocol):
 
     def check_runs(self, repo: str, ref: str) -> list[CheckRun]: ...
 
-    def workflow_runs(self, repo: str, *, branch: str | None = None, head_sha: str | None = None,
-                      event: str | None = None, limit: int = 300) -> list[WorkflowRun]: ...
+    def workflow_runs(
+        self,
+        repo: str,
+        *,
+        branch: str | None = None,
+        head_sha: str | None = None,
+        event: str | None = None,
+        limit: int = 300,
+    ) -> list[WorkflowRun]: ...
 
     def branch_commits(self, repo: str, branch: str, limit: int) -> list[str]: ...
 
@@ -82,8 +96,14 @@ class GitPort(Protocol):
     """The local clone (``cockpit.adapters.git.GitRepo``): history for the services, refs, and the
     few writes the actions make (refused in a read-only session)."""
 
-    def log(self, rev_range: str | list[str], *, grep: list[str] | None = None, fixed_strings: bool = False,
-            extended: bool = False) -> list[CommitRecord]: ...
+    def log(
+        self,
+        rev_range: str | list[str],
+        *,
+        grep: list[str] | None = None,
+        fixed_strings: bool = False,
+        extended: bool = False,
+    ) -> list[CommitRecord]: ...
 
     def patch_ids(self, shas: Iterable[str]) -> dict[str, str]: ...
 
@@ -164,8 +184,7 @@ class SessionState(Protocol):
 
     def signoffs(self) -> dict[str, Signoff]: ...
 
-    def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> object:
-        ...
+    def set_signoff(self, step_id: str, *, done: bool, who: str, note: str = "", when: str | None = None) -> object: ...
 
     def set_note(self, step_id: str, note: str) -> None: ...
 

@@ -55,14 +55,33 @@ Criteria Category:
 """
 
 
-def _pull(number: int, title: str, *, base: str = "main", state: str = "closed", merged: bool = True,
-          milestone: int | None = 1, labels: list[str] | None = None) -> SbPull:
+def _pull(
+    number: int,
+    title: str,
+    *,
+    base: str = "main",
+    state: str = "closed",
+    merged: bool = True,
+    milestone: int | None = 1,
+    labels: list[str] | None = None,
+) -> SbPull:
     return SbPull(
-        number=number, title=title, author="dev", base=base, head_ref=f"feature-{number}",
-        state=state, merged=merged, milestone=milestone, labels=labels or [],
-        created_at=T0, updated_at=T1, closed_at=T1 if state == "closed" else None,
-        merged_at=T1 if merged else None, merge_commit_sha=sha(number) if merged else None,
-        head_sha=sha(10_000 + number), body=f"Fixes #{number - 8}" if number == 10 else "",
+        number=number,
+        title=title,
+        author="dev",
+        base=base,
+        head_ref=f"feature-{number}",
+        state=state,
+        merged=merged,
+        milestone=milestone,
+        labels=labels or [],
+        created_at=T0,
+        updated_at=T1,
+        closed_at=T1 if state == "closed" else None,
+        merged_at=T1 if merged else None,
+        merge_commit_sha=sha(number) if merged else None,
+        head_sha=sha(10_000 + number),
+        body=f"Fixes #{number - 8}" if number == 10 else "",
     )
 
 
@@ -71,32 +90,61 @@ def _ci(repo: str, head: str, branch: str, failing: int, jobs: int, first_id: in
     workflows = ("pull", "trunk", "lint")
     for i, name in enumerate(workflows):
         failed = name == "trunk" and failing > 0
-        runs.append(SbWorkflowRun(
-            id=first_id + i, name=name, head_sha=head, head_branch=branch, event="push",
-            conclusion="failure" if failed else "success", check_suite_id=first_id + 100 + i,
-            created_at=T1,
-        ))
+        runs.append(
+            SbWorkflowRun(
+                id=first_id + i,
+                name=name,
+                head_sha=head,
+                head_branch=branch,
+                event="push",
+                conclusion="failure" if failed else "success",
+                check_suite_id=first_id + 100 + i,
+                created_at=T1,
+            )
+        )
     for j in range(jobs):
         run = runs[j % len(workflows)]
         shard = j // len(workflows) + 1
         is_failure = run.name == "trunk" and shard <= failing
-        checks.append(SbCheckRun(
-            id=first_id + 1000 + j, name=f"linux-jammy-py3.11 / test (default, {shard}, 50, linux.2xlarge)",
-            head_sha=head, run_id=run.id, conclusion="failure" if is_failure else "success",
-            started_at=T1, completed_at=T1,
-        ))
+        checks.append(
+            SbCheckRun(
+                id=first_id + 1000 + j,
+                name=f"linux-jammy-py3.11 / test (default, {shard}, 50, linux.2xlarge)",
+                head_sha=head,
+                run_id=run.id,
+                conclusion="failure" if is_failure else "success",
+                started_at=T1,
+                completed_at=T1,
+            )
+        )
     return runs, checks
 
 
 def tiny_world(*, check_jobs: int = CHECK_JOBS) -> World:
     """A fresh tiny world (mutable: each test gets its own)."""
     issues = [
-        SbIssue(1, "[v2.5.0] Release Tracker", "release-manager", labels=["release tracker"], milestone=1,
-                created_at=T0, updated_at=T1, body="Cherry-pick requests go here."),
-        SbIssue(2, "Segfault in torchlet.load", "user1", milestone=1, assignees=["dev"],
-                created_at=T0, updated_at=T1),
-        SbIssue(3, "Docs typo in install guide", "user2", state="closed", milestone=1,
-                created_at=T0, updated_at=T1, closed_at=T1, state_reason="completed"),
+        SbIssue(
+            1,
+            "[v2.5.0] Release Tracker",
+            "release-manager",
+            labels=["release tracker"],
+            milestone=1,
+            created_at=T0,
+            updated_at=T1,
+            body="Cherry-pick requests go here.",
+        ),
+        SbIssue(2, "Segfault in torchlet.load", "user1", milestone=1, assignees=["dev"], created_at=T0, updated_at=T1),
+        SbIssue(
+            3,
+            "Docs typo in install guide",
+            "user2",
+            state="closed",
+            milestone=1,
+            created_at=T0,
+            updated_at=T1,
+            closed_at=T1,
+            state_reason="completed",
+        ),
     ]
     pulls = [
         _pull(10, "Fix segfault in load (#10)"),
@@ -117,17 +165,29 @@ def tiny_world(*, check_jobs: int = CHECK_JOBS) -> World:
     torchlet = SbRepo(
         full_name=REPO,
         milestones=[SbMilestone(1, "2.5.0"), SbMilestone(2, "2.4.1", state="closed")],
-        issues=issues, pulls=pulls, comments=comments,
+        issues=issues,
+        pulls=pulls,
+        comments=comments,
         branches={"main": MAIN_HEAD, BRANCH: RELEASE_HEAD, f"orig/{BRANCH}": sha(0xC0)},
         tags={"v2.5.0-rc1": RC1},
         branch_history={BRANCH: [RELEASE_HEAD, RC1, sha(0xC0)], "main": [MAIN_HEAD, sha(0xCA), sha(0xC0)]},
-        workflow_runs=runs, check_runs=checks,
+        workflow_runs=runs,
+        check_runs=checks,
     )
     v_runs, v_checks = _ci("acme/vision", sha(0xF00D), BRANCH, failing=0, jobs=6, first_id=90_000)
-    vision = SbRepo(full_name="acme/vision", branches={"main": sha(0xF00), BRANCH: sha(0xF00D)},
-                    workflow_runs=v_runs, check_runs=v_checks)
+    vision = SbRepo(
+        full_name="acme/vision",
+        branches={"main": sha(0xF00), BRANCH: sha(0xF00D)},
+        workflow_runs=v_runs,
+        check_runs=v_checks,
+    )
     return World(
-        seed=0, version="2.5.0", repository=REPO, release_branch=BRANCH, milestone_number=1,
-        tracker_issue=1, repos={REPO: torchlet, "acme/vision": vision},
+        seed=0,
+        version="2.5.0",
+        repository=REPO,
+        release_branch=BRANCH,
+        milestone_number=1,
+        tracker_issue=1,
+        repos={REPO: torchlet, "acme/vision": vision},
         ci_repositories={REPO: "red", "acme/vision": "green"},
     )

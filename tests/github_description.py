@@ -63,8 +63,11 @@ def _operations_in(source: str) -> list[Operation]:
         line, name = _OPERATION_LINE.search(doc), _NAME_LINE.search(doc)
         if not line or not name:
             continue
-        calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)
-                 and isinstance(c.func, ast.Attribute) and c.func.attr == "request"]
+        calls = [
+            c
+            for c in ast.walk(node)
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "request"
+        ]
         if not calls:
             continue
         model = _keyword(calls[0], "response_model")

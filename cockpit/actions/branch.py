@@ -22,11 +22,17 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     def pick_command(target: Any) -> str:
         return " && ".join(f"git cherry-pick -x {sha}" for sha in shas(target))
 
-    reg.register(Action(
-        "branch.copy_pick", "Copy cherry-pick command", Danger.SAFE, "branch",
-        run=pick_command, describe=pick_command,
-        applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
-    ))
+    reg.register(
+        Action(
+            "branch.copy_pick",
+            "Copy cherry-pick command",
+            Danger.SAFE,
+            "branch",
+            run=pick_command,
+            describe=pick_command,
+            applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
+        )
+    )
 
     def branch_name(target: Any) -> str:
         number = getattr(target, "number", None) or getattr(target, "reverted_pr", None) or shas(target)[0][:10]
@@ -44,10 +50,16 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             raise
         return f"made local branch {name} from {rel.branch} with {len(shas(target))} pick(s); nothing pushed"
 
-    reg.register(Action(
-        "branch.pick_branch", "Make local pick branch", Danger.MUTATING, "branch",
-        run=pick_branch,
-        applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
-        describe=lambda t: (f"git branch {branch_name(t)} {rel.branch} && {pick_command(t)} "
-                            f"(on {branch_name(t)}; never pushed)"),
-    ))
+    reg.register(
+        Action(
+            "branch.pick_branch",
+            "Make local pick branch",
+            Danger.MUTATING,
+            "branch",
+            run=pick_branch,
+            applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
+            describe=lambda t: (
+                f"git branch {branch_name(t)} {rel.branch} && {pick_command(t)} (on {branch_name(t)}; never pushed)"
+            ),
+        )
+    )

@@ -31,8 +31,16 @@ def register_actions(reg: ActionRegistry, backend: Ports) -> None:
         return getattr(target, "html_url", "") or getattr(getattr(target, "request", None), "html_url", "")
 
     for pane in ("milestone", "picks", "ci", "branch", "triage"):
-        reg.register(Action(f"{pane}.open", "Open in browser", Danger.SAFE, pane,
-                            run=lambda t: _open(url_of(t)), describe=lambda t: f"open {url_of(t)}"))
+        reg.register(
+            Action(
+                f"{pane}.open",
+                "Open in browser",
+                Danger.SAFE,
+                pane,
+                run=lambda t: _open(url_of(t)),
+                describe=lambda t: f"open {url_of(t)}",
+            )
+        )
 
     for module in (milestone, picks, ci, branch, checklist, rc_tag, triage):
         module.register(reg, backend)

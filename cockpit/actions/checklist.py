@@ -34,8 +34,12 @@ def placeholder_values(backend: Ports) -> dict[str, str]:
     from cockpit.actions.rc_tag import next_rc_tag
 
     rel = backend.config.release
-    return {"version": rel.version, "branch": rel.branch, "remote": backend.config.git.remote,
-            "rc_tag": next_rc_tag(rel.version, backend.git.tags())}
+    return {
+        "version": rel.version,
+        "branch": rel.branch,
+        "remote": backend.config.git.remote,
+        "rc_tag": next_rc_tag(rel.version, backend.git.tags()),
+    }
 
 
 def register(reg: ActionRegistry, backend: Ports) -> None:
@@ -43,25 +47,41 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     def toggle(step_id: str) -> str:
         current = backend.state.signoffs().get(step_id)
         done = not (current and current.done)
-        backend.state.set_signoff(step_id, done=done, who=backend.who,
-                                  note=current.note if current else "",
-                                  when=backend.clock().isoformat(timespec="seconds"))
+        backend.state.set_signoff(
+            step_id,
+            done=done,
+            who=backend.who,
+            note=current.note if current else "",
+            when=backend.clock().isoformat(timespec="seconds"),
+        )
         return f"{step_id} {'signed off' if done else 'reopened'} by {backend.who}"
 
-    reg.register(Action(
-        "checklist.toggle", "Tick or untick a step", Danger.MUTATING, "checklist",
-        run=toggle, describe=lambda step_id: f"record in {backend.state.path}: {step_id} by {backend.who}",
-        applicable=lambda step_id: locked_reason(backend, step_id),
-    ))
+    reg.register(
+        Action(
+            "checklist.toggle",
+            "Tick or untick a step",
+            Danger.MUTATING,
+            "checklist",
+            run=toggle,
+            describe=lambda step_id: f"record in {backend.state.path}: {step_id} by {backend.who}",
+            applicable=lambda step_id: locked_reason(backend, step_id),
+        )
+    )
 
     def note(target: tuple[str, str]) -> str:
         backend.state.set_note(target[0], target[1])
         return f"note saved on {target[0]}"
 
-    reg.register(Action(
-        "checklist.note", "Add a note to a step", Danger.MUTATING, "checklist",
-        run=note, describe=lambda t: f"record note on {t[0]} in {backend.state.path}",
-    ))
+    reg.register(
+        Action(
+            "checklist.note",
+            "Add a note to a step",
+            Danger.MUTATING,
+            "checklist",
+            run=note,
+            describe=lambda t: f"record note on {t[0]} in {backend.state.path}",
+        )
+    )
 
     def programs(target: StepRun, key: str):
         from cockpit.services.step_commands import step_programs
@@ -76,6 +96,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             from cockpit.services.step_commands import shown
 
             return f"run in {backend.config.git.clone}: {shown(programs(target, key))}"
+
         return text
 
     def run(key: str) -> Callable[[StepRun], str]:
@@ -90,18 +111,43 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
                 right = "checklist.run_irreversible" if target.step.irreversible else "checklist.run_command"
                 return f"'{target.step.title}' {kind}: run it with {right}"
             return locked_reason(backend, target.step.id)
+
         return why
 
     label = lambda target: target.step.id  # noqa: E731
-    reg.register(Action(
-        "checklist.dry_run", "Dry-run the step's command", Danger.MUTATING, "checklist",
-        run=run("dry_run"), describe=describe("dry_run"), applicable=applicable("dry_run", False), label=label,
-    ))
-    reg.register(Action(
-        "checklist.run_command", "Run the step's command", Danger.MUTATING, "checklist",
-        run=run("command"), describe=describe("command"), applicable=applicable("command", False), label=label,
-    ))
-    reg.register(Action(
-        "checklist.run_irreversible", "Run the step's command (cannot be undone)", Danger.IRREVERSIBLE, "checklist",
-        run=run("command"), describe=describe("command"), applicable=applicable("command", True), label=label,
-    ))
+    reg.register(
+        Action(
+            "checklist.dry_run",
+            "Dry-run the step's command",
+            Danger.MUTATING,
+            "checklist",
+            run=run("dry_run"),
+            describe=describe("dry_run"),
+            applicable=applicable("dry_run", False),
+            label=label,
+        )
+    )
+    reg.register(
+        Action(
+            "checklist.run_command",
+            "Run the step's command",
+            Danger.MUTATING,
+            "checklist",
+            run=run("command"),
+            describe=describe("command"),
+            applicable=applicable("command", False),
+            label=label,
+        )
+    )
+    reg.register(
+        Action(
+            "checklist.run_irreversible",
+            "Run the step's command (cannot be undone)",
+            Danger.IRREVERSIBLE,
+            "checklist",
+            run=run("command"),
+            describe=describe("command"),
+            applicable=applicable("command", True),
+            label=label,
+        )
+    )

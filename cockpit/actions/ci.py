@@ -21,10 +21,16 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             backend.github.rerun_failed_jobs(verdict.repository, run_id)
         return f"re-ran failed jobs of {len(runs)} run(s) in {verdict.repository}"
 
-    reg.register(Action(
-        "ci.rerun", "Re-run failed jobs", Danger.MUTATING, "ci",
-        run=rerun,
-        applicable=lambda v: None if failed_runs(v) else f"{v.repository} has no failed jobs to re-run",
-        describe=lambda v: "; ".join(f"POST /repos/{v.repository}/actions/runs/{r}/rerun-failed-jobs"
-                                     for r in failed_runs(v)),
-    ))
+    reg.register(
+        Action(
+            "ci.rerun",
+            "Re-run failed jobs",
+            Danger.MUTATING,
+            "ci",
+            run=rerun,
+            applicable=lambda v: None if failed_runs(v) else f"{v.repository} has no failed jobs to re-run",
+            describe=lambda v: "; ".join(
+                f"POST /repos/{v.repository}/actions/runs/{r}/rerun-failed-jobs" for r in failed_runs(v)
+            ),
+        )
+    )

@@ -21,11 +21,16 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         backend.github.set_milestone(repo, item.number, None)
         return f"#{item.number} removed from the milestone"
 
-    reg.register(Action(
-        "milestone.remove", "Remove from milestone", Danger.MUTATING, "milestone",
-        run=remove,
-        describe=lambda item: f"PATCH /repos/{repo}/issues/{item.number} {{\"milestone\": null}}",
-    ))
+    reg.register(
+        Action(
+            "milestone.remove",
+            "Remove from milestone",
+            Danger.MUTATING,
+            "milestone",
+            run=remove,
+            describe=lambda item: f'PATCH /repos/{repo}/issues/{item.number} {{"milestone": null}}',
+        )
+    )
 
     def validation_text(item: Any) -> str:
         return backend.config.validation_comment.format(version=rel.version, number=item.number, branch=rel.branch)
@@ -53,11 +58,17 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             return f"#{item.number} already has its validation comment (comment {done}, recorded in the state file)"
         return _not_in_branch(backend, item.number)
 
-    reg.register(Action(
-        "milestone.validate", "Post validation comment", Danger.MUTATING, "milestone",
-        run=validate, applicable=validate_applicable,
-        describe=lambda item: f"POST /repos/{repo}/issues/{item.number}/comments: {validation_text(item)!r}",
-    ))
+    reg.register(
+        Action(
+            "milestone.validate",
+            "Post validation comment",
+            Danger.MUTATING,
+            "milestone",
+            run=validate,
+            applicable=validate_applicable,
+            describe=lambda item: f"POST /repos/{repo}/issues/{item.number}/comments: {validation_text(item)!r}",
+        )
+    )
 
 
 _NOT_VALIDATED = {Verdict.MISSING: "is missing from", Verdict.NEEDS_REVIEW: "has no commit found in"}
@@ -70,8 +81,11 @@ def _not_in_branch(backend: Ports, number: int) -> str | None:
         return None  # not analysed yet: the comment's text is the release manager's word
     verdict = next((i.verdict for i in branch.diff.items if i.number == number), None)
     if verdict in _NOT_VALIDATED:
-        return (f"#{number} {_NOT_VALIDATED[verdict]} {backend.config.release.branch} according to the branch "
-                f"diff (pane 4): validate it once the fix is in the branch")
+        return (
+            f"#{number} {_NOT_VALIDATED[verdict]} {backend.config.release.branch} according to the branch "
+            f"diff (pane 4): validate it once the fix is in the branch"
+        )
     return None
+
 
 __all__ = ["register", "validation_key"]

@@ -34,22 +34,33 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
 
     def reply(text: str) -> str:
         if rel.tracker_issue is None:
-            raise ActionRefused(f"{backend.config.path}: key 'release.tracker_issue' is not set: "
-                                "expected the tracker issue number")
+            raise ActionRefused(
+                f"{backend.config.path}: key 'release.tracker_issue' is not set: expected the tracker issue number"
+            )
         backend.github.create_comment(repo, rel.tracker_issue, text)
         return f"replied on #{rel.tracker_issue}"
 
-    reg.register(Action(
-        "picks.bot_command", "Post cherry-pick command", Danger.MUTATING, "picks",
-        run=post_bot_command,
-        applicable=bot_applicable,
-        describe=lambda t: f"POST /repos/{repo}/issues/{t[0]}/comments: {bot_text(t)!r}",
-        label=lambda t: f"{repo}#{t[0]}",
-    ))
-    reg.register(Action(
-        "picks.reply", "Reply on the tracker", Danger.MUTATING, "picks",
-        run=reply,
-        applicable=lambda text: None if str(text).strip() else "the reply is empty: write something to post",
-        describe=lambda text: f"POST /repos/{repo}/issues/{rel.tracker_issue}/comments: {text!r}",
-        label=lambda text: f"{repo}#{rel.tracker_issue}",
-    ))
+    reg.register(
+        Action(
+            "picks.bot_command",
+            "Post cherry-pick command",
+            Danger.MUTATING,
+            "picks",
+            run=post_bot_command,
+            applicable=bot_applicable,
+            describe=lambda t: f"POST /repos/{repo}/issues/{t[0]}/comments: {bot_text(t)!r}",
+            label=lambda t: f"{repo}#{t[0]}",
+        )
+    )
+    reg.register(
+        Action(
+            "picks.reply",
+            "Reply on the tracker",
+            Danger.MUTATING,
+            "picks",
+            run=reply,
+            applicable=lambda text: None if str(text).strip() else "the reply is empty: write something to post",
+            describe=lambda text: f"POST /repos/{repo}/issues/{rel.tracker_issue}/comments: {text!r}",
+            label=lambda text: f"{repo}#{rel.tracker_issue}",
+        )
+    )

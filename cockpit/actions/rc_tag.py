@@ -40,21 +40,27 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         try:
             branch = release_branch(backend)  # the commit every pane judged
         except GitError:
-            raise GitError(f"neither {rel.branch} nor {remote}/{rel.branch} exists in {backend.config.git.clone}; "
-                           f"fetch the release branch first") from None
+            raise GitError(
+                f"neither {rel.branch} nor {remote}/{rel.branch} exists in {backend.config.git.clone}; "
+                f"fetch the release branch first"
+            ) from None
         pushed = f"{remote}/{rel.branch}"
         pushed_sha = branch.sha if branch.ref == pushed else backend.git.rev_parse(pushed)
         if pushed_sha is None:
             return tag, branch.ref, branch.sha  # no remote-tracking branch: the local one is all there is
         if pushed_sha != branch.sha:
-            raise GitError(f"the local {rel.branch} ({branch.sha[:12]}) is not {pushed} ({pushed_sha[:12]}): the panes "
-                           f"judged the local branch, CI the pushed one; push or pull {rel.branch} first")
+            raise GitError(
+                f"the local {rel.branch} ({branch.sha[:12]}) is not {pushed} ({pushed_sha[:12]}): the panes "
+                f"judged the local branch, CI the pushed one; push or pull {rel.branch} first"
+            )
         return tag, pushed, pushed_sha
 
     def describe(_target: StepRun | str) -> str:
         tag, ref, sha = plan()
-        return (f"run in {backend.config.git.clone}: git tag -a {tag} {ref} -m '{rel.repository} {tag}'  "
-                f"(commit {sha[:12]})  &&  git push {remote} refs/tags/{tag}")
+        return (
+            f"run in {backend.config.git.clone}: git tag -a {tag} {ref} -m '{rel.repository} {tag}'  "
+            f"(commit {sha[:12]})  &&  git push {remote} refs/tags/{tag}"
+        )
 
     def run(target: StepRun | str) -> str:
         on_line = target.on_line if isinstance(target, StepRun) else (lambda line: None)
@@ -66,12 +72,19 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         backend.git.push(remote, f"refs/tags/{tag}")
         on_line(f"pushed {tag} to {remote}")
         note = f"{tag} at {sha[:12]}, pushed to {remote}"
-        backend.state.set_signoff(step_id, done=True, who=backend.who, note=note,
-                                  when=backend.clock().isoformat(timespec="seconds"))
+        backend.state.set_signoff(
+            step_id, done=True, who=backend.who, note=note, when=backend.clock().isoformat(timespec="seconds")
+        )
         return f"tagged {sha[:12]} as {tag} and pushed it to {remote}"
 
-    reg.register(Action(
-        "checklist.rc_tag", "Tag and push the next release candidate", Danger.MUTATING, "checklist",
-        run=run, describe=describe,
-        label=lambda target: target.step.id if isinstance(target, StepRun) else str(target),
-    ))
+    reg.register(
+        Action(
+            "checklist.rc_tag",
+            "Tag and push the next release candidate",
+            Danger.MUTATING,
+            "checklist",
+            run=run,
+            describe=describe,
+            label=lambda target: target.step.id if isinstance(target, StepRun) else str(target),
+        )
+    )

@@ -86,7 +86,7 @@ class ActionRegistry:
         return self._read_only or self.state.read_only
 
     def _read_only_reason(self) -> str:
-        """"read-only session", with why and what to do when the session meant to write (lock held
+        """ "read-only session", with why and what to do when the session meant to write (lock held
         elsewhere, state file unreadable; the backend is then read-only too, so check the store first)."""
         problem = self.state.problem
         return f"read-only session ({problem})" if problem else "read-only session"
@@ -157,8 +157,9 @@ class ActionRegistry:
             return ActionResult(result.ok, f"{result.message} (not recorded in the state file: {exc})")
         return result
 
-    def _run(self, action: Action, target: Any, *, confirmed: bool, typed: str | None,
-             expected_typed: str | None) -> ActionResult:
+    def _run(
+        self, action: Action, target: Any, *, confirmed: bool, typed: str | None, expected_typed: str | None
+    ) -> ActionResult:
         action_id = action.id
         reason = self.refusal(action_id, target)
         if reason is None and action.danger is Danger.MUTATING and not confirmed:

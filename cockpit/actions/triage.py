@@ -34,21 +34,31 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         backend.github.set_milestone(repo, candidate.number, number)
         return f"#{candidate.number} added to the patch milestone ({number})"
 
-    reg.register(Action(
-        "triage.add_to_milestone", "Add to the patch milestone", Danger.MUTATING, "triage",
-        run=add,
-        describe=lambda c: f"PATCH /repos/{repo}/issues/{c.number} {{\"milestone\": {milestone_number()}}}",
-    ))
+    reg.register(
+        Action(
+            "triage.add_to_milestone",
+            "Add to the patch milestone",
+            Danger.MUTATING,
+            "triage",
+            run=add,
+            describe=lambda c: f'PATCH /repos/{repo}/issues/{c.number} {{"milestone": {milestone_number()}}}',
+        )
+    )
 
     def drop(candidate: TriageCandidate) -> str:
         backend.github.remove_label(repo, candidate.number, label())
         return f"label {label()!r} removed from #{candidate.number}"
 
-    reg.register(Action(
-        "triage.drop_label", "Drop the triage label", Danger.MUTATING, "triage",
-        run=drop,
-        describe=lambda c: f"DELETE /repos/{repo}/issues/{c.number}/labels/{quote(label(), safe='')}",
-    ))
+    reg.register(
+        Action(
+            "triage.drop_label",
+            "Drop the triage label",
+            Danger.MUTATING,
+            "triage",
+            run=drop,
+            describe=lambda c: f"DELETE /repos/{repo}/issues/{c.number}/labels/{quote(label(), safe='')}",
+        )
+    )
 
     def answer(target: TriageAnswer) -> str:
         key = answers_key(repo, target.candidate.number)
@@ -59,10 +69,18 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     def answer_applicable(target: TriageAnswer) -> str | None:
         return None if target.question in _QUESTION else f"no triage question {target.question!r}"
 
-    reg.register(Action(
-        "triage.answer", "Answer a patch-release criterion", Danger.MUTATING, "triage",
-        run=answer, applicable=answer_applicable,
-        describe=lambda t: (f"record in {backend.state.path}: #{t.candidate.number} {t.question} = "
-                            f"{'unanswered' if t.value is None else str(t.value).lower()}"),
-        label=lambda t: f"#{t.candidate.number} {t.question}",
-    ))
+    reg.register(
+        Action(
+            "triage.answer",
+            "Answer a patch-release criterion",
+            Danger.MUTATING,
+            "triage",
+            run=answer,
+            applicable=answer_applicable,
+            describe=lambda t: (
+                f"record in {backend.state.path}: #{t.candidate.number} {t.question} = "
+                f"{'unanswered' if t.value is None else str(t.value).lower()}"
+            ),
+            label=lambda t: f"#{t.candidate.number} {t.question}",
+        )
+    )

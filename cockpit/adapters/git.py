@@ -88,8 +88,16 @@ def parse_log(raw: bytes) -> list[CommitRecord]:
         if clean:
             author, subject, body = inert(author), inert(subject), inert(body, multiline=True)
         # positional arguments: keyword construction of the frozen dataclass was half the parse time
-        append(record(sha, subject, body.strip("\n"), author, int(at) if at.isascii() and at.isdigit() else 0,
-                      tuple(parents.split())))
+        append(
+            record(
+                sha,
+                subject,
+                body.strip("\n"),
+                author,
+                int(at) if at.isascii() and at.isdigit() else 0,
+                tuple(parents.split()),
+            )
+        )
     return records
 
 
@@ -106,12 +114,16 @@ class GitRepo:
         try:
             self._repo = _gitpython.Repo(self.path)
         except _gitpython.InvalidGitRepositoryError:
-            raise GitError(f"{self.path}: not a git repository; expected a local clone (git.clone in the config)") from None
+            raise GitError(
+                f"{self.path}: not a git repository; expected a local clone (git.clone in the config)"
+            ) from None
         except (_gitpython.NoSuchPathError, OSError) as exc:
             raise GitError(f"{self.path}: cannot open the clone: {exc}") from None
         self._git = self._repo.git
 
-    def _run(self, purpose: str, args: Sequence[str], *, ok: tuple[int, ...] = (0,), istream=None, cwd: Path | None = None) -> tuple[int, bytes]:
+    def _run(
+        self, purpose: str, args: Sequence[str], *, ok: tuple[int, ...] = (0,), istream=None, cwd: Path | None = None
+    ) -> tuple[int, bytes]:
         """Run ``git <args>``; return (status, stdout bytes); raise GitError for a status not in ``ok``."""
         runner = _gitpython.Git(str(cwd)) if cwd is not None else self._git
         try:
@@ -135,8 +147,14 @@ class GitRepo:
     def _text(self, purpose: str, args: Sequence[str], **kw) -> str:
         return _decode(self._run(purpose, args, **kw)[1]).strip()
 
-    def log(self, rev_range: str | list[str], *, grep: list[str] | None = None, fixed_strings: bool = False,
-            extended: bool = False) -> list[CommitRecord]:
+    def log(
+        self,
+        rev_range: str | list[str],
+        *,
+        grep: list[str] | None = None,
+        fixed_strings: bool = False,
+        extended: bool = False,
+    ) -> list[CommitRecord]:
         """Commits of ``rev_range`` (``"cut..main"`` or a list of revs), newest first, in ONE ``git log``.
 
         ``grep`` keeps commits with a message line matching any pattern (``fixed_strings``: literal
@@ -195,7 +213,11 @@ class GitRepo:
         """The commit sha ``ref`` names, or None when it names no commit."""
         if not ref or ref.startswith("-"):
             return None
-        status, out = self._run(f"resolving {ref}", ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], ok=(0, 1, 128))
+        status, out = self._run(
+            f"resolving {ref}",
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"],
+            ok=(0, 1, 128),
+        )
         return (_decode(out).strip() or None) if status == 0 else None
 
     def ref_exists(self, ref: str) -> bool:
@@ -204,12 +226,18 @@ class GitRepo:
 
     def merge_base(self, a: str, b: str) -> str | None:
         """The best common ancestor of ``a`` and ``b``, or None when they share no history."""
-        status, out = self._run(f"finding the merge base of {a} and {b}", ["merge-base", _checked(a, "ref"), _checked(b, "ref")], ok=(0, 1))
+        status, out = self._run(
+            f"finding the merge base of {a} and {b}", ["merge-base", _checked(a, "ref"), _checked(b, "ref")], ok=(0, 1)
+        )
         return (_decode(out).strip() or None) if status == 0 else None
 
     def is_ancestor(self, a: str, b: str) -> bool:
         """Whether commit ``a`` is in the history of ``b`` (False also when ``a`` is unknown here)."""
-        status, _ = self._run(f"checking whether {a} is in {b}", ["merge-base", "--is-ancestor", _checked(a, "ref"), _checked(b, "ref")], ok=(0, 1, 128))
+        status, _ = self._run(
+            f"checking whether {a} is in {b}",
+            ["merge-base", "--is-ancestor", _checked(a, "ref"), _checked(b, "ref")],
+            ok=(0, 1, 128),
+        )
         return status == 0
 
     def is_shallow(self) -> bool:
@@ -218,7 +246,10 @@ class GitRepo:
 
     def tags(self) -> dict[str, str]:
         """Tag name -> the commit it points at (annotated tags peeled)."""
-        out = self._text("listing tags", ["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)", "refs/tags"])
+        out = self._text(
+            "listing tags",
+            ["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)", "refs/tags"],
+        )
         tags = {}
         for line in out.splitlines():
             name, obj, peeled = (line.split("\0") + ["", ""])[:3]
@@ -270,7 +301,10 @@ class GitRepo:
     def create_branch(self, name: str, start: str) -> None:
         """Create branch ``name`` at ``start`` without touching the working tree."""
         self._writable(f"creating branch {name}")
-        self._run(f"creating branch {name} at {start}", ["branch", "--no-track", _checked(name, "branch"), _checked(start, "start point")])
+        self._run(
+            f"creating branch {name} at {start}",
+            ["branch", "--no-track", _checked(name, "branch"), _checked(start, "start point")],
+        )
 
     def delete_branch(self, name: str) -> None:
         """Delete local branch ``name`` (one the cockpit made; never a remote branch)."""
@@ -290,10 +324,16 @@ class GitRepo:
             raise GitError("nothing to cherry-pick: expected at least one commit")
         holder = Path(tempfile.mkdtemp(prefix="cockpit-pick-"))
         tree = holder / "worktree"
-        self._run(f"preparing a worktree for {branch}", ["worktree", "add", "--quiet", str(tree), _checked(branch, "branch")])
+        self._run(
+            f"preparing a worktree for {branch}", ["worktree", "add", "--quiet", str(tree), _checked(branch, "branch")]
+        )
         try:
             try:
-                self._run(f"cherry-picking {', '.join(p[:12] for p in picks)} onto {branch}", ["cherry-pick", "-x", *picks], cwd=tree)
+                self._run(
+                    f"cherry-picking {', '.join(p[:12] for p in picks)} onto {branch}",
+                    ["cherry-pick", "-x", *picks],
+                    cwd=tree,
+                )
             except GitError:
                 self._run("aborting the cherry-pick", ["cherry-pick", "--abort"], ok=(0, 1, 128), cwd=tree)
                 raise
@@ -311,5 +351,7 @@ class GitRepo:
     def push(self, remote: str, refspec: str) -> None:
         """``git push <remote> <refspec>`` (never prompts for credentials)."""
         self._writable(f"pushing {refspec} to {remote}")
-        self._run(f"pushing {refspec} to {remote}", ["push", "--porcelain", _checked(remote, "remote"), _checked(refspec, "refspec")])
-
+        self._run(
+            f"pushing {refspec} to {remote}",
+            ["push", "--porcelain", _checked(remote, "remote"), _checked(refspec, "refspec")],
+        )

@@ -42,10 +42,24 @@ def _repo_path(repo: str) -> str:
 class GitHubClient:
     """A GitHub REST client for one API URL. Thread-safe enough for the UI's workers."""
 
-    def __init__(self, api_url: str, token: str | None, *, timeout: float = 15, retries: int = 3,
-                 max_rate_limit_wait: float = 30, read_only: bool = False) -> None:
-        self._t = Transport(api_url, token, timeout=timeout, retries=retries,
-                            max_rate_limit_wait=max_rate_limit_wait, read_only=read_only)
+    def __init__(
+        self,
+        api_url: str,
+        token: str | None,
+        *,
+        timeout: float = 15,
+        retries: int = 3,
+        max_rate_limit_wait: float = 30,
+        read_only: bool = False,
+    ) -> None:
+        self._t = Transport(
+            api_url,
+            token,
+            timeout=timeout,
+            retries=retries,
+            max_rate_limit_wait=max_rate_limit_wait,
+            read_only=read_only,
+        )
         self.read_only = read_only
 
     @property
@@ -69,8 +83,9 @@ class GitHubClient:
     def _get(self, path: str, what: str, **params: Any) -> Any:
         return self._t.request("GET", path, what, params={k: v for k, v in params.items() if v is not None})[0]
 
-    def _pages(self, path: str, what: str, *, wrap: str | None = None, limit: int | None = None,
-               **params: Any) -> list[Any]:
+    def _pages(
+        self, path: str, what: str, *, wrap: str | None = None, limit: int | None = None, **params: Any
+    ) -> list[Any]:
         """Every row of a paged list (100 a page), following ``rel="next"`` up to ``limit`` rows."""
         query: dict[str, Any] | None = {"per_page": 100, **{k: v for k, v in params.items() if v is not None}}
         rows: list[Any] = []
@@ -261,8 +276,11 @@ class GitHubClient:
 
     def remove_label(self, repo: str, number: int, label: str) -> None:
         """Take ``label`` off issue or PR #number (GitHub answers with the labels left)."""
-        self._t.request("DELETE", f"{_repo_path(repo)}/issues/{int(number)}/labels/{quote(label, safe='')}",
-                        f"remove the label {label!r} from #{number} in {repo}")
+        self._t.request(
+            "DELETE",
+            f"{_repo_path(repo)}/issues/{int(number)}/labels/{quote(label, safe='')}",
+            f"remove the label {label!r} from #{number} in {repo}",
+        )
 
     def rerun_failed_jobs(self, repo: str, run_id: int) -> None:
         self._t.request(

@@ -106,10 +106,14 @@ def sha_from(data: Any) -> str:
 def milestone_from(data: Any) -> Milestone:
     d = _dict(data, "a milestone")
     return Milestone(
-        number=_int(d, "number"), title=_str(d, "title"), state=_str(d, "state", "open"),
+        number=_int(d, "number"),
+        title=_str(d, "title"),
+        state=_str(d, "state", "open"),
         open_items=_count(d, "open_issues"),
         closed_items=_count(d, "closed_issues"),
-        html_url=_text(d, "html_url"), created_at=_time(d.get("created_at")), due_on=_time(d.get("due_on")),
+        html_url=_text(d, "html_url"),
+        created_at=_time(d.get("created_at")),
+        due_on=_time(d.get("due_on")),
     )
 
 
@@ -133,11 +137,18 @@ def item_from(data: Any, repository: str) -> MilestoneItem:
         state = ItemState.CLOSED
     body = _text(d, "body")
     return MilestoneItem(
-        number=number, kind=ItemKind.PULL if is_pull else ItemKind.ISSUE, title=_str(d, "title", ""),
-        state=state, html_url=_text(d, "html_url"), labels=_names(d.get("labels"), "name"),
-        assignees=_names(d.get("assignees"), "login"), author=_login(d),
-        updated_at=_time(d.get("updated_at")), closed_at=_time(d.get("closed_at")),
-        linked_prs=linked_prs(body, repository, number) if is_pull else (), body=body,
+        number=number,
+        kind=ItemKind.PULL if is_pull else ItemKind.ISSUE,
+        title=_str(d, "title", ""),
+        state=state,
+        html_url=_text(d, "html_url"),
+        labels=_names(d.get("labels"), "name"),
+        assignees=_names(d.get("assignees"), "login"),
+        author=_login(d),
+        updated_at=_time(d.get("updated_at")),
+        closed_at=_time(d.get("closed_at")),
+        linked_prs=linked_prs(body, repository, number) if is_pull else (),
+        body=body,
         state_reason=_text(d, "state_reason") if state is ItemState.CLOSED else "",
         created_at=_time(d.get("created_at")),
     )
@@ -146,8 +157,12 @@ def item_from(data: Any, repository: str) -> MilestoneItem:
 def comment_from(data: Any) -> IssueComment:
     d = _dict(data, "a comment")
     return IssueComment(
-        id=_int(d, "id"), author=_login(d), body=_text(d, "body"), html_url=_text(d, "html_url"),
-        created_at=_time(d.get("created_at")), updated_at=_time(d.get("updated_at")),
+        id=_int(d, "id"),
+        author=_login(d),
+        body=_text(d, "body"),
+        html_url=_text(d, "html_url"),
+        created_at=_time(d.get("created_at")),
+        updated_at=_time(d.get("updated_at")),
     )
 
 
@@ -161,9 +176,16 @@ def pull_from(data: Any, repository: str) -> PullRequest:
     base, head = _dict(d.get("base"), "base"), _dict(d.get("head"), "head")
     base_repo = base.get("repo")
     return PullRequest(
-        number=_int(d, "number"), title=_str(d, "title", ""), state=state, base_ref=_str(base, "ref"),
-        head_ref=_str(head, "ref", ""), html_url=_text(d, "html_url"), author=_login(d),
-        created_at=_time(d.get("created_at")), merged_at=merged_at, closed_at=_time(d.get("closed_at")),
+        number=_int(d, "number"),
+        title=_str(d, "title", ""),
+        state=state,
+        base_ref=_str(base, "ref"),
+        head_ref=_str(head, "ref", ""),
+        html_url=_text(d, "html_url"),
+        author=_login(d),
+        created_at=_time(d.get("created_at")),
+        merged_at=merged_at,
+        closed_at=_time(d.get("closed_at")),
         merge_commit_sha=d.get("merge_commit_sha") if isinstance(d.get("merge_commit_sha"), str) else None,
         body=_text(d, "body"),
         repository=_text(base_repo, "full_name") if isinstance(base_repo, dict) else repository,
@@ -174,11 +196,16 @@ def run_from(data: Any) -> WorkflowRun:
     d = _dict(data, "a workflow run")
     suite = d.get("check_suite_id")
     return WorkflowRun(
-        id=_int(d, "id"), name=_str(d, "name", ""), head_sha=_str(d, "head_sha", ""),
-        head_branch=_str(d, "head_branch", ""), status=_str(d, "status", ""),
+        id=_int(d, "id"),
+        name=_str(d, "name", ""),
+        head_sha=_str(d, "head_sha", ""),
+        head_branch=_str(d, "head_branch", ""),
+        status=_str(d, "status", ""),
         conclusion=d.get("conclusion") if isinstance(d.get("conclusion"), str) else None,
         check_suite_id=suite if isinstance(suite, int) and not isinstance(suite, bool) else None,
-        html_url=_text(d, "html_url"), event=_text(d, "event"), attempt=_attempt(d.get("run_attempt")),
+        html_url=_text(d, "html_url"),
+        event=_text(d, "event"),
+        attempt=_attempt(d.get("run_attempt")),
         created_at=_time(d.get("created_at")),
     )
 
@@ -198,8 +225,14 @@ def check_run_from(data: Any, runs_by_suite: dict[int, WorkflowRun]) -> CheckRun
     if run_id is None and (m := _RUN_IN_URL.search(_text(d, "details_url") or html)):
         run_id = int(m.group(1))
     return CheckRun(
-        id=_int(d, "id"), name=_str(d, "name"), status=_str(d, "status", ""),
+        id=_int(d, "id"),
+        name=_str(d, "name"),
+        status=_str(d, "status", ""),
         conclusion=d.get("conclusion") if isinstance(d.get("conclusion"), str) else None,
-        workflow=run.name if run else "", html_url=html, run_id=run_id, head_sha=_text(d, "head_sha"),
-        started_at=_time(d.get("started_at")), completed_at=_time(d.get("completed_at")),
+        workflow=run.name if run else "",
+        html_url=html,
+        run_id=run_id,
+        head_sha=_text(d, "head_sha"),
+        started_at=_time(d.get("started_at")),
+        completed_at=_time(d.get("completed_at")),
     )

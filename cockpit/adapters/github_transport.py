@@ -166,8 +166,16 @@ class _Cached:
 class Transport:
     """Raw JSON requests to one GitHub API through PyGithub's Requester (see the module docstring)."""
 
-    def __init__(self, api_url: str, token: str | None, *, timeout: float, retries: int,
-                 max_rate_limit_wait: float, read_only: bool) -> None:
+    def __init__(
+        self,
+        api_url: str,
+        token: str | None,
+        *,
+        timeout: float,
+        retries: int,
+        max_rate_limit_wait: float,
+        read_only: bool,
+    ) -> None:
         silence_library_logs()
         parts = urlsplit(api_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -179,16 +187,25 @@ class Transport:
         logging_setup.add_secret(token)
         self.meter = _Meter()
         retry = _CockpitRetry(
-            total=retries, read=min(retries, 1), backoff_factor=0.25, backoff_max=4,
-            max_rate_limit_wait=max_rate_limit_wait, raise_on_status=False,
+            total=retries,
+            read=min(retries, 1),
+            backoff_factor=0.25,
+            backoff_max=4,
+            max_rate_limit_wait=max_rate_limit_wait,
+            raise_on_status=False,
             allowed_methods=_RETRIED_METHODS,
         )
         retry.meter = self.meter
         self._retry = retry
         try:
             self._github = Github(
-                base_url=self.api_url, auth=Auth.Token(token) if token else None, timeout=max(1, math.ceil(timeout)),
-                retry=retry, per_page=100, seconds_between_requests=None, seconds_between_writes=None,
+                base_url=self.api_url,
+                auth=Auth.Token(token) if token else None,
+                timeout=max(1, math.ceil(timeout)),
+                retry=retry,
+                per_page=100,
+                seconds_between_requests=None,
+                seconds_between_writes=None,
             )
         except Exception as exc:  # PyGithub asserts on a URL it cannot use
             raise GitHubError(

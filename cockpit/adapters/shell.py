@@ -55,8 +55,16 @@ class StepCommandRunner:
     def _one(self, argv: list[str], on_line: Callable[[str], None]) -> tuple[int | None, str]:
         env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat"}
         try:
-            proc = subprocess.Popen(argv, cwd=self.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, text=True, errors="replace", env=env)
+            proc = subprocess.Popen(
+                argv,
+                cwd=self.cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+                env=env,
+            )
         except FileNotFoundError:
             raise CommandFailed(f"{argv[0]}: no such program on PATH") from None
         except OSError as exc:

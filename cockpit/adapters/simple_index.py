@@ -80,11 +80,18 @@ def parse_project_page(text: str, page_url: str, *, variant: str = PLAIN) -> lis
         algo, _, digest = fragment.partition("=")
         metadata = attrs.get("data-core-metadata", attrs.get("data-dist-info-metadata"))
         has_metadata, metadata_sha256 = _html_metadata(metadata)
-        files.append(IndexFile(
-            filename=inert(filename), url=inert(url), sha256=_sha256(algo, digest), variant=variant,
-            yanked="data-yanked" in attrs, yanked_reason=inert(attrs.get("data-yanked") or ""),
-            has_metadata=has_metadata, metadata_sha256=metadata_sha256,
-        ))
+        files.append(
+            IndexFile(
+                filename=inert(filename),
+                url=inert(url),
+                sha256=_sha256(algo, digest),
+                variant=variant,
+                yanked="data-yanked" in attrs,
+                yanked_reason=inert(attrs.get("data-yanked") or ""),
+                has_metadata=has_metadata,
+                metadata_sha256=metadata_sha256,
+            )
+        )
     return files
 
 
@@ -98,34 +105,38 @@ def parse_json_page(text: str, page_url: str, *, variant: str = PLAIN) -> list[I
     except (ValueError, RecursionError) as exc:
         raise StorageError(f"{page_url}: the PEP 691 page is not valid JSON ({inert(str(exc))})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("meta"), dict):
-        raise StorageError(f"{page_url}: expected a PEP 691 object with \"meta\", \"name\" and \"files\"")
+        raise StorageError(f'{page_url}: expected a PEP 691 object with "meta", "name" and "files"')
     _check_major(str(data["meta"].get("api-version", "")), page_url, "meta.api-version", required=True)
     entries = data.get("files")
     if not isinstance(entries, list):
-        raise StorageError(f"{page_url}: expected a \"files\" list in the PEP 691 page")
+        raise StorageError(f'{page_url}: expected a "files" list in the PEP 691 page')
     return [_json_file(entry, i, page_url, variant) for i, entry in enumerate(entries)]
 
 
 def _json_file(entry: Any, i: int, page_url: str, variant: str) -> IndexFile:
     where = f"{page_url}: files[{i}]"
     if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("filename", "url")):
-        raise StorageError(f"{where}: expected an object with \"filename\" and \"url\" strings")
+        raise StorageError(f'{where}: expected an object with "filename" and "url" strings')
     hashes = entry.get("hashes", {})
     if not isinstance(hashes, dict):
-        raise StorageError(f"{where}: expected \"hashes\" to be an object of hash name to hex digest")
+        raise StorageError(f'{where}: expected "hashes" to be an object of hash name to hex digest')
     yanked = entry.get("yanked", False)
     if not isinstance(yanked, (bool, str)):
-        raise StorageError(f"{where}: expected \"yanked\" to be true, false or a reason string")
+        raise StorageError(f'{where}: expected "yanked" to be true, false or a reason string')
     metadata = entry.get("core-metadata", entry.get("dist-info-metadata", False))
     if not isinstance(metadata, (bool, dict)):
-        raise StorageError(f"{where}: expected \"core-metadata\" to be a boolean or an object of hashes")
+        raise StorageError(f'{where}: expected "core-metadata" to be a boolean or an object of hashes')
     try:
         url = urldefrag(urljoin(page_url, entry["url"].strip()))[0]
     except ValueError as exc:
         raise StorageError(f"{where}: the url is not a URL ({inert(str(exc))})") from exc
     return IndexFile(
-        filename=inert(entry["filename"]), url=inert(url), sha256=_sha256("sha256", hashes.get("sha256")),
-        variant=variant, yanked=yanked is not False, yanked_reason=inert(yanked) if isinstance(yanked, str) else "",
+        filename=inert(entry["filename"]),
+        url=inert(url),
+        sha256=_sha256("sha256", hashes.get("sha256")),
+        variant=variant,
+        yanked=yanked is not False,
+        yanked_reason=inert(yanked) if isinstance(yanked, str) else "",
         has_metadata=metadata is not False,
         metadata_sha256=_sha256("sha256", metadata.get("sha256")) if isinstance(metadata, dict) else None,
     )

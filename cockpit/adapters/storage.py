@@ -41,7 +41,7 @@ HEAD_CONCURRENCY = 8
 VALIDATED_CACHE_SIZE = 4000
 """Answers kept for conditional requests; a PyTorch RC's index check reads some 400 URLs."""
 USER_AGENT = "release-cockpit (storage check)"
-__all__ = ["PyPIClient", "ProjectNotFound", "WheelIndex", "parse_project_page", "project_name"]
+__all__ = ["ProjectNotFound", "PyPIClient", "WheelIndex", "parse_project_page", "project_name"]
 
 
 def project_name(name: str) -> str:
@@ -78,8 +78,9 @@ class _Client:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _request(self, method: str, url: str, *, ok: Iterable[int] = (200,),
-                 headers: dict[str, str] | None = None) -> httpx.Response:
+    def _request(
+        self, method: str, url: str, *, ok: Iterable[int] = (200,), headers: dict[str, str] | None = None
+    ) -> httpx.Response:
         key = (method, url, (headers or {}).get("Accept", ""))
         with self._validated_lock:
             kept = self._validated.get(key)
@@ -115,7 +116,9 @@ class _Client:
         except httpx.TimeoutException as exc:
             raise StorageError(f"{method} {url}: no answer within {self.timeout:g} s ({type(exc).__name__})") from exc
         except httpx.ConnectError as exc:
-            raise StorageError(f"{method} {url}: cannot connect ({exc}); is the {self.what} up and the URL right?") from exc
+            raise StorageError(
+                f"{method} {url}: cannot connect ({exc}); is the {self.what} up and the URL right?"
+            ) from exc
         except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
             raise StorageError(f"{method} {url}: request failed ({type(exc).__name__}: {exc})") from exc
 
@@ -227,7 +230,7 @@ class PyPIClient(_Client):
             return []
         releases = data.get("releases")
         if not isinstance(releases, dict) or not all(isinstance(v, str) for v in releases):
-            raise StorageError(f"GET {url}: expected a \"releases\" object keyed by version")
+            raise StorageError(f'GET {url}: expected a "releases" object keyed by version')
         return list(releases)
 
     def release_files(self, package: str, version: str) -> list[str] | None:
@@ -238,11 +241,11 @@ class PyPIClient(_Client):
             return None
         urls = data.get("urls")
         if not isinstance(urls, list):
-            raise StorageError(f"GET {url}: expected a \"urls\" list of files")
+            raise StorageError(f'GET {url}: expected a "urls" list of files')
         names = []
         for entry in urls:
             if not isinstance(entry, dict) or not isinstance(entry.get("filename"), str):
-                raise StorageError(f"GET {url}: a file entry has no \"filename\" string")
+                raise StorageError(f'GET {url}: a file entry has no "filename" string')
             names.append(entry["filename"])
         return names
 

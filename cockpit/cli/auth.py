@@ -26,8 +26,11 @@ def _api_url(args: argparse.Namespace) -> str:
 
 def run_auth(args: argparse.Namespace) -> int:
     if args.auth_command in ("login", "logout") and getattr(args, "read_only", False):
-        print(f"cockpit: Auth: --read-only: 'auth {args.auth_command}' changes the system keyring, so it refuses "
-              f"to run read-only; run it without --read-only", file=sys.stderr)
+        print(
+            f"cockpit: Auth: --read-only: 'auth {args.auth_command}' changes the system keyring, so it refuses "
+            f"to run read-only; run it without --read-only",
+            file=sys.stderr,
+        )
         return 2
     api_url = _api_url(args)
     host = host_of(api_url)

@@ -7,7 +7,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from cockpit.config import CONFIG_NAME, Config, load_config
@@ -26,8 +26,7 @@ def load(args: argparse.Namespace) -> Config:
     path = config_path(args)
     if args.config is None and not path.exists():
         raise ConfigError(
-            f"no {CONFIG_NAME} in {Path.cwd()}: pass --config PATH, "
-            "or try 'cockpit demo' for a sandbox release"
+            f"no {CONFIG_NAME} in {Path.cwd()}: pass --config PATH, or try 'cockpit demo' for a sandbox release"
         )
     return _opened(load_config(path))
 
@@ -40,8 +39,9 @@ def _opened(config: Config) -> Config:
     return config
 
 
-def open_app(config: Config, *, read_only: bool, take_over: bool = False,
-             clock: "Callable[[], datetime] | None" = None) -> int:
+def open_app(
+    config: Config, *, read_only: bool, take_over: bool = False, clock: Callable[[], datetime] | None = None
+) -> int:
     from cockpit.bootstrap import build_backend, utc_now
     from cockpit.ui.app import CockpitApp
 
@@ -91,8 +91,14 @@ def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, al
     patch = getattr(args, "patch", False)
     if patch and args.all_green:
         raise ConfigError("--patch and --all-green are two different sandbox releases: choose one")
-    world = prepare_world(args.seed, directory=directory, progress=_say, all_green=args.all_green,
-                          scale=None if scale.name == DEFAULT_SCALE else scale, patch=patch)
+    world = prepare_world(
+        args.seed,
+        directory=directory,
+        progress=_say,
+        all_green=args.all_green,
+        scale=None if scale.name == DEFAULT_SCALE else scale,
+        patch=patch,
+    )
     if always_describe or scale.name != DEFAULT_SCALE:
         _say(describe(scale, world))
     return world
@@ -107,18 +113,22 @@ def run_demo(args: argparse.Namespace) -> int:
         path = _sandbox_config(world, servers)
         if time.monotonic() - started > 1:
             _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
-        return open_app(_opened(load_config(path)), read_only=args.read_only, take_over=args.take_over,
-                        clock=world_clock(world.clock))
+        return open_app(
+            _opened(load_config(path)),
+            read_only=args.read_only,
+            take_over=args.take_over,
+            clock=world_clock(world.clock),
+        )
 
 
-def world_clock(start: str) -> "Callable[[], datetime] | None":
+def world_clock(start: str) -> Callable[[], datetime] | None:
     """A patch world's clock: it starts at the world's own "now" and runs at the wall clock's pace,
     so the schedule's phase and the requests' ages read as the world was planted. None: the wall clock."""
     if not start:
         return None
     began, origin = time.monotonic(), datetime.fromisoformat(start)
     if origin.tzinfo is None:
-        origin = origin.replace(tzinfo=timezone.utc)
+        origin = origin.replace(tzinfo=UTC)
     from datetime import timedelta
 
     return lambda: origin + timedelta(seconds=time.monotonic() - began)

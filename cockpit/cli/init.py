@@ -46,8 +46,9 @@ def _tracker(text: str | None, problems: list[str]) -> int | None:
     return int(text)
 
 
-def _check_clone(clone: Path, remote: str | None, branch: str | None, repository: str | None,
-                 problems: list[str]) -> None:
+def _check_clone(
+    clone: Path, remote: str | None, branch: str | None, repository: str | None, problems: list[str]
+) -> None:
     """The clone exists, is a git repository, has the remote (when given), and has the release branch.
 
     The branch counts when it is local or in a remote-tracking ref (``--remote``'s, else any remote's):

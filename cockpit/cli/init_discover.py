@@ -38,16 +38,25 @@ class Discovery:
     rc_tags: Found
     milestone: Found = field(default_factory=lambda: Found(None, "TODO: not looked up"))
     tracker: Found = field(default_factory=lambda: Found(None, "TODO: not looked up"))
-    required: Found = field(default_factory=lambda: Found(rd.USUAL_REQUIRED, "TODO: not looked up (--offline); "
-                                                          "the usual workflows, check their names"))
+    required: Found = field(
+        default_factory=lambda: Found(
+            rd.USUAL_REQUIRED, "TODO: not looked up (--offline); the usual workflows, check their names"
+        )
+    )
     binary: Found = field(default_factory=lambda: Found("", ""))
 
     def summary(self) -> list[str]:
         """One line per value, as the config has it: ``milestone = 12   # found: ...``, or ``not found: ...``."""
         lines = []
-        for key, found in (("remote", self.remote), ("main", self.main), ("milestone", self.milestone),
-                           ("tracker_issue", self.tracker), ("required", self.required),
-                           ("binary_workflow", self.binary), ("RC tags", self.rc_tags)):
+        for key, found in (
+            ("remote", self.remote),
+            ("main", self.main),
+            ("milestone", self.milestone),
+            ("tracker_issue", self.tracker),
+            ("required", self.required),
+            ("binary_workflow", self.binary),
+            ("RC tags", self.rc_tags),
+        ):
             if found.missing:
                 lines.append(f"not found: {key}: {found.note.removeprefix('TODO: ')}")
             elif key == "RC tags":
@@ -71,23 +80,34 @@ def discover_clone(clone: Any, args: argparse.Namespace, repository: str, branch
         carrying = [name for name in remotes if clone.ref_exists(f"refs/remotes/{name}/{branch}")]
         choice = rd.choose_remote(repository, branch, remotes, carrying)
         also = f"; also has it: {', '.join(choice.others)}" if choice.others else ""
-        remote = Found(choice.name or "origin", f"found: {choice.why}{also}" if choice.name
-                       else f"TODO: {choice.why}; set the remote that has {branch}")
+        remote = Found(
+            choice.name or "origin",
+            f"found: {choice.why}{also}" if choice.name else f"TODO: {choice.why}; set the remote that has {branch}",
+        )
     name = remote.value
     head = clone.remote_head(name) if name in remotes else None
-    existing = [b for b in ("main", "master")
-                if clone.ref_exists(f"refs/remotes/{name}/{b}") or clone.ref_exists(f"refs/heads/{b}")]
+    existing = [
+        b
+        for b in ("main", "master")
+        if clone.ref_exists(f"refs/remotes/{name}/{b}") or clone.ref_exists(f"refs/heads/{b}")
+    ]
     main, why = rd.choose_main(head, existing)
-    main_found = Found(main, f"found: {name}/HEAD is {main}" if head else f"found: {main} exists ({why})") if main \
+    main_found = (
+        Found(main, f"found: {name}/HEAD is {main}" if head else f"found: {main} exists ({why})")
+        if main
         else Found("main", f"TODO: {why} in the clone; set the trunk's name")
+    )
     tags = rd.rc_tags(version, clone.tags())
-    rc = Found(tags, f"found: RC tags {', '.join(tags)} in the clone" if tags
-               else f"TODO: no v{version}-rcN tag in the clone yet")
+    rc = Found(
+        tags,
+        f"found: RC tags {', '.join(tags)} in the clone" if tags else f"TODO: no v{version}-rcN tag in the clone yet",
+    )
     return Discovery(remote=remote, main=main_found, rc_tags=rc)
 
 
-def discover_github(github: Any, found: Discovery, args: argparse.Namespace, repository: str, branch: str,
-                    version: str) -> None:
+def discover_github(
+    github: Any, found: Discovery, args: argparse.Namespace, repository: str, branch: str, version: str
+) -> None:
     """Milestone, tracker issue and workflows from GitHub, into ``found``; flags given are kept as given.
 
     Raises ``GitHubError`` when GitHub cannot be read (the caller says so in one line).
@@ -100,9 +120,11 @@ def discover_github(github: Any, found: Discovery, args: argparse.Namespace, rep
 def discover_offline(found: Discovery, args: argparse.Namespace) -> Discovery:
     """``--offline``: the milestone and tracker only as the flags give them; GitHub is not asked."""
     found.milestone = _given(args.milestone_value, "--milestone") or Found(
-        None, "TODO: not looked up (--offline); set it to see the milestone pane")
+        None, "TODO: not looked up (--offline); set it to see the milestone pane"
+    )
     found.tracker = _given(args.tracker_value, "--tracker") or Found(
-        None, "TODO: not looked up (--offline); set it to see the cherry-picks pane")
+        None, "TODO: not looked up (--offline); set it to see the cherry-picks pane"
+    )
     return found
 
 
@@ -115,11 +137,17 @@ def _milestone(github: Any, repository: str, version: str) -> Found:
     choice = rd.choose_milestone(version, milestones)
     if choice.chosen is None:
         titles = ", ".join(_quote(m.title) for m in milestones[-6:]) or "none"
-        return Found(None, f"TODO: no milestone titled {version} or v{version} (open or closed) in "
-                           f"{repository} (it has {titles}); set it to see the milestone pane")
+        return Found(
+            None,
+            f"TODO: no milestone titled {version} or v{version} (open or closed) in "
+            f"{repository} (it has {titles}); set it to see the milestone pane",
+        )
     m = choice.chosen
-    also = "; also seen: " + ", ".join(f"{o.number} {_quote(o.title)} ({o.state})" for o in choice.others) \
-        if choice.others else ""
+    also = (
+        "; also seen: " + ", ".join(f"{o.number} {_quote(o.title)} ({o.state})" for o in choice.others)
+        if choice.others
+        else ""
+    )
     return Found(m.number, f"found: milestone {m.number} {_quote(m.title)} ({m.state}){also}")
 
 
@@ -131,14 +159,21 @@ def _tracker(github: Any, repository: str, version: str) -> Found:
         choice = rd.choose_tracker(version, github.search_issues(repository, TRACKER_SEARCH))
         where = "found by title search"
     if choice.chosen is None:
-        return Found(None, f"TODO: no issue titled like '[v{version}] Release Tracker' in {repository} (looked at "
-                           f"the issues labelled '{rd.TRACKER_LABEL}' and searched titles); set the tracker's number")
+        return Found(
+            None,
+            f"TODO: no issue titled like '[v{version}] Release Tracker' in {repository} (looked at "
+            f"the issues labelled '{rd.TRACKER_LABEL}' and searched titles); set the tracker's number",
+        )
     issue = choice.chosen
-    also = "; also seen: " + ", ".join(f"#{o.number} {_quote(o.title)} ({o.state.value})" for o in choice.others) \
-        if choice.others else ""
+    also = (
+        "; also seen: " + ", ".join(f"#{o.number} {_quote(o.title)} ({o.state.value})" for o in choice.others)
+        if choice.others
+        else ""
+    )
     labelled_note = where if rd.TRACKER_LABEL in (label.lower() for label in issue.labels) else "not labelled, " + where
-    return Found(issue.number, f"found: #{issue.number} {_quote(issue.title)} ({issue.state.value}, "
-                               f"{labelled_note}){also}")
+    return Found(
+        issue.number, f"found: #{issue.number} {_quote(issue.title)} ({issue.state.value}, {labelled_note}){also}"
+    )
 
 
 def _workflows(github: Any, found: Discovery, repository: str, branch: str) -> None:
@@ -147,8 +182,10 @@ def _workflows(github: Any, found: Discovery, repository: str, branch: str) -> N
     on_tag = [r.name for r in github.workflow_runs(repository, branch=tags[-1], limit=100)] if tags else []
     seen = rd.suggest_workflows(on_branch, on_tag)
     if not seen.on_branch:
-        found.required = Found(rd.USUAL_REQUIRED, f"TODO: no workflow run on {branch} yet; the usual names, "
-                                                  "check them against the repository's workflows")
+        found.required = Found(
+            rd.USUAL_REQUIRED,
+            f"TODO: no workflow run on {branch} yet; the usual names, check them against the repository's workflows",
+        )
         return
     others = [n for n in seen.on_branch if n not in seen.required]
     note = f"found: runs on {branch} of {', '.join(seen.on_branch)}"

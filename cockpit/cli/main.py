@@ -24,24 +24,36 @@ def _common(*, top: bool) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     default: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
     common.add_argument("--config", type=Path, help="the release's cockpit.toml (default: ./cockpit.toml)", **default)
-    common.add_argument("--read-only", action="store_true",
-                        help="never change anything: no writes to GitHub, git or the state file", **default)
-    common.add_argument("--take-over", action="store_true",
-                        help="take the state file's lock from a session you confirmed is gone (one on another "
-                             "machine, or an unreadable lock file); never from a cockpit running on this machine",
-                        **default)
-    common.add_argument("--debug", action="store_true",
-                        help="write a debug log beside the state file (secrets redacted)", **default)
+    common.add_argument(
+        "--read-only",
+        action="store_true",
+        help="never change anything: no writes to GitHub, git or the state file",
+        **default,
+    )
+    common.add_argument(
+        "--take-over",
+        action="store_true",
+        help="take the state file's lock from a session you confirmed is gone (one on another "
+        "machine, or an unreadable lock file); never from a cockpit running on this machine",
+        **default,
+    )
+    common.add_argument(
+        "--debug", action="store_true", help="write a debug log beside the state file (secrets redacted)", **default
+    )
     return common
 
 
 def _scale_option(cmd: argparse.ArgumentParser) -> None:
     from cockpit.sandbox.world_scale import DEFAULT_SCALE, SCALES
 
-    cmd.add_argument("--scale", choices=list(SCALES), default=DEFAULT_SCALE,
-                     help="the release's size: demo (default), pytorch (a 600-comment tracker, a 400-item "
-                          "milestone, CI of 5 repositories with 300 jobs a run) or stress (twice that); "
-                          "the sizes are printed")
+    cmd.add_argument(
+        "--scale",
+        choices=list(SCALES),
+        default=DEFAULT_SCALE,
+        help="the release's size: demo (default), pytorch (a 600-comment tracker, a 400-item "
+        "milestone, CI of 5 repositories with 300 jobs a run) or stress (twice that); "
+        "the sizes are printed",
+    )
 
 
 OPENS_THE_COCKPIT = ("cockpit.cli.commands:run_app", "cockpit.cli.commands:run_view")
@@ -80,8 +92,11 @@ def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def build_parser() -> argparse.ArgumentParser:
     common = _common(top=False)
-    parser = argparse.ArgumentParser(prog="cockpit", parents=[_common(top=True)],
-                                     description="Release Cockpit: run a PyTorch-style release from one screen.")
+    parser = argparse.ArgumentParser(
+        prog="cockpit",
+        parents=[_common(top=True)],
+        description="Release Cockpit: run a PyTorch-style release from one screen.",
+    )
     parser.add_argument("--version", action="version", version=f"cockpit {__version__}")
     parser.set_defaults(handler="cockpit.cli.commands:run_app")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -92,14 +107,23 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.set_defaults(handler=handler)
         return cmd
 
-    demo = command("demo", "cockpit.cli.commands:run_demo",
-                   "open the cockpit on a fictional sandbox release (no network, no token)")
+    demo = command(
+        "demo",
+        "cockpit.cli.commands:run_demo",
+        "open the cockpit on a fictional sandbox release (no network, no token)",
+    )
     demo.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
-    demo.add_argument("--all-green", action="store_true",
-                      help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)")
-    demo.add_argument("--patch", action="store_true",
-                      help="the patch release 2.5.1 mid-flight: a schedule past its cherry-pick deadline, late "
-                           "requests, triage candidates (the world's clock starts at its own 'now')")
+    demo.add_argument(
+        "--all-green",
+        action="store_true",
+        help="a release ready to ship: every gate green, the go sign-offs given (the baseline for fault drills)",
+    )
+    demo.add_argument(
+        "--patch",
+        action="store_true",
+        help="the patch release 2.5.1 mid-flight: a schedule past its cherry-pick deadline, late "
+        "requests, triage candidates (the world's clock starts at its own 'now')",
+    )
     _scale_option(demo)
 
     sandbox = command(

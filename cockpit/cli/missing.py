@@ -64,12 +64,21 @@ def settings(args: argparse.Namespace, config: Config | None) -> Settings:
         raise ConfigError("no release branch: pass --branch (e.g. release/2.5) or --config")
     repository = args.repo or (rel.repository if rel else "") or _repository_of(clone, remote) or ""
     if repository.count("/") != 1 or not all(repository.split("/")):
-        raise ConfigError(f"--repo {repository!r}: expected OWNER/NAME" if repository else
-                          f"cannot tell the repository from remote '{remote}': pass --repo OWNER/NAME")
-    return Settings(clone=clone, remote=remote, branch=branch, main=args.main or (rel.main if rel else "main"),
-                    cut=args.cut if args.cut is not None else git.cut, repository=repository,
-                    skip_labels=config.skip_labels if config else ("release-feature-request",),
-                    release_only_patterns=git.release_only_patterns)
+        raise ConfigError(
+            f"--repo {repository!r}: expected OWNER/NAME"
+            if repository
+            else f"cannot tell the repository from remote '{remote}': pass --repo OWNER/NAME"
+        )
+    return Settings(
+        clone=clone,
+        remote=remote,
+        branch=branch,
+        main=args.main or (rel.main if rel else "main"),
+        cut=args.cut if args.cut is not None else git.cut,
+        repository=repository,
+        skip_labels=config.skip_labels if config else ("release-feature-request",),
+        release_only_patterns=git.release_only_patterns,
+    )
 
 
 def read_prs_file(path: Path, repository: str) -> list[MilestoneItem]:
@@ -92,8 +101,10 @@ def read_prs_file(path: Path, repository: str) -> list[MilestoneItem]:
         numbers.append(int(digits))
     if not numbers:
         raise ConfigError(f"--prs-file {path}: no PR numbers in it: expected one number or PR URL a line")
-    return [MilestoneItem(n, ItemKind.PULL, f"PR {n}", ItemState.MERGED, f"https://github.com/{repository}/pull/{n}")
-            for n in dict.fromkeys(numbers)]
+    return [
+        MilestoneItem(n, ItemKind.PULL, f"PR {n}", ItemState.MERGED, f"https://github.com/{repository}/pull/{n}")
+        for n in dict.fromkeys(numbers)
+    ]
 
 
 def _milestone_items(args: argparse.Namespace, config: Config | None, repository: str) -> list[MilestoneItem]:

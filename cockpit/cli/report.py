@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import UTC
 
 from cockpit.domain.gates import GateStatus
 
@@ -20,12 +21,12 @@ def _picture(args: argparse.Namespace):
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
     from cockpit.services.report_render import render_json, render_markdown
 
-    from datetime import datetime, timezone
-
     picture = _picture(args)
-    today = datetime.now(timezone.utc).date()
+    today = datetime.now(UTC).date()
     print(render_json(picture) if args.format == "json" else render_markdown(picture, today), end="")
     return 0
 

@@ -97,11 +97,7 @@ class IssueComment:
 
     @property
     def edited(self) -> bool:
-        return (
-            self.created_at is not None
-            and self.updated_at is not None
-            and self.updated_at > self.created_at
-        )
+        return self.created_at is not None and self.updated_at is not None and self.updated_at > self.created_at
 
 
 @dataclass(frozen=True)

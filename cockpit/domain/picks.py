@@ -90,5 +90,8 @@ class PickRow:
     @property
     def pending(self) -> bool:
         return self.status in (
-            PickStatus.UNDER_REVIEW, PickStatus.NO_RELEASE_PR, PickStatus.FREE_FORM, PickStatus.UNPARSED
+            PickStatus.UNDER_REVIEW,
+            PickStatus.NO_RELEASE_PR,
+            PickStatus.FREE_FORM,
+            PickStatus.UNPARSED,
         )

@@ -76,9 +76,12 @@ def inert_json(value: Any, key: str | None = None, *, multiline_keys: frozenset[
     if isinstance(value, list):
         return [inert_json(v, key, multiline_keys=multiline_keys) for v in value]
     if isinstance(value, dict):
-        return {(inert(k) if isinstance(k, str) else k):
-                inert_json(v, k if isinstance(k, str) else None, multiline_keys=multiline_keys)
-                for k, v in value.items()}
+        return {
+            (inert(k) if isinstance(k, str) else k): inert_json(
+                v, k if isinstance(k, str) else None, multiline_keys=multiline_keys
+            )
+            for k, v in value.items()
+        }
     return value
 
 

@@ -27,7 +27,7 @@ class TriageAnswers:
 
     @property
     def verdict(self) -> str:
-        """"fits" when every criterion is met, "does not fit" when any is not, "open" while unanswered."""
+        """ "fits" when every criterion is met, "does not fit" when any is not, "open" while unanswered."""
         values = [self.get(key) for key in QUESTION_KEYS]
         if any(v is False for v in values):
             return "does not fit"

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
     from cockpit.services.clone_refs import ReleaseRefs, ResolvedRef
 
+
 def rc_tags(backend: Ports) -> list[str]:
     """This release's RC tags in the local clone, oldest first (``v2.5.0-rc1``, ``-rc2``, ...)."""
     from cockpit.services import clone_refs
@@ -36,8 +37,9 @@ def release_refs(backend: Ports) -> ReleaseRefs:
     from cockpit.services import clone_refs
 
     rel, git_cfg = backend.config.release, backend.config.git
-    return clone_refs.release_refs(backend.git, main=rel.main, branch=rel.branch, remote=git_cfg.remote,
-                                   cut_override=git_cfg.cut)
+    return clone_refs.release_refs(
+        backend.git, main=rel.main, branch=rel.branch, remote=git_cfg.remote, cut_override=git_cfg.cut
+    )
 
 
 def load_branch_diff(backend: Ports) -> BranchReport:
@@ -59,8 +61,9 @@ def shared_branch_diff(backend: Ports, *, reuse_within: float = 0.0) -> BranchRe
     return backend.shared.branch_diff.get(compute, reuse_within=reuse_within)
 
 
-def analyze(backend: Ports, items: list[MilestoneItem] | tuple[MilestoneItem, ...], *,
-            with_rc_delta: bool) -> BranchDiffReport:
+def analyze(
+    backend: Ports, items: list[MilestoneItem] | tuple[MilestoneItem, ...], *, with_rc_delta: bool
+) -> BranchDiffReport:
     """The branch-diff engine over the clone for ``items`` (none: only the history's own findings,
     reverts owed and fixes only on the branch, which need no milestone)."""
     from cockpit.services.branch_loader import load_branch_diff as engine

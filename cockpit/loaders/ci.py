@@ -45,8 +45,10 @@ def load_ci(backend: Ports) -> CIReport:
         history.append(RunHistory(target.repository, target.branch, tuple(runs_pushed), target.required_workflows))
     for target in (t for t in backend.config.ci if t.binary_workflow):
         if target.repository != backend.repository:
-            notes.append(f"{target.repository}: binary builds ({target.binary_workflow}) not judged: "
-                         f"RC tags are read from the {backend.repository} clone only")
+            notes.append(
+                f"{target.repository}: binary builds ({target.binary_workflow}) not judged: "
+                f"RC tags are read from the {backend.repository} clone only"
+            )
             continue
         tag = _newest_rc_tag(backend)
         if tag is None:
@@ -55,8 +57,14 @@ def load_ci(backend: Ports) -> CIReport:
             continue
         rc_builds.append((target, tag, gh.check_runs(target.repository, tag)))
     sent, unchanged = _counts(gh)
-    return ci_report(branches, rc_builds, requests=sent - sent_before, not_modified=unchanged - unchanged_before,
-                     notes=notes, history=history)
+    return ci_report(
+        branches,
+        rc_builds,
+        requests=sent - sent_before,
+        not_modified=unchanged - unchanged_before,
+        notes=notes,
+        history=history,
+    )
 
 
 def _history(gh: GitHubPort, target: CITarget, head: str) -> Iterator[tuple[str, Sequence[CheckRun]]]:

@@ -25,8 +25,9 @@ def fetch_milestone(backend: Ports, *, reuse_within: float = 0.0) -> tuple[Miles
     """
     ref = backend.config.release.milestone
     if ref is None:
-        raise ConfigError(f"{backend.config.path}: key 'release.milestone' is not set: "
-                          "expected a milestone number or title")
+        raise ConfigError(
+            f"{backend.config.path}: key 'release.milestone' is not set: expected a milestone number or title"
+        )
 
     def read() -> tuple[Milestone, list[MilestoneItem]]:
         milestone = backend.github.milestone(backend.repository, ref)

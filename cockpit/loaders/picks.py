@@ -16,8 +16,11 @@ from cockpit.domain.reports import PicksReport
 from cockpit.errors import CockpitError, ConfigError, GitError
 from cockpit.loaders.patch_rules import patch_rules
 
-_PULL_STATE = {ItemState.OPEN: PullState.OPEN, ItemState.MERGED: PullState.MERGED,
-               ItemState.CLOSED_UNMERGED: PullState.CLOSED_UNMERGED}
+_PULL_STATE = {
+    ItemState.OPEN: PullState.OPEN,
+    ItemState.MERGED: PullState.MERGED,
+    ItemState.CLOSED_UNMERGED: PullState.CLOSED_UNMERGED,
+}
 
 if TYPE_CHECKING:
     from cockpit.domain.commits import BranchDiffReport
@@ -35,8 +38,9 @@ def load_picks(backend: Ports) -> PicksReport:
 
     rel, gh, repo = backend.config.release, backend.github, backend.repository
     if rel.tracker_issue is None:
-        raise ConfigError(f"{backend.config.path}: key 'release.tracker_issue' is not set: "
-                          "expected the tracker issue number")
+        raise ConfigError(
+            f"{backend.config.path}: key 'release.tracker_issue' is not set: expected the tracker issue number"
+        )
     tracker = gh.issue(repo, rel.tracker_issue)
     requests = parse_requests(gh.issue_comments(repo, rel.tracker_issue), repository=repo)
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
@@ -121,5 +125,6 @@ def _milestone_pulls(backend: Ports) -> dict[int, PullRequest] | None:
 
 
 def _as_pull(item: MilestoneItem) -> PullRequest:
-    return PullRequest(item.number, item.title, _PULL_STATE[item.state], "", "", item.html_url,
-                       author=item.author, body=item.body)
+    return PullRequest(
+        item.number, item.title, _PULL_STATE[item.state], "", "", item.html_url, author=item.author, body=item.body
+    )

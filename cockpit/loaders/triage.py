@@ -27,5 +27,11 @@ def load_triage(backend: Ports) -> TriageReport:
     # Read afresh (304s when unchanged): an item just added to the milestone must leave the list.
     milestone, items = fetch_milestone(backend)
     labelled = backend.github.issues(backend.repository, labels=label, state="open")
-    return triage_report(labelled, milestone=milestone, in_milestone={i.number for i in items},
-                         answers=backend.state.triage_answers(), repository=backend.repository, label=label)
+    return triage_report(
+        labelled,
+        milestone=milestone,
+        in_milestone={i.number for i in items},
+        answers=backend.state.triage_answers(),
+        repository=backend.repository,
+        label=label,
+    )

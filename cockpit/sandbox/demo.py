@@ -31,8 +31,15 @@ def cache_root() -> Path:
     return cache_dir()
 
 
-def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_green: bool = False,
-              scale: str = DEFAULT_SCALE, patch: bool = False) -> Path:
+def world_dir(
+    seed: int,
+    trunk_commits: int,
+    root: Path | None = None,
+    *,
+    all_green: bool = False,
+    scale: str = DEFAULT_SCALE,
+    patch: bool = False,
+) -> Path:
     from cockpit.sandbox.world import WORLD_FORMAT
 
     green = ("-green" if all_green else "") + ("-patch" if patch else "")
@@ -40,9 +47,16 @@ def world_dir(seed: int, trunk_commits: int, root: Path | None = None, *, all_gr
     return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}{sized}{green}-f{WORLD_FORMAT}"
 
 
-def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, directory: Path | None = None,
-                  progress: Callable[[str], None] = lambda _msg: None, all_green: bool = False,
-                  scale: Scale | None = None, patch: bool = False) -> World:
+def prepare_world(
+    seed: int = DEFAULT_SEED,
+    *,
+    trunk_commits: int = 2000,
+    directory: Path | None = None,
+    progress: Callable[[str], None] = lambda _msg: None,
+    all_green: bool = False,
+    scale: Scale | None = None,
+    patch: bool = False,
+) -> World:
     """Reuse the world built for these parameters, or build it (into a temporary folder first,
     so an interrupted build is never mistaken for a finished one). ``all_green``: the release with
     every blocking gate green (see ``cockpit.sandbox.world``). ``scale``: a preset of sizes
@@ -58,8 +72,11 @@ def prepare_world(seed: int = DEFAULT_SEED, *, trunk_commits: int = 2000, direct
     if marker.exists():
         try:
             world = load_world(marker)
-            if _built_for(world, seed, all_green, sizes) and bool(world.schedule) == patch \
-                    and Path(world.clone_path).is_dir():
+            if (
+                _built_for(world, seed, all_green, sizes)
+                and bool(world.schedule) == patch
+                and Path(world.clone_path).is_dir()
+            ):
                 return world
         except (OSError, ValueError, TypeError, KeyError):
             pass  # an unreadable cache is rebuilt

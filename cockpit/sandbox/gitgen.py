@@ -75,7 +75,11 @@ class FastImport:
         try:
             self._proc = subprocess.Popen(
                 ["git", "fast-import", "--quiet", "--done", f"--export-marks={self._marks_file}"],
-                cwd=repo, env=git_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                cwd=repo,
+                env=git_env(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
             )
         except OSError as exc:
             raise GitError(

@@ -99,25 +99,57 @@ def minimal_repo_json(api: str, full_name: str) -> dict[str, Any]:
         "description": f"{name}: a fictional project of the cockpit sandbox",
         "fork": False,
         "url": r,
-        **{f"{k}_url": f"{r}/{path}" for k, path in (
-            ("archive", "{archive_format}{/ref}"), ("assignees", "assignees{/user}"), ("blobs", "git/blobs{/sha}"),
-            ("branches", "branches{/branch}"), ("collaborators", "collaborators{/collaborator}"),
-            ("comments", "comments{/number}"), ("commits", "commits{/sha}"), ("compare", "compare/{base}...{head}"),
-            ("contents", "contents/{+path}"), ("contributors", "contributors"), ("deployments", "deployments"),
-            ("downloads", "downloads"), ("events", "events"), ("forks", "forks"), ("git_commits", "git/commits{/sha}"),
-            ("git_refs", "git/refs{/sha}"), ("git_tags", "git/tags{/sha}"),
-            ("issue_comment", "issues/comments{/number}"),
-            ("issue_events", "issues/events{/number}"), ("issues", "issues{/number}"), ("keys", "keys{/key_id}"),
-            ("labels", "labels{/name}"), ("languages", "languages"), ("merges", "merges"),
-            ("milestones", "milestones{/number}"), ("notifications", "notifications{?since,all,participating}"),
-            ("pulls", "pulls{/number}"), ("releases", "releases{/id}"), ("stargazers", "stargazers"),
-            ("statuses", "statuses/{sha}"), ("subscribers", "subscribers"), ("subscription", "subscription"),
-            ("tags", "tags"), ("teams", "teams"), ("trees", "git/trees{/sha}"), ("hooks", "hooks"))},
+        **{
+            f"{k}_url": f"{r}/{path}"
+            for k, path in (
+                ("archive", "{archive_format}{/ref}"),
+                ("assignees", "assignees{/user}"),
+                ("blobs", "git/blobs{/sha}"),
+                ("branches", "branches{/branch}"),
+                ("collaborators", "collaborators{/collaborator}"),
+                ("comments", "comments{/number}"),
+                ("commits", "commits{/sha}"),
+                ("compare", "compare/{base}...{head}"),
+                ("contents", "contents/{+path}"),
+                ("contributors", "contributors"),
+                ("deployments", "deployments"),
+                ("downloads", "downloads"),
+                ("events", "events"),
+                ("forks", "forks"),
+                ("git_commits", "git/commits{/sha}"),
+                ("git_refs", "git/refs{/sha}"),
+                ("git_tags", "git/tags{/sha}"),
+                ("issue_comment", "issues/comments{/number}"),
+                ("issue_events", "issues/events{/number}"),
+                ("issues", "issues{/number}"),
+                ("keys", "keys{/key_id}"),
+                ("labels", "labels{/name}"),
+                ("languages", "languages"),
+                ("merges", "merges"),
+                ("milestones", "milestones{/number}"),
+                ("notifications", "notifications{?since,all,participating}"),
+                ("pulls", "pulls{/number}"),
+                ("releases", "releases{/id}"),
+                ("stargazers", "stargazers"),
+                ("statuses", "statuses/{sha}"),
+                ("subscribers", "subscribers"),
+                ("subscription", "subscription"),
+                ("tags", "tags"),
+                ("teams", "teams"),
+                ("trees", "git/trees{/sha}"),
+                ("hooks", "hooks"),
+            )
+        },
     }
 
 
-_LICENSE = {"key": "bsd-3-clause", "name": 'BSD 3-Clause "New" or "Revised" License', "spdx_id": "BSD-3-Clause",
-            "url": "https://api.github.com/licenses/bsd-3-clause", "node_id": "MDc6TGljZW5zZTU="}
+_LICENSE = {
+    "key": "bsd-3-clause",
+    "name": 'BSD 3-Clause "New" or "Revised" License',
+    "spdx_id": "BSD-3-Clause",
+    "url": "https://api.github.com/licenses/bsd-3-clause",
+    "node_id": "MDc6TGljZW5zZTU=",
+}
 
 
 @lru_cache(maxsize=256)
@@ -185,8 +217,15 @@ def actions_app_json(api: str) -> dict[str, Any]:
         "html_url": f"{WEB}/apps/github-actions",
         "created_at": "2018-07-30T09:30:17Z",
         "updated_at": "2024-04-10T20:33:16Z",
-        "permissions": {"actions": "write", "checks": "write", "contents": "write", "issues": "write",
-                        "metadata": "read", "pull_requests": "write", "statuses": "write"},
+        "permissions": {
+            "actions": "write",
+            "checks": "write",
+            "contents": "write",
+            "issues": "write",
+            "metadata": "read",
+            "pull_requests": "write",
+            "statuses": "write",
+        },
         "events": ["check_run", "check_suite", "pull_request", "push", "workflow_dispatch"],
     }
 

@@ -67,9 +67,7 @@ def _user_or_ghost(api: str, login: str | None) -> dict[str, Any] | None:
     return user_json(api, login) if login else None
 
 
-def issue_json(
-    u: Urls, item: SbIssue | SbPull, milestone: dict[str, Any] | None, comments: int
-) -> dict[str, Any]:
+def issue_json(u: Urls, item: SbIssue | SbPull, milestone: dict[str, Any] | None, comments: int) -> dict[str, Any]:
     """An issue object; a pull request's issue object carries ``pull_request``."""
     is_pull = isinstance(item, SbPull)
     kind = "pull" if is_pull else "issues"
@@ -134,8 +132,9 @@ def _link(href: str) -> dict[str, str]:
     return {"href": href}
 
 
-def pull_json(u: Urls, repo: SbRepo, p: SbPull, milestone: dict[str, Any] | None, *,
-              complete: bool = True) -> dict[str, Any]:
+def pull_json(
+    u: Urls, repo: SbRepo, p: SbPull, milestone: dict[str, Any] | None, *, complete: bool = True
+) -> dict[str, Any]:
     """A pull request; ``complete=False`` gives the list form ("pull request simple")."""
     base = f"{u.repo}/pulls/{p.number}"
     issue = f"{u.repo}/issues/{p.number}"
@@ -174,9 +173,13 @@ def pull_json(u: Urls, repo: SbRepo, p: SbPull, milestone: dict[str, Any] | None
         "head": _ref_json(u, repo, p.head_ref, p.head_sha),
         "base": _ref_json(u, repo, p.base, repo.branches.get(p.base, "")),
         "_links": {
-            "self": _link(base), "html": _link(f"{u.web}/pull/{p.number}"), "issue": _link(issue),
-            "comments": _link(f"{issue}/comments"), "review_comments": _link(f"{base}/comments"),
-            "review_comment": _link(f"{u.repo}/pulls/comments{{/number}}"), "commits": _link(f"{base}/commits"),
+            "self": _link(base),
+            "html": _link(f"{u.web}/pull/{p.number}"),
+            "issue": _link(issue),
+            "comments": _link(f"{issue}/comments"),
+            "review_comments": _link(f"{base}/comments"),
+            "review_comment": _link(f"{u.repo}/pulls/comments{{/number}}"),
+            "commits": _link(f"{base}/commits"),
             "statuses": _link(statuses),
         },
         "author_association": "CONTRIBUTOR",
@@ -184,20 +187,22 @@ def pull_json(u: Urls, repo: SbRepo, p: SbPull, milestone: dict[str, Any] | None
         "draft": False,
     }
     if complete:
-        data.update({
-            "merged": p.merged,
-            "mergeable": None,
-            "rebaseable": None,
-            "mergeable_state": "unknown",
-            "merged_by": user_json(u.api, "pytorchmergebot") if p.merged else None,
-            "comments": 0,
-            "review_comments": 0,
-            "maintainer_can_modify": False,
-            "commits": 1,
-            "additions": 0,
-            "deletions": 0,
-            "changed_files": 0,
-        })
+        data.update(
+            {
+                "merged": p.merged,
+                "mergeable": None,
+                "rebaseable": None,
+                "mergeable_state": "unknown",
+                "merged_by": user_json(u.api, "pytorchmergebot") if p.merged else None,
+                "comments": 0,
+                "review_comments": 0,
+                "maintainer_can_modify": False,
+                "commits": 1,
+                "additions": 0,
+                "deletions": 0,
+                "changed_files": 0,
+            }
+        )
     return data
 
 

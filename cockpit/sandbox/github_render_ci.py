@@ -44,8 +44,9 @@ class CommitFacts:
 
 def commit_json(u: Urls, sha: str, parent: str | None, facts: CommitFacts) -> dict[str, Any]:
     """An item of ``GET /repos/{owner}/{repo}/commits``."""
-    parents = [{"sha": parent, "url": f"{u.repo}/commits/{parent}", "html_url": f"{u.web}/commit/{parent}"}
-               ] if parent else []
+    parents = (
+        [{"sha": parent, "url": f"{u.repo}/commits/{parent}", "html_url": f"{u.web}/commit/{parent}"}] if parent else []
+    )
     author = git_person(facts.author, facts.author, facts.date)
     committer = git_person(MERGEBOT, MERGEBOT, facts.date)
     return {
@@ -61,8 +62,13 @@ def commit_json(u: Urls, sha: str, parent: str | None, facts: CommitFacts) -> di
             "message": facts.message,
             "comment_count": 0,
             "tree": {"sha": _tree_sha(sha), "url": f"{u.repo}/git/trees/{_tree_sha(sha)}"},
-            "verification": {"verified": False, "reason": "unsigned", "signature": None, "payload": None,
-                             "verified_at": None},
+            "verification": {
+                "verified": False,
+                "reason": "unsigned",
+                "signature": None,
+                "payload": None,
+                "verified_at": None,
+            },
         },
         "author": user_json(u.api, facts.author),
         "committer": user_json(u.api, MERGEBOT),
@@ -142,8 +148,13 @@ def check_run_json(u: Urls, c: SbCheckRun, check_suite_id: int) -> dict[str, Any
         "conclusion": c.conclusion,
         "started_at": c.started_at or None,
         "completed_at": c.completed_at,
-        "output": {"title": None, "summary": None, "text": None, "annotations_count": 0,
-                   "annotations_url": f"{u.repo}/check-runs/{c.id}/annotations"},
+        "output": {
+            "title": None,
+            "summary": None,
+            "text": None,
+            "annotations_count": 0,
+            "annotations_url": f"{u.repo}/check-runs/{c.id}/annotations",
+        },
         "check_suite": {"id": check_suite_id},
         "app": actions_app_json(u.api),
         "pull_requests": [],
@@ -178,4 +189,3 @@ def job_json(u: Urls, c: SbCheckRun, run: SbWorkflowRun) -> dict[str, Any]:
         "runner_group_id": None,
         "runner_group_name": None,
     }
-

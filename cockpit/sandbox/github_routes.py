@@ -39,13 +39,19 @@ def _facts(state: RepoState, sha: str, when: str | None = None) -> CommitFacts:
 class RouteHandlers:
     """Endpoint implementations; see ``GitHubEmulator`` for the routing table."""
 
-    def _milestone(self: GitHubEmulator, state: RepoState, number: int | None,
-                   counts: dict[int, tuple[int, int]]) -> dict[str, Any] | None:
+    def _milestone(
+        self: GitHubEmulator, state: RepoState, number: int | None, counts: dict[int, tuple[int, int]]
+    ) -> dict[str, Any] | None:
         m = state.milestones.get(number) if number is not None else None
         return render.milestone_json(self.urls(state), m, *counts[m.number]) if m else None
 
-    def _issue(self: GitHubEmulator, state: RepoState, item: Any, counts: dict | None = None,
-               comments: dict[int, int] | None = None) -> dict[str, Any]:
+    def _issue(
+        self: GitHubEmulator,
+        state: RepoState,
+        item: Any,
+        counts: dict | None = None,
+        comments: dict[int, int] | None = None,
+    ) -> dict[str, Any]:
         counts = counts if counts is not None else state.milestone_counts()
         comments = comments if comments is not None else state.comment_counts()
         milestone = self._milestone(state, item.milestone, counts)
@@ -60,8 +66,9 @@ class RouteHandlers:
         if wanted not in _STATES:
             return self.validation_failed("Milestone", "state", value=wanted)
         counts = state.milestone_counts()
-        chosen = [m for m in sorted(state.milestones.values(), key=lambda m: m.number)
-                  if wanted == "all" or m.state == wanted]
+        chosen = [
+            m for m in sorted(state.milestones.values(), key=lambda m: m.number) if wanted == "all" or m.state == wanted
+        ]
         if request.query.get("direction") == "desc":
             chosen.reverse()
         return self.paged(request, [self._milestone(state, m.number, counts) for m in chosen])

@@ -63,8 +63,12 @@ class SearchHandlers:
         page, number, last = page_of(found, request.query)
         counts = {id(s): (s.milestone_counts(), s.comment_counts()) for s in repos}
         items = [{**self._issue(state, item, *counts[id(state)]), "score": 1.0} for state, item in page]
-        body: dict[str, Any] = {"total_count": len(found), "incomplete_results": False, "items": items,
-                                "search_type": "lexical"}
+        body: dict[str, Any] = {
+            "total_count": len(found),
+            "incomplete_results": False,
+            "items": items,
+            "search_type": "lexical",
+        }
         link = link_header(self.base_url, request.route, request.path.partition("?")[2], number, last)
         return Response.json(body, headers={"Link": link} if link else None)
 

@@ -45,8 +45,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
 
     server_name = "github"
 
-    def __init__(self, world: World, *, token: str | None = None, rate_limit: int = 5000,
-                 owned: bool = False) -> None:
+    def __init__(self, world: World, *, token: str | None = None, rate_limit: int = 5000, owned: bool = False) -> None:
         super().__init__()
         self.world = world
         self.token = token
@@ -54,8 +53,9 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
         # Each emulator mutates its own copy: a re-run or a comment in one test must not leak into
         # the next emulator built from the same world. ``owned``: the world was loaded for this
         # emulator alone (``cockpit demo``), so the copy (a tenth of a second) is skipped.
-        self.repos = {name.lower(): RepoState(repo if owned else copy.deepcopy(repo))
-                      for name, repo in world.repos.items()}
+        self.repos = {
+            name.lower(): RepoState(repo if owned else copy.deepcopy(repo)) for name, repo in world.repos.items()
+        }
         ids = [c.id for r in world.repos.values() for c in r.comments]
         self.next_comment_id = max(ids, default=1_000_000) + 1
         self.rate_limit_total = rate_limit
@@ -131,8 +131,13 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
         body["errors"] = [{"resource": resource, "field": field, "code": code, "value": value}]
         return Response.json(body, status=422)
 
-    def paged(self, request: Request, items: list[Any], render_item: Callable[[Any], Any] = lambda x: x,
-              wrap: str | None = None) -> Response:
+    def paged(
+        self,
+        request: Request,
+        items: list[Any],
+        render_item: Callable[[Any], Any] = lambda x: x,
+        wrap: str | None = None,
+    ) -> Response:
         """One page of ``items``, each rendered, as a list or ``{"total_count", wrap: [...]}``, with Link."""
         page, number, last = page_of(items, request.query)
         rendered = [render_item(item) for item in page]
@@ -149,8 +154,11 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
         with self.lock:
             by_id = _BY_ID.match(request.route)
             if by_id:  # GitHub's stable address of a repository, whatever its name is now
-                names = [s.repo.full_name for s in self.repos.values()
-                         if render.stable_id("repo", s.repo.full_name) == int(by_id.group(1))]
+                names = [
+                    s.repo.full_name
+                    for s in self.repos.values()
+                    if render.stable_id("repo", s.repo.full_name) == int(by_id.group(1))
+                ]
                 if not names:
                     return self.error(404, "Not Found")
                 request.route = f"/repos/{names[0]}{by_id.group(2) or ''}"
@@ -197,8 +205,12 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
 
     def get_rate_limit(self, request: Request) -> Response:
         with self.lock:
-            core = {"limit": self.rate_limit_total, "used": self.rate_used,
-                    "remaining": self.rate_limit_total - self.rate_used, "reset": self.rate_reset}
+            core = {
+                "limit": self.rate_limit_total,
+                "used": self.rate_used,
+                "remaining": self.rate_limit_total - self.rate_used,
+                "reset": self.rate_reset,
+            }
         other = {"limit": 30, "used": 0, "remaining": 30, "reset": self.rate_reset}
         return Response.json({"resources": {"core": core, "search": other, "graphql": core}, "rate": core})
 

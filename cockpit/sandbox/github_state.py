@@ -83,14 +83,15 @@ class RepoState:
             return self.repo.branch_history[ref]
         for shas in self.repo.branch_history.values():
             if ref in shas:
-                return shas[shas.index(ref):]
+                return shas[shas.index(ref) :]
         sha = self.resolve_ref(ref)
         return [sha] if sha else None
 
     def add_comment(self, comment_id: int, number: int, author: str, body: str) -> SbComment:
         stamp = now_iso()
-        comment = SbComment(id=comment_id, issue_number=number, author=author, body=body,
-                            created_at=stamp, updated_at=stamp)
+        comment = SbComment(
+            id=comment_id, issue_number=number, author=author, body=body, created_at=stamp, updated_at=stamp
+        )
         self.repo.comments.append(comment)
         self.comments[comment.id] = comment
         self.items[number].updated_at = stamp

@@ -152,8 +152,9 @@ class FaultPlan:
     def status_burst(self, status: int = 503, count: int | None = 1, *, path: str | None = None) -> Fault:
         return self.add("status", path=path, count=count, status=status)
 
-    def rate_limit(self, *, reset_in: float = 3600, status: int = 403, path: str | None = None,
-                   count: int | None = None) -> Fault:
+    def rate_limit(
+        self, *, reset_in: float = 3600, status: int = 403, path: str | None = None, count: int | None = None
+    ) -> Fault:
         return self.add("rate_limit", path=path, count=count, reset_in=reset_in, status=status)
 
     def secondary_rate_limit(
@@ -276,8 +277,10 @@ class SandboxServer:
         port = self._httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{port}"
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-            name=f"{self.server_name}:{port}", daemon=True,
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name=f"{self.server_name}:{port}",
+            daemon=True,
         )
         self._thread.start()
         return self.base_url
@@ -305,7 +308,7 @@ class SandboxServer:
             self._stopping.wait(seconds)
 
     def _control(self, request: Request) -> Response:
-        what = request.route[len(CONTROL_PREFIX):].strip("/")
+        what = request.route[len(CONTROL_PREFIX) :].strip("/")
         if what == "log" and request.method == "GET":
             return Response.json(self.log())
         if what == "log" and request.method == "DELETE":

@@ -68,8 +68,10 @@ def _matches(media: str, served: str) -> bool:
 def core_metadata(wheel: SbWheel) -> bytes:
     """The wheel's ``METADATA``: its project name, and its version (the filename's unless planted)."""
     version = wheel.metadata_version or wheel.filename.split("-")[1]
-    return (f"Metadata-Version: 2.1\nName: {wheel.package}\nVersion: {version}\n"
-            f"Summary: {wheel.package} (sandbox)\nRequires-Python: {REQUIRES_PYTHON}\n\n").encode()
+    return (
+        f"Metadata-Version: 2.1\nName: {wheel.package}\nVersion: {version}\n"
+        f"Summary: {wheel.package} (sandbox)\nRequires-Python: {REQUIRES_PYTHON}\n\n"
+    ).encode()
 
 
 def metadata_sha256(wheel: SbWheel) -> str:
@@ -83,8 +85,10 @@ def html_project_page(name: str, files: list[SbWheel], prefix: str, *, relative:
     for w in sorted(files, key=lambda w: w.filename):
         href = f"{_href_base(w, prefix, relative)}{quote(w.filename)}#sha256={w.sha256}"
         meta = f"sha256={metadata_sha256(w)}"
-        attrs = (f'href="{html.escape(href)}" data-requires-python="{html.escape(REQUIRES_PYTHON)}" '
-                 f'data-dist-info-metadata="{meta}" data-core-metadata="{meta}"')
+        attrs = (
+            f'href="{html.escape(href)}" data-requires-python="{html.escape(REQUIRES_PYTHON)}" '
+            f'data-dist-info-metadata="{meta}" data-core-metadata="{meta}"'
+        )
         if w.yanked is not None:
             attrs += f' data-yanked="{html.escape(w.yanked)}"'
         links.append(f"    <a {attrs}>{html.escape(w.filename)}</a><br/>")
@@ -97,11 +101,19 @@ def json_project_page(name: str, files: list[SbWheel], prefix: str, *, relative:
     for w in sorted(files, key=lambda w: w.filename):
         meta = {"sha256": metadata_sha256(w)}
         yanked: bool | str = False if w.yanked is None else (w.yanked or True)
-        entries.append({
-            "filename": w.filename, "url": f"{_href_base(w, prefix, relative)}{quote(w.filename)}",
-            "hashes": {"sha256": w.sha256}, "requires-python": REQUIRES_PYTHON, "core-metadata": meta,
-            "dist-info-metadata": meta, "yanked": yanked, "size": w.size, "upload-time": UPLOAD_TIME,
-        })
+        entries.append(
+            {
+                "filename": w.filename,
+                "url": f"{_href_base(w, prefix, relative)}{quote(w.filename)}",
+                "hashes": {"sha256": w.sha256},
+                "requires-python": REQUIRES_PYTHON,
+                "core-metadata": meta,
+                "dist-info-metadata": meta,
+                "yanked": yanked,
+                "size": w.size,
+                "upload-time": UPLOAD_TIME,
+            }
+        )
     versions = sorted({w.filename.split("-")[1] for w in files}, key=_version_key)
     return json.dumps({"meta": {"api-version": "1.1"}, "name": name, "versions": versions, "files": entries})
 

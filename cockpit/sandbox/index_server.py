@@ -70,7 +70,7 @@ class IndexEmulator(SandboxServer):
         self._httpd.RequestHandlerClass = type("IndexHandler", (_IndexHandler,), {"sandbox": self})
         return base
 
-    def __enter__(self) -> "IndexEmulator":
+    def __enter__(self) -> IndexEmulator:
         self.start()
         return self
 
@@ -89,8 +89,13 @@ class IndexEmulator(SandboxServer):
     def finish_response(self, request: Request, response: Response) -> Response:
         if request.route.startswith("/_sandbox/") or request.method not in ("GET", "HEAD") or response.status != 200:
             return response
-        answered = "\0".join((response.content_type, response.headers.get("Content-Length", ""),
-                               response.headers.get("ETag", ""))).encode() + b"\0" + response.body
+        answered = (
+            "\0".join(
+                (response.content_type, response.headers.get("Content-Length", ""), response.headers.get("ETag", ""))
+            ).encode()
+            + b"\0"
+            + response.body
+        )
         etag = f'"{hashlib.sha1(answered).hexdigest()}"'
         response.headers["ETag"] = etag
         wanted = {tag.strip() for tag in request.header("if-none-match").split(",")}
@@ -111,7 +116,7 @@ class IndexEmulator(SandboxServer):
             return self._root(wheels, prefix, kind)
         name = segments[0]
         if len(segments) == 1 and name.endswith(METADATA):
-            return self._metadata([w for w in wheels if w.filename == name[:-len(METADATA)]], request)
+            return self._metadata([w for w in wheels if w.filename == name[: -len(METADATA)]], request)
         if len(segments) == 1 and (FILE_SUFFIX.search(name) or any(w.filename == name for w in wheels)):
             return self._file([w for w in wheels if w.filename == name], request)
         if len(segments) > 2 or (len(segments) == 2 and segments[1] != ""):
@@ -169,15 +174,19 @@ class IndexEmulator(SandboxServer):
             if not chosen:
                 return self.error(404, "Not Found")
             release = chosen[0]
-            return Response.json({
-                "info": _info(release, name),
-                "urls": list(self._pypi_files(release, host)),
-            })
-        return Response.json({
-            "info": _info(releases[-1], name),
-            "releases": {r.version: list(self._pypi_files(r, host)) for r in releases},
-            "urls": list(self._pypi_files(releases[-1], host)),
-        })
+            return Response.json(
+                {
+                    "info": _info(release, name),
+                    "urls": list(self._pypi_files(release, host)),
+                }
+            )
+        return Response.json(
+            {
+                "info": _info(releases[-1], name),
+                "releases": {r.version: list(self._pypi_files(r, host)) for r in releases},
+                "urls": list(self._pypi_files(releases[-1], host)),
+            }
+        )
 
     def _pypi_files(self, release: SbPyPIRelease, host: str) -> Iterable[dict]:
         for filename in release.filenames:

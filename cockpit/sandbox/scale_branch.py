@@ -13,9 +13,17 @@ if TYPE_CHECKING:
 
 MINUTE, HOUR = 60, 3600
 T_FIRST = 1_700_000_000  # the first commit of main; one lands every ten minutes
-SINGLE = {"x_pick": "x_pick", "issue_fix_picked": "x_pick", "picked_revert_owed": "x_pick",
-          "picked_revert_taken": "x_pick", "branch_reverted": "x_pick", "conflict": "conflict", "pr_plain": "pr_plain",
-          "pr_trailer": "pr_trailer", "retitled": "retitled"}
+SINGLE = {
+    "x_pick": "x_pick",
+    "issue_fix_picked": "x_pick",
+    "picked_revert_owed": "x_pick",
+    "picked_revert_taken": "x_pick",
+    "branch_reverted": "x_pick",
+    "conflict": "conflict",
+    "pr_plain": "pr_plain",
+    "pr_trailer": "pr_trailer",
+    "retitled": "retitled",
+}
 
 
 def trunk_time(i: int) -> int:
@@ -35,16 +43,24 @@ class Pick:
     sha: str = ""
 
 
-def plan_branch(rng: random.Random, plan: ScalePlan, nums: _Numbers, roles: dict[int, str],
-                extra_picks: list[int], reauthored: list[int]) -> None:
+def plan_branch(
+    rng: random.Random,
+    plan: ScalePlan,
+    nums: _Numbers,
+    roles: dict[int, str],
+    extra_picks: list[int],
+    reauthored: list[int],
+) -> None:
     """Fill ``plan.branch``: picks of every planted shape, reverts on both sides, release-only commits."""
     cut_time = trunk_time(plan.cut)
 
     def after(i: int, lo: int = 2, hi: int = 30) -> int:
         return trunk_time(i) + rng.randint(lo, hi) * HOUR
 
-    branch = [Pick("bump", cut_time + HOUR, release_pr=nums.free_near(plan.cut)),
-              Pick("pin", cut_time + 20 * HOUR, release_pr=nums.free_near(plan.cut + 100))]
+    branch = [
+        Pick("bump", cut_time + HOUR, release_pr=nums.free_near(plan.cut)),
+        Pick("pin", cut_time + 20 * HOUR, release_pr=nums.free_near(plan.cut + 100)),
+    ]
     bulk: list[int] = []
     for i, role in sorted(roles.items()):
         shape = SINGLE.get(role)
@@ -52,8 +68,9 @@ def plan_branch(rng: random.Random, plan: ScalePlan, nums: _Numbers, roles: dict
             number = nums.free_near(i) if shape in ("pr_plain", "pr_trailer") else None
             branch.append(Pick(shape, after(i), [i], number))
             if role == "branch_reverted":
-                branch.append(Pick("revert_branch", branch[-1].time + 2 * HOUR + HOUR * rng.randint(0, 48),
-                                   undoes=branch[-1]))
+                branch.append(
+                    Pick("revert_branch", branch[-1].time + 2 * HOUR + HOUR * rng.randint(0, 48), undoes=branch[-1])
+                )
         elif role == "bulk":
             bulk.append(i)
             if len(bulk) == 3 + len(branch) % 3:
@@ -68,7 +85,13 @@ def plan_branch(rng: random.Random, plan: ScalePlan, nums: _Numbers, roles: dict
     span = len(plan.trunk) - 1 - plan.cut
     for k in range(max(3, len(plan.items) // 200)):
         at = plan.cut + 1 + (k + 1) * span // (k + 2)
-        branch.append(Pick("branch_fix", after(at), release_pr=nums.free_near(at),
-                           title=f"Fix {rng.choice(OBJECTS)} {rng.choice(TARGETS)} on the release branch"))
+        branch.append(
+            Pick(
+                "branch_fix",
+                after(at),
+                release_pr=nums.free_near(at),
+                title=f"Fix {rng.choice(OBJECTS)} {rng.choice(TARGETS)} on the release branch",
+            )
+        )
     branch.sort(key=lambda p: p.time)
     plan.branch = branch

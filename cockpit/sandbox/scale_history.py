@@ -44,16 +44,27 @@ class ScaleHistory:
     def milestone_items(self) -> list[MilestoneItem]:
         """The milestone as the GitHub adapter would give it."""
         kinds = {"pull": "pull", "issue": "issues"}
-        return [MilestoneItem(i["number"], ItemKind(i["kind"]), i["title"], ItemState(i["state"]),
-                              f"{GITHUB}/{CORE}/{kinds[i['kind']]}/{i['number']}", labels=tuple(i["labels"]),
-                              state_reason=i["state_reason"]) for i in self.items]
+        return [
+            MilestoneItem(
+                i["number"],
+                ItemKind(i["kind"]),
+                i["title"],
+                ItemState(i["state"]),
+                f"{GITHUB}/{CORE}/{kinds[i['kind']]}/{i['number']}",
+                labels=tuple(i["labels"]),
+                state_reason=i["state_reason"],
+            )
+            for i in self.items
+        ]
 
 
 def _content(c: Trunk, conflict: bool = False) -> str:
-    if c.role and not c.role.startswith(("revert", "pre_")) or conflict:
+    if (c.role and not c.role.startswith(("revert", "pre_"))) or conflict:
         extra = "    # resolved against the release branch\n" if conflict else ""
-        return (f'"""Fix for #{c.pr}."""\n\n\ndef fix_{c.pr}(x):\n    if x is None:\n'
-                f'        raise ValueError("expected a tensor")\n{extra}    return x\n')
+        return (
+            f'"""Fix for #{c.pr}."""\n\n\ndef fix_{c.pr}(x):\n    if x is None:\n'
+            f'        raise ValueError("expected a tensor")\n{extra}    return x\n'
+        )
     return f'"""{c.file}"""\n\nREVISION = "{c.index}"\n\n\ndef op(x):\n    return x * {c.index % 97 + 2}\n'
 
 
@@ -62,9 +73,11 @@ def _trunk_message(plan: ScalePlan, c: Trunk, sha_of) -> str:
         return f"{c.subject}\n\n{c.body}\n"
     target = plan.trunk[c.reverts]
     url = f"{GITHUB}/{CORE}/pull/{target.pr}"
-    return (f'Revert "{target.subject}"\n\nThis reverts commit {sha_of(c.reverts)}.\n\n'
-            f"Reverted {url} on behalf of {GITHUB}/{REVIEWERS[c.index % len(REVIEWERS)]} due to breaking "
-            f"trunk ([comment]({url}#issuecomment-{2300000000 + c.index})))\n")
+    return (
+        f'Revert "{target.subject}"\n\nThis reverts commit {sha_of(c.reverts)}.\n\n'
+        f"Reverted {url} on behalf of {GITHUB}/{REVIEWERS[c.index % len(REVIEWERS)]} due to breaking "
+        f"trunk ([comment]({url}#issuecomment-{2300000000 + c.index})))\n"
+    )
 
 
 def _one_pick_message(plan: ScalePlan, p: Pick, t: Trunk, sha_of) -> str:
@@ -97,12 +110,16 @@ def _pick_message(plan: ScalePlan, p: Pick, sha_of, branch_sha) -> str:
         undone = plan.trunk[p.undoes.picks[0]]
         return f'Revert "{undone.subject}"\n\nThis reverts commit {branch_sha(p.undoes)}.\n'
     if p.shape == "branch_fix":
-        return (f"{p.title} (#{p.release_pr})\n\nThe fix on main is part of a larger refactor; this is the smallest "
-                f"fix for {BRANCH}.\n\nApproved by: {GITHUB}/{RELEASE_MANAGERS[1].login}\n")
+        return (
+            f"{p.title} (#{p.release_pr})\n\nThe fix on main is part of a larger refactor; this is the smallest "
+            f"fix for {BRANCH}.\n\nApproved by: {GITHUB}/{RELEASE_MANAGERS[1].login}\n"
+        )
     if p.shape == "bump":
         return f"Bump version to {VERSION} (#{p.release_pr})\n\nSet version.txt to {VERSION} on {BRANCH}.\n"
-    return (f"[{BRANCH}] Update triton pin to release/3.1.x (#{p.release_pr})\n\n"
-            "The release wheels need triton's release branch.\n")
+    return (
+        f"[{BRANCH}] Update triton pin to release/3.1.x (#{p.release_pr})\n\n"
+        "The release wheels need triton's release branch.\n"
+    )
 
 
 def write_scale_history(plan: ScalePlan, clone: Path) -> None:
@@ -127,9 +144,17 @@ def write_scale_history(plan: ScalePlan, clone: Path) -> None:
         blob_of[c.index] = fi.blob(_content(c)) if not c.delete else 0
         change = [(c.file, None if c.delete else blob_of[c.index])]
         author = (MERGEBOT if c.reverts is not None else CONTRIBUTORS[c.index % len(CONTRIBUTORS)]).identity
-        trunk_marks.append(fi.commit("refs/heads/main", message=_trunk_message(plan, c, sha_of), author=author,
-                                     author_time=trunk_time(c.index), committer=bot,
-                                     committer_time=trunk_time(c.index), changes=change))
+        trunk_marks.append(
+            fi.commit(
+                "refs/heads/main",
+                message=_trunk_message(plan, c, sha_of),
+                author=author,
+                author_time=trunk_time(c.index),
+                committer=bot,
+                committer_time=trunk_time(c.index),
+                changes=change,
+            )
+        )
     cut_mark = trunk_marks[plan.cut]
     fi.branch(f"refs/heads/orig/{BRANCH}", cut_mark)
     for pos, p in enumerate(plan.branch):
@@ -142,29 +167,43 @@ def write_scale_history(plan: ScalePlan, clone: Path) -> None:
             path = {"bump": "version.txt", "pin": ".ci/docker/ci_commit_pins/triton.txt"}.get(p.shape)
             files = [(path or f"torchlet/release_fixes/fix_{p.release_pr}.py", fi.blob(f"{p.shape} {p.release_pr}\n"))]
         who = (PICKBOT if pos % 2 else RELEASE_MANAGERS[pos % 4 // 2]).identity
-        mark = fi.commit(f"refs/heads/{BRANCH}", message=_pick_message(plan, p, sha_of, branch_sha), author=who,
-                         author_time=p.time, committer=who, committer_time=p.time, changes=files,
-                         parent=cut_mark if pos == 0 else None)
+        mark = fi.commit(
+            f"refs/heads/{BRANCH}",
+            message=_pick_message(plan, p, sha_of, branch_sha),
+            author=who,
+            author_time=p.time,
+            committer=who,
+            committer_time=p.time,
+            changes=files,
+            parent=cut_mark if pos == 0 else None,
+        )
         pick_marks[id(p)] = mark
     shas = fi.close()
-    for c, mark in zip(plan.trunk, trunk_marks):
+    for c, mark in zip(plan.trunk, trunk_marks, strict=True):
         c.sha = shas[mark]
     for p in plan.branch:
         p.sha = shas[pick_marks[id(p)]]
     run_git(["commit-graph", "write", "--reachable"], cwd=clone)
 
 
-def build_scale_history(dest: Path, *, trunk_commits: int = 100_000, after_cut: int = 20_000,
-                        milestone_prs: int = 1_200, seed: int = 11) -> ScaleHistory:
+def build_scale_history(
+    dest: Path, *, trunk_commits: int = 100_000, after_cut: int = 20_000, milestone_prs: int = 1_200, seed: int = 11
+) -> ScaleHistory:
     """Plan and write the history under ``dest`` (same arguments, same SHAs)."""
     plan = plan_scale(random.Random(seed), trunk_commits, after_cut, milestone_prs)
     clone = Path(dest) / "torchlet"
     write_scale_history(plan, clone)
     owed = [c.sha for c in plan.trunk if c.role in ("revert_of_picked_revert_owed", "pre_owed")]
     return ScaleHistory(
-        clone=str(clone), repository=CORE, branch=BRANCH, cut=plan.trunk[plan.cut].sha, items=plan.items,
-        verdicts={str(n): v for n, v in plan.verdicts.items()}, reverts_owed=owed,
-        missing_in_main=[p.sha for p in plan.branch if p.shape == "branch_fix"])
+        clone=str(clone),
+        repository=CORE,
+        branch=BRANCH,
+        cut=plan.trunk[plan.cut].sha,
+        items=plan.items,
+        verdicts={str(n): v for n, v in plan.verdicts.items()},
+        reverts_owed=owed,
+        missing_in_main=[p.sha for p in plan.branch if p.shape == "branch_fix"],
+    )
 
 
 def cached_scale_history(root: Path, **sizes: int) -> ScaleHistory:

@@ -14,19 +14,39 @@ cut, PRs that landed before the cut, missing ones, and numbers that are prefixes
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from cockpit.sandbox.scale_branch import Pick, plan_branch
 from cockpit.sandbox.world_names import MODULES, OBJECTS, REVIEWERS, SENTENCES, STEMS, TARGETS, title_for
 
 # Shares of the merged milestone PRs, by how the release branch holds them (the rest landed before the cut).
-POST_SHARES = (("x_pick", 0.33), ("pr_plain", 0.08), ("pr_trailer", 0.07), ("bulk", 0.12), ("retitled", 0.05),
-               ("conflict", 0.03), ("missing", 0.10), ("main_reverted", 0.02), ("branch_reverted", 0.02),
-               ("picked_revert_owed", 0.02), ("picked_revert_taken", 0.01))
-VERDICT = {"x_pick": "landed", "pr_plain": "landed", "pr_trailer": "landed", "bulk": "landed", "retitled": "landed",
-           "conflict": "landed_modified", "missing": "missing", "main_reverted": "needs_review",
-           "branch_reverted": "needs_review", "picked_revert_owed": "landed", "picked_revert_taken": "landed",
-           "before_cut": "landed_before_cut"}
+POST_SHARES = (
+    ("x_pick", 0.33),
+    ("pr_plain", 0.08),
+    ("pr_trailer", 0.07),
+    ("bulk", 0.12),
+    ("retitled", 0.05),
+    ("conflict", 0.03),
+    ("missing", 0.10),
+    ("main_reverted", 0.02),
+    ("branch_reverted", 0.02),
+    ("picked_revert_owed", 0.02),
+    ("picked_revert_taken", 0.01),
+)
+VERDICT = {
+    "x_pick": "landed",
+    "pr_plain": "landed",
+    "pr_trailer": "landed",
+    "bulk": "landed",
+    "retitled": "landed",
+    "conflict": "landed_modified",
+    "missing": "missing",
+    "main_reverted": "needs_review",
+    "branch_reverted": "needs_review",
+    "picked_revert_owed": "landed",
+    "picked_revert_taken": "landed",
+    "before_cut": "landed_before_cut",
+}
 FILLER_FILES = 2048
 
 
@@ -87,8 +107,12 @@ def _body(rng: random.Random, paragraphs: list[str], prs: list[int], fixes_pool:
     lines = []
     if prs and rng.random() < 0.15:
         stack = rng.sample(prs[-200:], min(3, len(prs)))
-        lines += ["Stack from [ghstack](https://github.com/ezyang/ghstack) (oldest at bottom):",
-                  *[f"* #{n}" for n in stack], "* __->__ (this PR)", ""]
+        lines += [
+            "Stack from [ghstack](https://github.com/ezyang/ghstack) (oldest at bottom):",
+            *[f"* #{n}" for n in stack],
+            "* __->__ (this PR)",
+            "",
+        ]
     lines += [p for _ in range(rng.choice((1, 2, 2, 3, 4, 6, 9))) for p in (rng.choice(paragraphs), "")]
     if prs and rng.random() < 0.08:
         lines += [f"Follow up to #{rng.choice(prs[-500:])}.", ""]
@@ -137,10 +161,18 @@ def plan_scale(rng: random.Random, trunk_commits: int, after_cut: int, milestone
     return plan
 
 
-def _plan_trunk(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], reverts: dict[int, str],
-                paragraphs, fixes_pool, pre_free: list[int]) -> None:
+def _plan_trunk(
+    rng,
+    plan: ScalePlan,
+    nums: _Numbers,
+    roles: dict[int, str],
+    reverts: dict[int, str],
+    paragraphs,
+    fixes_pool,
+    pre_free: list[int],
+) -> None:
     n = len(nums.prs)
-    filler_reverts = {i: None for i in rng.sample(range(plan.cut + 20, n), max(2, (n - plan.cut) // 100))}
+    filler_reverts = dict.fromkeys(rng.sample(range(plan.cut + 20, n), max(2, (n - plan.cut) // 100)))
     revert_of = {}  # revert index -> (target index, delete)
     later = sorted(i for i, r in roles.items() if r in ("main_reverted", "picked_revert_owed", "picked_revert_taken"))
     free_post = sorted(set(range(plan.cut + 1, n)) - roles.keys() - reverts.keys() - filler_reverts.keys())
@@ -177,7 +209,7 @@ def _plan_trunk(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], rev
         else:
             k = rng.randrange(FILLER_FILES)  # a fixed set of files in small folders keeps every tree small
             file = f"torchlet/{MODULES[k % len(MODULES)]}/{STEMS[k // len(MODULES) % len(STEMS)]}/part_{k}.py"
-        lines = _body(rng, paragraphs, nums.prs[max(0, i - 600):i], fixes_pool)
+        lines = _body(rng, paragraphs, nums.prs[max(0, i - 600) : i], fixes_pool)
         commit = Trunk(i, pr, title, "", file, role)
         if i in revert_of:
             target, delete = revert_of[i]
@@ -186,17 +218,28 @@ def _plan_trunk(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], rev
         elif role.startswith("issue_fix"):
             lines += ["Fixes #{issue}", ""]  # the issue's number is decided with the milestone
         if commit.reverts is None:
-            lines += [f"Pull Request resolved: https://github.com/acme/torchlet/pull/{pr}",
-                      f"Approved by: https://github.com/{rng.choice(REVIEWERS)}"]
+            lines += [
+                f"Pull Request resolved: https://github.com/acme/torchlet/pull/{pr}",
+                f"Approved by: https://github.com/{rng.choice(REVIEWERS)}",
+            ]
         commit.body = "\n".join(lines)
         plan.trunk.append(commit)
 
 
 def _plan_items(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], feature: list[int]) -> None:
     """The milestone: every planted PR and issue, plus open, unmerged and skipped ones, and prefix traps."""
+
     def add(number, kind, title, state, verdict, labels=(), reason=""):
-        plan.items.append(dict(number=number, kind=kind, title=title, state=state, labels=list(labels),
-                               state_reason=reason))
+        plan.items.append(
+            {
+                "number": number,
+                "kind": kind,
+                "title": title,
+                "state": state,
+                "labels": list(labels),
+                "state_reason": reason,
+            }
+        )
         plan.verdicts[number] = verdict
 
     for i, role in sorted(roles.items()):

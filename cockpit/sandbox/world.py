@@ -96,19 +96,37 @@ CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above th
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
 
-def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milestone_items: int = 60,
-                version: str = "2.5.0", all_green: bool = False, tracker_comments: int | None = None,
-                ci_repositories: int = MIN_CI_REPOSITORIES, jobs_per_run: int | None = None,
-                patch: bool = False) -> World:
+def build_world(
+    dest: Path,
+    *,
+    seed: int = 7,
+    trunk_commits: int = 2000,
+    milestone_items: int = 60,
+    version: str = "2.5.0",
+    all_green: bool = False,
+    tracker_comments: int | None = None,
+    ci_repositories: int = MIN_CI_REPOSITORIES,
+    jobs_per_run: int | None = None,
+    patch: bool = False,
+) -> World:
     """Write the git repositories under ``dest`` and return the world (same seed, same SHAs).
 
     ``patch=True`` builds the patch release 2.5.1 mid-flight instead (``cockpit.sandbox.world_patch``)."""
     if patch:
         from cockpit.sandbox.world_patch import PATCH_VERSION, make_patch_world
 
-        return make_patch_world(build_world(
-            dest, seed=seed, trunk_commits=trunk_commits, milestone_items=milestone_items, version=PATCH_VERSION,
-            tracker_comments=tracker_comments, ci_repositories=ci_repositories, jobs_per_run=jobs_per_run))
+        return make_patch_world(
+            build_world(
+                dest,
+                seed=seed,
+                trunk_commits=trunk_commits,
+                milestone_items=milestone_items,
+                version=PATCH_VERSION,
+                tracker_comments=tracker_comments,
+                ci_repositories=ci_repositories,
+                jobs_per_run=jobs_per_run,
+            )
+        )
     if not is_valid_version(version):
         raise ValueError(f"version {version!r}: expected X.Y.Z, e.g. 2.5.0")
     extra_ci = ci_repository_names(ci_repositories)
@@ -116,12 +134,20 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     dest.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     fill = _milestone_fill(milestone_items - CORE_ITEMS, trunk_commits)
-    plan = plan_history(rng, trunk_commits, version, fill_picks=fill["pick"], fill_missing=fill["missing"],
-                        fill_before_cut=fill["before_cut"], all_green=all_green)
+    plan = plan_history(
+        rng,
+        trunk_commits,
+        version,
+        fill_picks=fill["pick"],
+        fill_missing=fill["missing"],
+        fill_before_cut=fill["before_cut"],
+        all_green=all_green,
+    )
     clone, remote, tags = write_history(plan, dest)
     branch = plan.branch_name
-    core, facts = core_repo(plan, open_issues=fill["open_issue"], closed_unmerged=fill["closed_unmerged"],
-                            all_green=all_green)
+    core, facts = core_repo(
+        plan, open_issues=fill["open_issue"], closed_unmerged=fill["closed_unmerged"], all_green=all_green
+    )
     core.tags = dict(tags)
     tracker_issue(plan, core, facts)
     vision_prs, vision_numbers = vision_pulls(branch)
@@ -129,8 +155,16 @@ def build_world(dest: Path, *, seed: int = 7, trunk_commits: int = 2000, milesto
     decoys = decoy_trackers(plan, core, facts)
     writer = CIWriter()
     rc2 = f"v{version}-rc2"
-    ci_core = torchlet_ci(writer, core, branch, [(c.sha, c.time) for c in reversed(plan.branch[-4:])], rc2, tags[rc2],
-                          all_green=all_green, jobs_per_run=jobs_per_run)
+    ci_core = torchlet_ci(
+        writer,
+        core,
+        branch,
+        [(c.sha, c.time) for c in reversed(plan.branch[-4:])],
+        rc2,
+        tags[rc2],
+        all_green=all_green,
+        jobs_per_run=jobs_per_run,
+    )
     vision, ci_vision = domain_repo(writer, VISION, branch, "green", jobs_per_run=jobs_per_run)
     vision.pulls = vision_prs
     audio, ci_audio = domain_repo(writer, AUDIO, branch, "green" if all_green else "amber", jobs_per_run=jobs_per_run)

@@ -32,8 +32,9 @@ def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str], *,
     """
     first, second = RELEASE_MANAGERS
 
-    def pick(kind: str, roles: list[str], content: str = "v1", committer: Person = first,
-             with_pr: bool = True) -> BranchCommit:
+    def pick(
+        kind: str, roles: list[str], content: str = "v1", committer: Person = first, with_pr: bool = True
+    ) -> BranchCommit:
         indices = [plan.roles[r] for r in roles]
         when = max(plan.trunk[i].time for i in indices) + rng.randint(2 * HOUR, 10 * HOUR)
         changes: list[tuple[str, str | None]] = [(files[r], f"{r}:{content}") for r in roles if r in files]
@@ -46,8 +47,15 @@ def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str], *,
     branch = [
         release_only("version_bump", T_CUT + 3 * HOUR, [("version.txt", "version:release")], first),
         release_only("pin", T_CUT + DAY, [(".ci/docker/ci_commit_pins/triton.txt", "pin:release")], second),
-        *([] if all_green else [release_only("branch_fix", T_CUT + (T_END - T_CUT) * 55 // 100,
-                                              [(files["branch_fix"], "branch_fix:v1")], first)]),
+        *(
+            []
+            if all_green
+            else [
+                release_only(
+                    "branch_fix", T_CUT + (T_END - T_CUT) * 55 // 100, [(files["branch_fix"], "branch_fix:v1")], first
+                )
+            ]
+        ),
         pick("pr_plain", ["pick_pr_plain"], committer=second),
         pick("pr_trailer", ["pick_pr_trailer"]),
         pick("bulk", ["bulk_1", "bulk_2", "bulk_3"], committer=second),

@@ -24,9 +24,11 @@ def trunk_message(plan: HistoryPlan, commit: TrunkCommit, sha_of: ShaOf) -> str:
     if commit.reverts is not None:
         target = plan.trunk[commit.reverts]
         url = pr_url(target.pr) if target.pr is not None else ""
-        return (f'Revert "{target.subject}"\n\nThis reverts commit {sha_of(commit.reverts)}.\n\n'
-                f"Reverted {url} on behalf of {GITHUB}/{commit.approver} due to breaking "
-                f"test_ops on linux-jammy-py3.10 ([comment]({url}#issuecomment-{2300000000 + commit.index}))\n")
+        return (
+            f'Revert "{target.subject}"\n\nThis reverts commit {sha_of(commit.reverts)}.\n\n'
+            f"Reverted {url} on behalf of {GITHUB}/{commit.approver} due to breaking "
+            f"test_ops on linux-jammy-py3.10 ([comment]({url}#issuecomment-{2300000000 + commit.index}))\n"
+        )
     parts = [commit.subject, "", commit.paragraph, ""]
     if commit.extra:
         parts += [*commit.extra, ""]
@@ -48,12 +50,16 @@ def branch_message(plan: HistoryPlan, commit: BranchCommit, sha_of: ShaOf) -> st
     if commit.role == "version_bump":
         return f"Bump version to {version} (#{m})\n\nSet version.txt to {version} on {branch}.\n"
     if commit.role == "pin":
-        return (f"[{branch}] Update triton pin to release/3.1.x (#{m})\n\n"
-                "The release wheels require triton's release branch; the pin names its commit.\n")
+        return (
+            f"[{branch}] Update triton pin to release/3.1.x (#{m})\n\n"
+            "The release wheels require triton's release branch; the pin names its commit.\n"
+        )
     if commit.role == "branch_fix":
-        return (f"Fix segfault in torchlet.load on truncated archives (#{m})\n\n"
-                f"The archive reader did not check for a short read. Fixed directly on {branch}.\n\n"
-                f"Approved by: {GITHUB}/{RELEASE_MANAGERS[1].login}\n")
+        return (
+            f"Fix segfault in torchlet.load on truncated archives (#{m})\n\n"
+            f"The archive reader did not check for a short read. Fixed directly on {branch}.\n\n"
+            f"Approved by: {GITHUB}/{RELEASE_MANAGERS[1].login}\n"
+        )
     raise ValueError(f"unknown release-branch commit role {commit.role!r}")
 
 
@@ -91,9 +97,17 @@ def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, 
 
     bot = MERGEBOT.identity
     for commit in plan.trunk:
-        trunk_marks.append(fi.commit(
-            "refs/heads/main", message=trunk_message(plan, commit, sha_of), author=commit.author.identity,
-            author_time=commit.time, committer=bot, committer_time=commit.time, changes=changes(commit.changes)))
+        trunk_marks.append(
+            fi.commit(
+                "refs/heads/main",
+                message=trunk_message(plan, commit, sha_of),
+                author=commit.author.identity,
+                author_time=commit.time,
+                committer=bot,
+                committer_time=commit.time,
+                changes=changes(commit.changes),
+            )
+        )
     branch, cut_mark = plan.branch_name, trunk_marks[plan.cut]
     fi.branch(f"refs/heads/orig/{branch}", cut_mark)
     branch_marks: list[int] = []
@@ -103,9 +117,15 @@ def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, 
         picked = plan.trunk[bcommit.picks[0]] if len(bcommit.picks) == 1 else None
         author = picked.author.identity if picked else bcommit.committer.identity
         mark = fi.commit(
-            f"refs/heads/{branch}", message=bcommit.message, author=author,
-            author_time=picked.time if picked else bcommit.time, committer=bcommit.committer.identity,
-            committer_time=bcommit.time, changes=changes(bcommit.changes), parent=cut_mark if pos == 0 else None)
+            f"refs/heads/{branch}",
+            message=bcommit.message,
+            author=author,
+            author_time=picked.time if picked else bcommit.time,
+            committer=bcommit.committer.identity,
+            committer_time=bcommit.time,
+            changes=changes(bcommit.changes),
+            parent=cut_mark if pos == 0 else None,
+        )
         branch_marks.append(mark)
         if pos == plan.rc_after[0]:
             fi.annotated_tag(rc1, mark, RELEASE_MANAGERS[0].identity, bcommit.time + HOUR, f"torchlet {rc1}\n")

@@ -35,8 +35,17 @@ REPLIES = (
 )
 
 
-def crowd(plan: HistoryPlan, repo: SbRepo, request: Callable[..., None], *, fields: Callable[..., str],
-          url: Callable[..., str], planted: int, total: int, pending: bool = True) -> None:
+def crowd(
+    plan: HistoryPlan,
+    repo: SbRepo,
+    request: Callable[..., None],
+    *,
+    fields: Callable[..., str],
+    url: Callable[..., str],
+    planted: int,
+    total: int,
+    pending: bool = True,
+) -> None:
     """Add requests and replies (through ``request``, as ``world_tracker`` plants its own) until the
     tracker has ``total`` comments, ``planted`` being those already there. ``pending=False`` (an
     all-green world): no request under review, replies only.
@@ -50,8 +59,15 @@ def crowd(plan: HistoryPlan, repo: SbRepo, request: Callable[..., None], *, fiel
             break
         trunk = plan.by_role(role)
         release = open_release_pr(plan, repo, role)
-        request(people[(k + 3) % len(people)], fields([url(trunk.pr)], [url(release)], ["Test/CI fixes"]),
-                trunk.time + 9 * HOUR, [trunk.pr], [release], status=S.UNDER_REVIEW, category="Test/CI fixes")
+        request(
+            people[(k + 3) % len(people)],
+            fields([url(trunk.pr)], [url(release)], ["Test/CI fixes"]),
+            trunk.time + 9 * HOUR,
+            [trunk.pr],
+            [release],
+            status=S.UNDER_REVIEW,
+            category="Test/CI fixes",
+        )
         count += 1
     if total < count:
         raise ValueError(f"tracker_comments={total}: this world plants {count} comments on its tracker already")
@@ -60,5 +76,13 @@ def crowd(plan: HistoryPlan, repo: SbRepo, request: Callable[..., None], *, fiel
     speakers = people + [m.login for m in RELEASE_MANAGERS]
     for k in range(replies):
         when = T_CUT + HOUR + span * (k + 1) // (replies + 1)
-        request(speakers[(7 * k) % len(speakers)], REPLIES[k % len(REPLIES)] + "\n", when, [], [],
-                status=S.UNPARSED, flags=[F.UNPARSED], parsed=False)
+        request(
+            speakers[(7 * k) % len(speakers)],
+            REPLIES[k % len(REPLIES)] + "\n",
+            when,
+            [],
+            [],
+            status=S.UNPARSED,
+            flags=[F.UNPARSED],
+            parsed=False,
+        )

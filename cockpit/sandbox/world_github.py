@@ -60,8 +60,9 @@ def _trunk_pr(plan: HistoryPlan, role: str) -> int:
     return pr
 
 
-def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int = 0,
-              all_green: bool = False) -> tuple[SbRepo, CoreFacts]:
+def core_repo(
+    plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int = 0, all_green: bool = False
+) -> tuple[SbRepo, CoreFacts]:
     """The core repository with its pulls, milestones, issues and release PRs (no comments yet).
 
     ``all_green``: the release manager moved everything unfinished to the next milestone: PRs
@@ -70,8 +71,13 @@ def core_repo(plan: HistoryPlan, *, open_issues: int = 0, closed_unmerged: int =
     repo = SbRepo(CORE)
     facts = CoreFacts()
     repo.milestones = [
-        SbMilestone(PLANNING_MILESTONE, f"v{plan.branch_name.removeprefix('release/')}", "closed",
-                    "Features planned for the minor release (closed at the branch cut)", iso(T_CUT)),
+        SbMilestone(
+            PLANNING_MILESTONE,
+            f"v{plan.branch_name.removeprefix('release/')}",
+            "closed",
+            "Features planned for the minor release (closed at the branch cut)",
+            iso(T_CUT),
+        ),
         SbMilestone(CLOSED_MILESTONE, "2.4.1", "closed", "Patch release 2.4.1", iso(T_CUT - 30 * DAY)),
         SbMilestone(MILESTONE, plan.version, "open", f"The {plan.version} release", iso(T_END + 14 * DAY)),
         SbMilestone(NEXT_MILESTONE, _next_minor(plan.version), "open", "Next minor release", None),

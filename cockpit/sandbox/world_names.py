@@ -63,16 +63,57 @@ PICKBOT = Person("pytorchbot", "pytorchbot")
 RELEASE_MANAGERS = (Person("Rosa Marquez", "rmarquez"), Person("Kenji Tanaka", "ktanaka"))
 
 MODULES = ("nn", "optim", "autograd", "cuda", "distributed", "fx", "export", "onnx", "utils", "data", "mps", "inductor")
-STEMS = ("functional", "init", "modules", "parallel", "serialization", "graph", "lowering", "passes",
-         "scheduler", "kernels", "checkpoint", "hooks")
+STEMS = (
+    "functional",
+    "init",
+    "modules",
+    "parallel",
+    "serialization",
+    "graph",
+    "lowering",
+    "passes",
+    "scheduler",
+    "kernels",
+    "checkpoint",
+    "hooks",
+)
 TITLE_PREFIXES = ("", "", "", "", "[inductor] ", "[dynamo] ", "[MPS] ", "[ONNX] ", "[c10d] ", "[export] ", "[BE] ")
 VERBS = ("Fix", "Add", "Remove", "Update", "Support", "Refactor", "Avoid", "Handle", "Speed up", "Clean up")
-OBJECTS = ("dtype promotion in", "stride checks for", "a memory leak in", "error messages of", "the fast path of",
-           "dynamic shapes in", "recompilation in", "device guards in", "empty tensors in", "the fallback for",
-           "broadcasting in", "deprecation warnings in", "the cache of", "type hints for", "logging in")
-TARGETS = ("conv2d", "scaled_dot_product_attention", "torchlet.load", "DataLoader workers", "AdamW", "FSDP",
-           "torchlet.compile", "embedding_bag", "the CUDA caching allocator", "index_put_", "LayerNorm",
-           "the ONNX exporter", "checkpoint loading", "autocast", "sparse CSR matmul", "torchlet.export")
+OBJECTS = (
+    "dtype promotion in",
+    "stride checks for",
+    "a memory leak in",
+    "error messages of",
+    "the fast path of",
+    "dynamic shapes in",
+    "recompilation in",
+    "device guards in",
+    "empty tensors in",
+    "the fallback for",
+    "broadcasting in",
+    "deprecation warnings in",
+    "the cache of",
+    "type hints for",
+    "logging in",
+)
+TARGETS = (
+    "conv2d",
+    "scaled_dot_product_attention",
+    "torchlet.load",
+    "DataLoader workers",
+    "AdamW",
+    "FSDP",
+    "torchlet.compile",
+    "embedding_bag",
+    "the CUDA caching allocator",
+    "index_put_",
+    "LayerNorm",
+    "the ONNX exporter",
+    "checkpoint loading",
+    "autocast",
+    "sparse CSR matmul",
+    "torchlet.export",
+)
 SENTENCES = (
     "This fixes a crash reported by several users when the input is empty.",
     "The old code path copied the tensor twice; now it is copied once.",
@@ -87,10 +128,29 @@ SENTENCES = (
     "Tested locally on CPU and on one GPU.",
     "Split out of a larger change to make it easier to review.",
 )
-PR_LABELS = ("Merged", "ciflow/trunk", "topic: bug fixes", "topic: not user facing", "release notes: nn",
-             "release notes: distributed", "module: inductor", "open source", "topic: improvements")
-ISSUE_LABELS = ("module: nn", "triaged", "high priority", "module: regression", "oncall: pt2", "module: cuda",
-                "module: distributed", "module: docs", "needs reproduction", "module: mps")
+PR_LABELS = (
+    "Merged",
+    "ciflow/trunk",
+    "topic: bug fixes",
+    "topic: not user facing",
+    "release notes: nn",
+    "release notes: distributed",
+    "module: inductor",
+    "open source",
+    "topic: improvements",
+)
+ISSUE_LABELS = (
+    "module: nn",
+    "triaged",
+    "high priority",
+    "module: regression",
+    "oncall: pt2",
+    "module: cuda",
+    "module: distributed",
+    "module: docs",
+    "needs reproduction",
+    "module: mps",
+)
 
 
 def title_for(rng: random.Random) -> str:

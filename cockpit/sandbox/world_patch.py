@@ -52,11 +52,22 @@ def make_patch_world(world: World) -> World:
     triage = []
     for offset, (title, labels, in_milestone, is_open) in enumerate(_CANDIDATES):
         when = _iso(datetime(2026, 9, 3, 9, tzinfo=UTC) + timedelta(days=2 * offset))
-        core.issues.append(SbIssue(
-            number + offset, title, "user-reporter", "open" if is_open else "closed",
-            f"Seen after upgrading to 2.5.0.\n\nLabelled `{TRIAGE}` for the {PATCH_VERSION} patch release.",
-            [TRIAGE, *labels], [], world.milestone_number if in_milestone else None, when, when,
-            None if is_open else when, None if is_open else "completed"))
+        core.issues.append(
+            SbIssue(
+                number + offset,
+                title,
+                "user-reporter",
+                "open" if is_open else "closed",
+                f"Seen after upgrading to 2.5.0.\n\nLabelled `{TRIAGE}` for the {PATCH_VERSION} patch release.",
+                [TRIAGE, *labels],
+                [],
+                world.milestone_number if in_milestone else None,
+                when,
+                when,
+                None if is_open else when,
+                None if is_open else "completed",
+            )
+        )
         if in_milestone:
             world.truth["verdicts"][str(number + offset)] = "open_issue"
             world.truth["evidence"][str(number + offset)] = []
@@ -77,9 +88,15 @@ def _truth(world: World, triage: list[int]) -> dict:
     qualifying |= {f"#{n}" for n in QUALIFYING_ISSUES}
     unlinked = [cid for cid in requests if not qualifying & set(world.truth["picks"][cid]["fixes"])]
     end = date.fromisoformat(SCHEDULE["build_promote"]["end"])  # type: ignore[index]
-    return {"now": _iso(PATCH_NOW), "phase": "build_promote", "days_left": (end - PATCH_NOW.date()).days + 1,
-            "after_deadline": sorted(late), "no_qualifying_link": sorted(unlinked), "triage": triage,
-            "deadline": _iso(DEADLINE)}
+    return {
+        "now": _iso(PATCH_NOW),
+        "phase": "build_promote",
+        "days_left": (end - PATCH_NOW.date()).days + 1,
+        "after_deadline": sorted(late),
+        "no_qualifying_link": sorted(unlinked),
+        "triage": triage,
+        "deadline": _iso(DEADLINE),
+    }
 
 
 def _iso(when: datetime) -> str:

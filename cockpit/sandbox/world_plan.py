@@ -11,15 +11,46 @@ from cockpit.sandbox.world_names import Person
 
 # Trunk commits after the cut, in the order they land on main (fill roles are spread among them).
 POST_ROLES = (
-    "main_bump", "pick_x1", "filler_reverted", "pick_pr_plain", "bulk_1", "issue_fix_picked", "pick_x2",
-    "pick_conflict", "pick_reverted", "pick_noref", "bulk_2", "missing_1", "revert_pre_taken", "pick_x3",
-    "pick_pr_trailer", "revert_filler", "bulk_3", "missing_2", "issue_fix_missing", "pick_x4", "revert_picked",
-    "revert_pre_owed", "missing_3", "missing_4", "missing_5",
+    "main_bump",
+    "pick_x1",
+    "filler_reverted",
+    "pick_pr_plain",
+    "bulk_1",
+    "issue_fix_picked",
+    "pick_x2",
+    "pick_conflict",
+    "pick_reverted",
+    "pick_noref",
+    "bulk_2",
+    "missing_1",
+    "revert_pre_taken",
+    "pick_x3",
+    "pick_pr_trailer",
+    "revert_filler",
+    "bulk_3",
+    "missing_2",
+    "issue_fix_missing",
+    "pick_x4",
+    "revert_picked",
+    "revert_pre_owed",
+    "missing_3",
+    "missing_4",
+    "missing_5",
 )
-PRE_ROLES = ("before_cut_1", "pre_reverted_owed", "issue_fix_precut", "before_cut_2", "pre_reverted_taken",
-             "before_cut_3")
-REVERTS = {"revert_picked": "pick_reverted", "revert_pre_owed": "pre_reverted_owed",
-           "revert_pre_taken": "pre_reverted_taken", "revert_filler": "filler_reverted"}
+PRE_ROLES = (
+    "before_cut_1",
+    "pre_reverted_owed",
+    "issue_fix_precut",
+    "before_cut_2",
+    "pre_reverted_taken",
+    "before_cut_3",
+)
+REVERTS = {
+    "revert_picked": "pick_reverted",
+    "revert_pre_owed": "pre_reverted_owed",
+    "revert_pre_taken": "pre_reverted_taken",
+    "revert_filler": "filler_reverted",
+}
 X_PICKS = ("pick_x1", "pick_x2", "pick_x3", "pick_x4", "pick_reverted", "issue_fix_picked")
 ISSUE_FIXES = ("issue_fix_picked", "issue_fix_missing", "issue_fix_precut")
 

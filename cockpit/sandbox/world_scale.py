@@ -15,8 +15,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from cockpit.sandbox.model import SbIssue, SbPull, World
 
-EXTRA_CI_REPOSITORIES = ("acme/text", "acme/rl", "acme/data", "acme/serve", "acme/tune", "acme/recipes",
-                         "acme/executor")
+EXTRA_CI_REPOSITORIES = (
+    "acme/text",
+    "acme/rl",
+    "acme/data",
+    "acme/serve",
+    "acme/tune",
+    "acme/recipes",
+    "acme/executor",
+)
 """Domain libraries watched beyond vision and audio, in the order a larger scale adds them."""
 MIN_CI_REPOSITORIES = 3  # the core, vision and audio: the world plants facts in each
 
@@ -34,16 +41,21 @@ class Scale:
 
     def world_args(self) -> dict[str, Any]:
         """Keyword arguments for ``build_world``."""
-        return {"trunk_commits": self.trunk_commits, "milestone_items": self.milestone_items,
-                "tracker_comments": self.tracker_comments, "ci_repositories": self.ci_repositories,
-                "jobs_per_run": self.jobs_per_run}
+        return {
+            "trunk_commits": self.trunk_commits,
+            "milestone_items": self.milestone_items,
+            "tracker_comments": self.tracker_comments,
+            "ci_repositories": self.ci_repositories,
+            "jobs_per_run": self.jobs_per_run,
+        }
 
 
 SCALES: dict[str, Scale] = {
     "demo": Scale("demo"),
     "pytorch": Scale("pytorch", milestone_items=400, tracker_comments=600, ci_repositories=5, jobs_per_run=300),
-    "stress": Scale("stress", trunk_commits=5000, milestone_items=800, tracker_comments=1200, ci_repositories=8,
-                    jobs_per_run=600),
+    "stress": Scale(
+        "stress", trunk_commits=5000, milestone_items=800, tracker_comments=1200, ci_repositories=8, jobs_per_run=600
+    ),
 }
 DEFAULT_SCALE = "demo"
 
@@ -60,8 +72,10 @@ def ci_repository_names(count: int) -> tuple[str, ...]:
     """The domain libraries a world with ``count`` CI repositories adds to the core, vision and audio."""
     extra = count - MIN_CI_REPOSITORIES
     if not 0 <= extra <= len(EXTRA_CI_REPOSITORIES):
-        raise ValueError(f"ci_repositories={count}: expected {MIN_CI_REPOSITORIES} to "
-                         f"{MIN_CI_REPOSITORIES + len(EXTRA_CI_REPOSITORIES)}")
+        raise ValueError(
+            f"ci_repositories={count}: expected {MIN_CI_REPOSITORIES} to "
+            f"{MIN_CI_REPOSITORIES + len(EXTRA_CI_REPOSITORIES)}"
+        )
     return EXTRA_CI_REPOSITORIES[:extra]
 
 

@@ -53,8 +53,16 @@ class Request:
     edited_after: int = 0
 
 
-def fields(trunk: list[str], release: list[str], category: list[str], *, bullet: str = "* ",
-           trunk_label: str = TRUNK_LABEL, inline: bool = False, extra: tuple[str, ...] = ()) -> str:
+def fields(
+    trunk: list[str],
+    release: list[str],
+    category: list[str],
+    *,
+    bullet: str = "* ",
+    trunk_label: str = TRUNK_LABEL,
+    inline: bool = False,
+    extra: tuple[str, ...] = (),
+) -> str:
     """The request template: each label, then its values as bullet lines (or inline)."""
     blocks = []
     for label, values in ((trunk_label, trunk), (RELEASE_LABEL, release), (CATEGORY_LABEL, category)):
@@ -69,18 +77,33 @@ def fields(trunk: list[str], release: list[str], category: list[str], *, bullet:
 def tracker_issue(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts) -> SbIssue:
     number = plan.numbers.after(plan.cut)
     rc1, final = iso(T_CUT + 14 * DAY)[:10], iso(T_END)[:10]
-    body = (f"We will use this issue to track cherry-picks for the {plan.version} release.\n\n"
-            "## Cherry-Pick Criteria\n\n"
-            f"**Phase 1 (until {rc1})**: regressions, critical fixes (silent correctness, crashes, deadlocks, "
-            "large memory leaks), fixes to new features, Test/CI fixes, documentation, release-branch-only changes.\n\n"
-            f"**Phase 2 (after {rc1}, until {final})**: only critical fixes and regressions. Changes here require "
-            "a new release candidate.\n\n"
-            "## Cherry-Pick Process\n\n1. Land the fix on main.\n2. Open (but do not merge) a PR onto "
-            f"`{plan.branch_name}`, e.g. with `@pytorchbot cherry-pick --onto {plan.branch_name} -c critical`.\n"
-            "3. Post a request below in this format:\n\n" + fields([""], [""], [""]) +
-            f"\n## Versions\n\n- Branch cut: {iso(T_CUT)[:10]}\n- RC1: {rc1}\n- Final RC: {final}\n")
-    issue = SbIssue(number, f"[v{plan.version}] Release Tracker", RELEASE_MANAGERS[0].login, "open", body,
-                    ["release tracker"], [r.login for r in RELEASE_MANAGERS], None, iso(T_CUT), iso(T_END), None, None)
+    body = (
+        f"We will use this issue to track cherry-picks for the {plan.version} release.\n\n"
+        "## Cherry-Pick Criteria\n\n"
+        f"**Phase 1 (until {rc1})**: regressions, critical fixes (silent correctness, crashes, deadlocks, "
+        "large memory leaks), fixes to new features, Test/CI fixes, documentation, release-branch-only changes.\n\n"
+        f"**Phase 2 (after {rc1}, until {final})**: only critical fixes and regressions. Changes here require "
+        "a new release candidate.\n\n"
+        "## Cherry-Pick Process\n\n1. Land the fix on main.\n2. Open (but do not merge) a PR onto "
+        f"`{plan.branch_name}`, e.g. with `@pytorchbot cherry-pick --onto {plan.branch_name} -c critical`.\n"
+        "3. Post a request below in this format:\n\n"
+        + fields([""], [""], [""])
+        + f"\n## Versions\n\n- Branch cut: {iso(T_CUT)[:10]}\n- RC1: {rc1}\n- Final RC: {final}\n"
+    )
+    issue = SbIssue(
+        number,
+        f"[v{plan.version}] Release Tracker",
+        RELEASE_MANAGERS[0].login,
+        "open",
+        body,
+        ["release tracker"],
+        [r.login for r in RELEASE_MANAGERS],
+        None,
+        iso(T_CUT),
+        iso(T_END),
+        None,
+        None,
+    )
     repo.issues.append(issue)
     facts.tracker = number
     return issue
@@ -95,20 +118,52 @@ def decoy_trackers(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts) -> list[in
     """
     manager = RELEASE_MANAGERS[0].login
     older = plan.numbers.after(plan.cut // 3 + 2)
-    repo.issues.append(SbIssue(older, "[v2.4.1] Release Tracker", manager, "closed",
-                               "We will use this issue to track cherry-picks for the 2.4.1 patch release.",
-                               ["release tracker"], [manager], None, iso(T_CUT - 45 * DAY), iso(T_CUT - 28 * DAY),
-                               iso(T_CUT - 28 * DAY), "completed"))
+    repo.issues.append(
+        SbIssue(
+            older,
+            "[v2.4.1] Release Tracker",
+            manager,
+            "closed",
+            "We will use this issue to track cherry-picks for the 2.4.1 patch release.",
+            ["release tracker"],
+            [manager],
+            None,
+            iso(T_CUT - 45 * DAY),
+            iso(T_CUT - 28 * DAY),
+            iso(T_CUT - 28 * DAY),
+            "completed",
+        )
+    )
     duplicate = plan.numbers.after(plan.cut + 1)
     people = [c.login for c in CONTRIBUTORS]
-    repo.issues.append(SbIssue(duplicate, f"[v.{plan.version}] Release Tracker", people[6], "closed",
-                               f"Duplicate of #{facts.tracker}.", [], [], None, iso(T_CUT + DAY),
-                               iso(T_CUT + DAY + HOUR), iso(T_CUT + DAY + HOUR), "not_planned"))
+    repo.issues.append(
+        SbIssue(
+            duplicate,
+            f"[v.{plan.version}] Release Tracker",
+            people[6],
+            "closed",
+            f"Duplicate of #{facts.tracker}.",
+            [],
+            [],
+            None,
+            iso(T_CUT + DAY),
+            iso(T_CUT + DAY + HOUR),
+            iso(T_CUT + DAY + HOUR),
+            "not_planned",
+        )
+    )
     return [older, duplicate]
 
 
-def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_prs: tuple[int, int, int], *,
-                     all_green: bool = False, comments: int | None = None) -> dict:
+def tracker_comments(
+    plan: HistoryPlan,
+    repo: SbRepo,
+    facts: CoreFacts,
+    vision_prs: tuple[int, int, int],
+    *,
+    all_green: bool = False,
+    comments: int | None = None,
+) -> dict:
     """Post the request comments on the tracker; return ``truth["picks"]``.
 
     ``comments``: the tracker holds exactly that many comments (``world_crowd``: more requests and
@@ -118,6 +173,7 @@ def tracker_comments(plan: HistoryPlan, repo: SbRepo, facts: CoreFacts, vision_p
     (and the comment that only looks like a request) were never posted, the reverted pick's revert
     is on the branch, and the version bump has its request too.
     """
+
     def tp(role: str) -> int:
         """A trunk PR by role (every commit with a role came from a PR)."""
         pr = plan.by_role(role).pr

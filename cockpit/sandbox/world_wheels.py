@@ -30,8 +30,13 @@ from cockpit.sandbox.world_names import DAY, T_CUT, iso
 
 PACKAGE = "torchlet"
 PACKAGES = ("torchlet", "torchlet-vision", "torchlet-audio")
-X86, ARM, WIN, MAC, LINUX = ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64",
-                             "linux_x86_64")
+X86, ARM, WIN, MAC, LINUX = (
+    "manylinux_2_28_x86_64",
+    "manylinux_2_28_aarch64",
+    "win_amd64",
+    "macosx_11_0_arm64",
+    "linux_x86_64",
+)
 VARIANTS = {
     "cpu": (X86, ARM, WIN, MAC),
     "cu126": (X86, WIN),
@@ -44,8 +49,13 @@ PYTHON_TAGS = ("cp310", "cp311", "cp312", "cp313", "cp313t")
 PREVIOUS_TAGS = ("cp39", "cp310", "cp311", "cp312")
 MB = 1024 * 1024
 # MiB; every healthy wheel stays under the 850 MB (decimal) warning line: 780 MiB x 1.03 is 843 MB.
-_CORE_MB = {"cpu": {X86: 180, ARM: 140, WIN: 210, MAC: 72}, "cu126": {X86: 760, WIN: 740},
-            "cu128": {X86: 775, ARM: 700, WIN: 750}, "rocm6.3": {LINUX: 780}, "xpu": {LINUX: 450, WIN: 430}}
+_CORE_MB = {
+    "cpu": {X86: 180, ARM: 140, WIN: 210, MAC: 72},
+    "cu126": {X86: 760, WIN: 740},
+    "cu128": {X86: 775, ARM: 700, WIN: 750},
+    "rocm6.3": {LINUX: 780},
+    "xpu": {LINUX: 450, WIN: 430},
+}
 _DOMAIN_MB = {"torchlet-vision": 7.5, "torchlet-audio": 3.4}
 YANK_REASON = "built against the wrong CUDA runtime; use rc3"
 RC_METADATA_VERSION = "2.5.0rc2+rocm6.3"
@@ -82,8 +92,9 @@ def _sha(seed: int, channel: str, name: str) -> str:
     return hashlib.sha256(f"{seed}:{channel}:{name}".encode()).hexdigest()
 
 
-def wheels_and_pypi(rng: random.Random, seed: int, version: str, previous: str = "2.4.1", *,
-                    all_green: bool = False) -> tuple[list[SbWheel], list[SbPyPIRelease], dict]:
+def wheels_and_pypi(
+    rng: random.Random, seed: int, version: str, previous: str = "2.4.1", *, all_green: bool = False
+) -> tuple[list[SbWheel], list[SbPyPIRelease], dict]:
     """The index's files, PyPI's releases, and ``truth["storage"]``."""
     gaps = {} if all_green else {where: kind for kind, places in GAPS.items() for where in places}
     wheels: list[SbWheel] = []
@@ -96,18 +107,34 @@ def wheels_and_pypi(rng: random.Random, seed: int, version: str, previous: str =
                         continue
                     name = wheel_name(package, version, tag, platform, variant)
                     size = 1012 if gap == "oversize" else _size_mb(package, variant, platform) * rng.uniform(0.98, 1.03)
-                    wheels.append(SbWheel(
-                        "test", package, name, int(size * MB) + rng.randrange(MB // 4), _sha(seed, "test", name),
-                        variant=variant, yanked=YANK_REASON if gap == "yanked" else None,
-                        metadata_version=RC_METADATA_VERSION if gap == "wrong_version" else ""))
+                    wheels.append(
+                        SbWheel(
+                            "test",
+                            package,
+                            name,
+                            int(size * MB) + rng.randrange(MB // 4),
+                            _sha(seed, "test", name),
+                            variant=variant,
+                            yanked=YANK_REASON if gap == "yanked" else None,
+                            metadata_version=RC_METADATA_VERSION if gap == "wrong_version" else "",
+                        )
+                    )
     for platform in PLATFORMS:
         for tag in PREVIOUS_TAGS:
             name = wheel_name(PACKAGE, previous, tag, platform)
-            wheels.append(SbWheel("stable", PACKAGE, name, int((_CORE_MB["cpu"][platform] - 30) * MB),
-                                  _sha(seed, "stable", name)))
-    pypi = [SbPyPIRelease(package, v, [wheel_name(package, v, t, p) for p in PLATFORMS for t in PREVIOUS_TAGS],
-                          iso(T_CUT - days * DAY))
-            for package in PACKAGES for v, days in (("2.4.0", 75), (previous, 20))]
+            wheels.append(
+                SbWheel("stable", PACKAGE, name, int((_CORE_MB["cpu"][platform] - 30) * MB), _sha(seed, "stable", name))
+            )
+    pypi = [
+        SbPyPIRelease(
+            package,
+            v,
+            [wheel_name(package, v, t, p) for p in PLATFORMS for t in PREVIOUS_TAGS],
+            iso(T_CUT - days * DAY),
+        )
+        for package in PACKAGES
+        for v, days in (("2.4.0", 75), (previous, 20))
+    ]
     return wheels, pypi, _truth(version, gaps, previous)
 
 
@@ -121,7 +148,12 @@ def _truth(version: str, gaps: dict, previous: str) -> dict:
             name = wheel_name(package, version, tag, platform, variant)
         by_variant[variant][kind].append(name)
     flat = {kind: sorted(n for v in by_variant.values() for n in v[kind]) for kind in GAPS}
-    return {**flat, "by_variant": by_variant,
-            "expected_count": len(PACKAGES) * sum(len(p) for p in VARIANTS.values()) * len(PYTHON_TAGS),
-            "packages": list(PACKAGES), "variants": {v: list(p) for v, p in VARIANTS.items()},
-            "channel": "test", "stable_version": previous}
+    return {
+        **flat,
+        "by_variant": by_variant,
+        "expected_count": len(PACKAGES) * sum(len(p) for p in VARIANTS.values()) * len(PYTHON_TAGS),
+        "packages": list(PACKAGES),
+        "variants": {v: list(p) for v, p in VARIANTS.items()},
+        "channel": "test",
+        "stable_version": previous,
+    }

@@ -63,7 +63,9 @@ class _Subject:
 
 def _subject(item: MilestoneItem, trunk: TrunkIndex, branch: BranchIndex, repository: str) -> _Subject:
     if item.kind is ItemKind.PULL:
-        return _Subject(item, list(trunk.by_pr.get(item.number, ())), [item.number], list(branch.by_pr.get(item.number, ())))
+        return _Subject(
+            item, list(trunk.by_pr.get(item.number, ())), [item.number], list(branch.by_pr.get(item.number, ()))
+        )
     shas = list(trunk.fixes(item.number, repository))
     for n in item.linked_prs:
         shas.extend(s for s in trunk.by_pr.get(n, ()) if s not in shas)
@@ -210,19 +212,21 @@ def _judge(
     undone: set[str],
 ) -> ItemDiff:
     item = s.item
-    diff = partial(
-        ItemDiff, number=item.number, title=item.title, html_url=item.html_url, commits=tuple(s.trunk_shas)
-    )
+    diff = partial(ItemDiff, number=item.number, title=item.title, html_url=item.html_url, commits=tuple(s.trunk_shas))
     evidence = unique([e for sha in s.trunk_shas for e in evidence_for(sha)] + s.direct)
     taken_back = [e.commit for e in evidence if e.commit in undone]
     evidence = tuple(e for e in evidence if e.commit not in undone)
     if taken_back and not evidence:
-        return diff(verdict=Verdict.NEEDS_REVIEW, note=f"picked ({taken_back[0][:12]}), then reverted on the release branch")
+        return diff(
+            verdict=Verdict.NEEDS_REVIEW, note=f"picked ({taken_back[0][:12]}), then reverted on the release branch"
+        )
     if s.trunk_shas:
         if evidence:
             return diff(verdict=_landed_verdict(s, evidence, pids), evidence=evidence)
         if all(sha in t.reverted for sha in s.trunk_shas):
-            return diff(verdict=Verdict.NEEDS_REVIEW, note="merged, then reverted on main: nothing to pick unless it relands")
+            return diff(
+                verdict=Verdict.NEEDS_REVIEW, note="merged, then reverted on main: nothing to pick unless it relands"
+            )
         return diff(verdict=Verdict.MISSING, note=f"on main after the cut ({s.trunk_shas[0][:12]}), not in the branch")
     before = list({earlier[n].sha: earlier[n] for n in _earlier_keys(s) if n in earlier}.values())
     if before:
@@ -232,8 +236,14 @@ def _judge(
             commits=tuple(c.sha for c in before),
         )
     if evidence:
-        return diff(verdict=Verdict.LANDED, evidence=evidence, note="no trunk commit after the cut; landed on the branch")
-    what = "no commit on main or in the branch says it fixes it" if item.kind is ItemKind.ISSUE else "merged, but no commit on main or in the branch names it"
+        return diff(
+            verdict=Verdict.LANDED, evidence=evidence, note="no trunk commit after the cut; landed on the branch"
+        )
+    what = (
+        "no commit on main or in the branch says it fixes it"
+        if item.kind is ItemKind.ISSUE
+        else "merged, but no commit on main or in the branch names it"
+    )
     return diff(verdict=Verdict.NEEDS_REVIEW, note=what)
 
 
@@ -304,7 +314,17 @@ def branch_gate(report: BranchDiffReport) -> Gate:
         status = GateStatus.GREEN
     landed = sum(len(by[v]) for v in (Verdict.LANDED, Verdict.LANDED_MODIFIED, Verdict.LANDED_BEFORE_CUT))
     summary = ", ".join(parts) if parts else f"clean: {landed} landed"
-    details = [f"#{i.number} {i.title}: {i.verdict.value}" for v in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW) for i in by[v]]
+    details = [
+        f"#{i.number} {i.title}: {i.verdict.value}"
+        for v in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW)
+        for i in by[v]
+    ]
     details += [f"revert owed: {r.revert_subject} ({r.revert_sha[:12]})" for r in report.reverts_to_propagate]
     details += [f"only on the branch: {c.subject} ({c.sha[:12]})" for c in report.missing_in_main]
-    return Gate(name="branch_diff_clean", title=GATE_TITLES["branch_diff_clean"], status=status, summary=summary, details=tuple(details))
+    return Gate(
+        name="branch_diff_clean",
+        title=GATE_TITLES["branch_diff_clean"],
+        status=status,
+        summary=summary,
+        details=tuple(details),
+    )

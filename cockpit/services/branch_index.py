@@ -119,9 +119,14 @@ def index_branch(branch: Sequence[CommitRecord], repository: str) -> BranchIndex
     return index
 
 
-def evidence_for_sha(sha: str, trunk: TrunkIndex, branch: BranchIndex, patch_picks: Mapping[str, list[str]]) -> list[Evidence]:
+def evidence_for_sha(
+    sha: str, trunk: TrunkIndex, branch: BranchIndex, patch_picks: Mapping[str, list[str]]
+) -> list[Evidence]:
     """Every sign that trunk commit ``sha`` is in the branch: trailers, its PR's references, patch ids."""
-    out = [Evidence(EvidenceKind.CHERRY_PICK_TRAILER, b, f"cherry picked from {sha[:12]}") for b in branch.by_trailer.get(sha, ())]
+    out = [
+        Evidence(EvidenceKind.CHERRY_PICK_TRAILER, b, f"cherry picked from {sha[:12]}")
+        for b in branch.by_trailer.get(sha, ())
+    ]
     for n in sorted(trunk.prs_of.get(sha, ())):
         out.extend(branch.by_pr.get(n, ()))
     out.extend(Evidence(EvidenceKind.PATCH_ID, b, f"same patch as {sha[:12]}") for b in patch_picks.get(sha, ()))

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Protocol
 
@@ -33,8 +33,14 @@ from cockpit.services.clone_refs import release_refs
 class GitPort(Protocol):
     """The part of ``cockpit.adapters.git.GitRepo`` the branch diff needs."""
 
-    def log(self, rev_range: str | list[str], *, grep: list[str] | None = None, fixed_strings: bool = False,
-            extended: bool = False) -> list[CommitRecord]: ...
+    def log(
+        self,
+        rev_range: str | list[str],
+        *,
+        grep: list[str] | None = None,
+        fixed_strings: bool = False,
+        extended: bool = False,
+    ) -> list[CommitRecord]: ...
 
     def patch_ids(self, shas: Iterable[str]) -> dict[str, str]: ...
 
@@ -100,9 +106,19 @@ def load_branch_diff(
     actionable line for a missing ref, a shallow clone lacking the cut, or a failing git command.
     """
     with _collector_paused():
-        return _load(repo, main=main, branch=branch, items=items, repository=repository, cut_override=cut_override,
-                     remote=remote, skip_labels=skip_labels, release_only_patterns=release_only_patterns,
-                     rc_base=rc_base, rc_head=rc_head)
+        return _load(
+            repo,
+            main=main,
+            branch=branch,
+            items=items,
+            repository=repository,
+            cut_override=cut_override,
+            remote=remote,
+            skip_labels=skip_labels,
+            release_only_patterns=release_only_patterns,
+            rc_base=rc_base,
+            rc_head=rc_head,
+        )
 
 
 @contextmanager
@@ -120,13 +136,27 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _load(repo: GitPort, *, main: str, branch: str, items: Sequence[MilestoneItem], repository: str, cut_override: str,
-          remote: str, skip_labels: Sequence[str], release_only_patterns: Sequence[str], rc_base: str,
-          rc_head: str) -> BranchDiffReport:
+def _load(
+    repo: GitPort,
+    *,
+    main: str,
+    branch: str,
+    items: Sequence[MilestoneItem],
+    repository: str,
+    cut_override: str,
+    remote: str,
+    skip_labels: Sequence[str],
+    release_only_patterns: Sequence[str],
+    rc_base: str,
+    rc_head: str,
+) -> BranchDiffReport:
     start = release_refs(repo, main=main, branch=branch, remote=remote, cut_override=cut_override)
     main_sha, branch_sha, cut = start.main.sha, start.branch.sha, start.cut
     if repo.is_shallow() and not (repo.is_ancestor(cut, main_sha) and repo.is_ancestor(cut, branch_sha)):
-        raise GitError(f"the clone is shallow and lacks the history from the cut to {main} and {branch}: run 'git fetch --unshallow {remote}'")
+        raise GitError(
+            f"the clone is shallow and lacks the history from the cut to {main} and {branch}: "
+            f"run 'git fetch --unshallow {remote}'"
+        )
     delta_range = _rc_range(repo, rc_base, rc_head, remote)
     candidates = before_cut_candidates(items, skip_labels)
     with ThreadPoolExecutor(max_workers=3, thread_name_prefix="branch-diff") as pool:

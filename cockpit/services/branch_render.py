@@ -16,8 +16,17 @@ from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_text
 
 # Sections in the order a release manager acts on them; a row's rank is its section's index.
 SECTIONS = (
-    "missing", "revert owed", "landed modified", "needs review", "only on branch", "not merged",
-    "open issue", "landed", "landed before cut", "skipped", "rc delta",
+    "missing",
+    "revert owed",
+    "landed modified",
+    "needs review",
+    "only on branch",
+    "not merged",
+    "open issue",
+    "landed",
+    "landed before cut",
+    "skipped",
+    "rc delta",
 )
 _LABEL = {
     EvidenceKind.PR_NUMBER: "#{n}",
@@ -28,7 +37,9 @@ _LABEL = {
     EvidenceKind.BEFORE_CUT: "before cut",
 }
 _WHY = {
-    Verdict.LANDED_MODIFIED: "picked by reference, but no pick has the trunk commit's patch (edited while resolving conflicts?)",
+    Verdict.LANDED_MODIFIED: (
+        "picked by reference, but no pick has the trunk commit's patch (edited while resolving conflicts?)"
+    ),
     Verdict.LANDED: "the release branch carries the change (evidence below)",
 }
 _NUMBER = re.compile(r"#(\d+)|pull/(\d+)")
@@ -76,7 +87,9 @@ def evidence_summary(evidence: Iterable[Evidence]) -> str:
         label = evidence_label(e)
         if label not in labels:
             labels.append(label)
-    return "; ".join(f"{labels[0]} {sha[:8]}" + "".join(f", {x}" for x in labels[1:]) for sha, labels in by_commit.items())
+    return "; ".join(
+        f"{labels[0]} {sha[:8]}" + "".join(f", {x}" for x in labels[1:]) for sha, labels in by_commit.items()
+    )
 
 
 def evidence_lines(evidence: Iterable[Evidence]) -> list[str]:
@@ -88,31 +101,52 @@ def _item_row(item: ItemDiff) -> DiffRow:
     section = item.verdict.value.replace("_", " ")
     ev = evidence_summary(item.evidence)
     note = item.note or _WHY.get(item.verdict, "")
-    detail = [f"Verdict: {section}", *([f"Why: {note}"] if note else []),
-              *([f"URL: {item.html_url}"] if item.html_url else []),
-              "Trunk commits:", *(f"  {sha}" for sha in item.commits or ("none found",)),
-              "Evidence:", *(f"  {line}" for line in evidence_lines(item.evidence) or ("none",))]
+    detail = [
+        f"Verdict: {section}",
+        *([f"Why: {note}"] if note else []),
+        *([f"URL: {item.html_url}"] if item.html_url else []),
+        "Trunk commits:",
+        *(f"  {sha}" for sha in item.commits or ("none found",)),
+        "Evidence:",
+        *(f"  {line}" for line in evidence_lines(item.evidence) or ("none",)),
+    ]
     if item.verdict is Verdict.MISSING and item.commits:
         ev = f"not picked {item.commits[0][:8]}"
-    return DiffRow(section, f"#{item.number}", item.title, ev or item.note, tuple(reversed(item.commits)), item, tuple(detail))
+    return DiffRow(
+        section, f"#{item.number}", item.title, ev or item.note, tuple(reversed(item.commits)), item, tuple(detail)
+    )
 
 
 def _revert_row(r: RevertOwed) -> DiffRow:
     pr = f" (#{r.reverted_pr})" if r.reverted_pr else ""
     how = evidence_summary(r.how)
-    detail = ("Verdict: revert owed: main reverted a commit the release branch carries",
-              f"Revert on main: {r.revert_sha}", f"Reverted commit: {r.reverted_sha}{pr}",
-              "How the reverted commit got into the branch:", *(f"  {line}" for line in evidence_lines(r.how) or ("unknown",)))
-    return DiffRow("revert owed", r.revert_sha[:8], r.revert_subject, f"reverts {r.reverted_sha[:8]}{pr}; {how}",
-                   (r.revert_sha,), r, detail)
+    detail = (
+        "Verdict: revert owed: main reverted a commit the release branch carries",
+        f"Revert on main: {r.revert_sha}",
+        f"Reverted commit: {r.reverted_sha}{pr}",
+        "How the reverted commit got into the branch:",
+        *(f"  {line}" for line in evidence_lines(r.how) or ("unknown",)),
+    )
+    return DiffRow(
+        "revert owed",
+        r.revert_sha[:8],
+        r.revert_subject,
+        f"reverts {r.reverted_sha[:8]}{pr}; {how}",
+        (r.revert_sha,),
+        r,
+        detail,
+    )
 
 
 def _branch_only_row(c: CommitRecord, patterns: tuple[str, ...]) -> DiffRow:
     rule = ", ".join(patterns) or "none"
-    detail = ("Verdict: only on the release branch: no pick of a trunk commit, not housekeeping",
-              f"Commit: {c.sha}", *([f"Author: {c.author}"] if c.author else []),
-              f"Housekeeping subjects set aside (git.release_only_patterns): {rule}",
-              "Forward-port it to main, or add a pattern if it is release-only.")
+    detail = (
+        "Verdict: only on the release branch: no pick of a trunk commit, not housekeeping",
+        f"Commit: {c.sha}",
+        *([f"Author: {c.author}"] if c.author else []),
+        f"Housekeeping subjects set aside (git.release_only_patterns): {rule}",
+        "Forward-port it to main, or add a pattern if it is release-only.",
+    )
     return DiffRow("only on branch", c.sha[:8], c.subject, "no pick, no reference", (c.sha,), None, detail)
 
 
@@ -121,8 +155,10 @@ def _delta_rows(report: BranchDiffReport) -> list[DiffRow]:
     if delta is None:
         return []
     span = f"{delta.base}..{delta.head}"
-    return [DiffRow("rc delta", c.sha[:8], c.subject, span, (c.sha,), None, (f"In {span}", f"Commit: {c.sha}"))
-            for c in delta.commits]
+    return [
+        DiffRow("rc delta", c.sha[:8], c.subject, span, (c.sha,), None, (f"In {span}", f"Commit: {c.sha}"))
+        for c in delta.commits
+    ]
 
 
 def attention_rows(report: BranchDiffReport) -> list[DiffRow]:
@@ -146,11 +182,26 @@ def _evidence_json(e: Evidence) -> dict[str, str]:
 def to_json(report: BranchDiffReport) -> dict[str, Any]:
     """``{"items": [...], "reverts_to_propagate": [...], "missing_in_main": [...]}``."""
     return {
-        "items": [{"number": i.number, "title": i.title, "verdict": i.verdict.value,
-                   "evidence": [_evidence_json(e) for e in i.evidence], "commits": list(i.commits)} for i in report.items],
-        "reverts_to_propagate": [{"revert_sha": r.revert_sha, "revert_subject": r.revert_subject,
-                                  "reverted_sha": r.reverted_sha, "reverted_pr": r.reverted_pr,
-                                  "how": [_evidence_json(e) for e in r.how]} for r in report.reverts_to_propagate],
+        "items": [
+            {
+                "number": i.number,
+                "title": i.title,
+                "verdict": i.verdict.value,
+                "evidence": [_evidence_json(e) for e in i.evidence],
+                "commits": list(i.commits),
+            }
+            for i in report.items
+        ],
+        "reverts_to_propagate": [
+            {
+                "revert_sha": r.revert_sha,
+                "revert_subject": r.revert_subject,
+                "reverted_sha": r.reverted_sha,
+                "reverted_pr": r.reverted_pr,
+                "how": [_evidence_json(e) for e in r.how],
+            }
+            for r in report.reverts_to_propagate
+        ],
         "missing_in_main": [{"sha": c.sha, "subject": c.subject, "author": c.author} for c in report.missing_in_main],
     }
 

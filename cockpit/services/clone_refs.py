@@ -65,8 +65,9 @@ def require_ref(git: RefPort, name: str, remote: str, what: str = "branch") -> R
     """Like ``find_ref``, but a missing ref is a ``GitError`` saying how to fetch it."""
     found = find_ref(git, name, remote)
     if found is None:
-        raise GitError(f"no {what} '{name}' (nor '{remote}/{name}') in the clone: "
-                       f"fetch it with 'git fetch {remote} {name}'")
+        raise GitError(
+            f"no {what} '{name}' (nor '{remote}/{name}') in the clone: fetch it with 'git fetch {remote} {name}'"
+        )
     return found
 
 
@@ -92,13 +93,14 @@ def release_refs(git: RefPort, *, main: str, branch: str, remote: str, cut_overr
     """``main``, the release ``branch`` and the cut, resolved; a ``GitError`` names what is missing."""
     main_ref = require_ref(git, main, remote)
     branch_ref = require_ref(git, branch, remote)
-    cut = find_cut(git, main_sha=main_ref.sha, branch_sha=branch_ref.sha, branch=branch, remote=remote,
-                   cut_override=cut_override)
+    cut = find_cut(
+        git, main_sha=main_ref.sha, branch_sha=branch_ref.sha, branch=branch, remote=remote, cut_override=cut_override
+    )
     return ReleaseRefs(main_ref, branch_ref, cut)
 
 
 def rc_tags(tags: Mapping[str, str] | list[str], version: str) -> list[str]:
     """This release's RC tags among ``tags``, oldest first (``v2.5.0-rc1``, ``-rc2``, ..., ``-rc10``)."""
     prefix = f"v{version}-rc"
-    found = [t for t in tags if t.startswith(prefix) and t[len(prefix):].isdigit()]
-    return sorted(found, key=lambda t: int(t[len(prefix):]))
+    found = [t for t in tags if t.startswith(prefix) and t[len(prefix) :].isdigit()]
+    return sorted(found, key=lambda t: int(t[len(prefix) :]))

@@ -32,10 +32,14 @@ COMMENT_LIMIT = 65_000  # what a document may use: room left for a line a caller
 CUT = "… (cut)"
 
 _MENTION = re.compile(r"(?<![A-Za-z0-9])@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9][A-Za-z0-9_.-]*)?")
-_ESCAPES = str.maketrans({
-    **{c: "\\" + c for c in "\\`*_[]()!|~$"},
-    "&": "&amp;", "<": "&lt;", ">": "&gt;",
-})
+_ESCAPES = str.maketrans(
+    {
+        **{c: "\\" + c for c in "\\`*_[]()!|~$"},
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+    }
+)
 _LEADING_MARK = re.compile(r"^(?:#{1,6}|[-+]|\d{1,9}(?=\.))(?= |\.? |\.?$)")
 _URL_UNSAFE = str.maketrans({c: f"%{ord(c):02X}" for c in " \"'()<>[]\\`|"})
 
@@ -53,7 +57,7 @@ def _capped(text: str, limit: int) -> tuple[str, bool]:
 def _escape(text: str) -> str:
     parts, last = [], 0
     for match in _MENTION.finditer(text):
-        parts.append(text[last:match.start()].translate(_ESCAPES))
+        parts.append(text[last : match.start()].translate(_ESCAPES))
         parts.append(f"`{match.group()}`")
         last = match.end()
     parts.append(text[last:].translate(_ESCAPES))
@@ -117,5 +121,5 @@ def cap_comment(markdown: str, *, limit: int = COMMENT_LIMIT, whole: str = "") -
     head = markdown[:budget]
     while (excess := _utf16_length(head) - budget) > 0:  # characters beyond the BMP count twice
         head = head[:-excess]
-    head = head[:head.rfind("\n") + 1] if "\n" in head else ""
+    head = head[: head.rfind("\n") + 1] if "\n" in head else ""
     return head.rstrip("\n") + "\n" + note

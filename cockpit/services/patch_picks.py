@@ -50,8 +50,12 @@ def linked_issues(request: PickRequest, repository: str) -> set[int]:
 
 def issues_to_check(requests: Iterable[PickRequest], repository: str) -> set[int]:
     """The issues whose labels decide ``no_qualifying_link``: those linked by requests without a CI link."""
-    return {n for r in requests if r.parsed and not r.not_a_request and not links_ci_failure(r)
-            for n in linked_issues(r, repository)}
+    return {
+        n
+        for r in requests
+        if r.parsed and not r.not_a_request and not links_ci_failure(r)
+        for n in linked_issues(r, repository)
+    }
 
 
 def apply_patch_rules(rows: Sequence[PickRow], rules: PatchRules, repository: str) -> tuple[PickRow, ...]:
@@ -67,8 +71,10 @@ def _ruled(row: PickRow, rules: PatchRules, repository: str) -> PickRow:
     notes: list[str] = []
     if rules.deadline is not None and req.created_at is not None and _aware(req.created_at) > rules.deadline:
         flags.append(PickFlag.AFTER_DEADLINE)
-        notes.append(f"posted {_aware(req.created_at):%Y-%m-%d %H:%M} UTC, after the cherry-pick deadline "
-                     f"{rules.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
+        notes.append(
+            f"posted {_aware(req.created_at):%Y-%m-%d %H:%M} UTC, after the cherry-pick deadline "
+            f"{rules.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+        )
     if not links_ci_failure(req):
         linked = linked_issues(req, repository)
         labels = " or ".join(repr(label) for label in rules.qualifying_labels) or "a qualifying label"
@@ -77,8 +83,10 @@ def _ruled(row: PickRow, rules: PatchRules, repository: str) -> PickRow:
                 notes.append(f"whether the linked issues carry {labels} could not be read")
             else:
                 flags.append(PickFlag.NO_QUALIFYING_LINK)
-                notes.append(f"links no issue and no CI failure: a patch release needs an issue labelled {labels} "
-                             "or a CI failure of the previous RC")
+                notes.append(
+                    f"links no issue and no CI failure: a patch release needs an issue labelled {labels} "
+                    "or a CI failure of the previous RC"
+                )
         elif not linked & rules.qualifying_issues:
             flags.append(PickFlag.NO_QUALIFYING_LINK)
             named = ", ".join(f"#{n}" for n in sorted(linked))

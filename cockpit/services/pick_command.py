@@ -39,9 +39,7 @@ def bot_command(*, branch: str, category: str, fixes: str | None) -> str:
     """
     cls = "".join(category.casefold().split()).replace("-", "").replace("_", "")
     if cls not in BOT_CLASSES:
-        raise PickCommandError(
-            f"unknown cherry-pick class {category!r}: expected one of {', '.join(BOT_CLASSES)}"
-        )
+        raise PickCommandError(f"unknown cherry-pick class {category!r}: expected one of {', '.join(BOT_CLASSES)}")
     branch = branch.strip()
     if not branch or any(ch.isspace() for ch in branch):
         raise PickCommandError(f"release branch {branch!r} is not a branch name: expected e.g. 'release/2.5'")

@@ -17,8 +17,7 @@ from cockpit.services.pick_text import BOLD
 TRUNK, RELEASE, CATEGORY = "trunk", "release", "category"
 
 _KEY = re.compile(
-    r"(?:[-*+]\s+)?(?:#{1,6}\s+)?" + BOLD + r"\s*(?P<key>[A-Za-z][A-Za-z()/ -]{0,80}?)\s*" + BOLD
-    + r"\s*:\s*" + BOLD
+    r"(?:[-*+]\s+)?(?:#{1,6}\s+)?" + BOLD + r"\s*(?P<key>[A-Za-z][A-Za-z()/ -]{0,80}?)\s*" + BOLD + r"\s*:\s*" + BOLD
 )
 # A line that only introduces what follows ("Main PRs to pick this week:"), read only in free-form comments.
 _HEADING = re.compile(
@@ -27,15 +26,55 @@ _HEADING = re.compile(
 _TRUNK_WORDS = frozenset({"trunk", "main", "master", "upstream", "original", "landed"})
 _RELEASE_WORDS = frozenset({"release", "cherry", "cherrypick", "cherrypicks", "pick", "picks", "backport", "backports"})
 _CATEGORY_WORDS = frozenset({"criteria", "category", "categories", "cat"})
-_FILLER = frozenset({
-    "link", "links", "to", "the", "a", "an", "of", "for", "and", "branch", "pr", "prs", "pull", "request", "requests",
-    "reason", "reasons", "if", "applicable", "optional", "url", "urls",
-})
+_FILLER = frozenset(
+    {
+        "link",
+        "links",
+        "to",
+        "the",
+        "a",
+        "an",
+        "of",
+        "for",
+        "and",
+        "branch",
+        "pr",
+        "prs",
+        "pull",
+        "request",
+        "requests",
+        "reason",
+        "reasons",
+        "if",
+        "applicable",
+        "optional",
+        "url",
+        "urls",
+    }
+)
 _VOCABULARY = _TRUNK_WORDS | _RELEASE_WORDS | _CATEGORY_WORDS | _FILLER
 # "Release:" or "Landed:" alone says too little to be a label ("* Release: bump the version" is a
 # category line); with one of these words it is one ("release PR:", "cherry-pick:", "main:").
-_DECIDING = frozenset({"pr", "prs", "pull", "link", "links", "trunk", "main", "master", "cherry", "cherrypick",
-                       "cherrypicks", "backport", "backports"}) | _CATEGORY_WORDS
+_DECIDING = (
+    frozenset(
+        {
+            "pr",
+            "prs",
+            "pull",
+            "link",
+            "links",
+            "trunk",
+            "main",
+            "master",
+            "cherry",
+            "cherrypick",
+            "cherrypicks",
+            "backport",
+            "backports",
+        }
+    )
+    | _CATEGORY_WORDS
+)
 _HEADING_RELEASE = re.compile(r"\b(?:release(?:\s+branch)?|cherry\s?picks?|backports?)\s+(?:prs?|pull\s+requests?)\b")
 _SEPARATOR = re.compile(r"\s[/|;]\s|,\s")
 
@@ -77,7 +116,7 @@ def label_at(line: str, pos: int = 0, *, headings: bool = False) -> Label | None
         field = _field(words) if set(words) <= _VOCABULARY and _DECIDING.intersection(words) else None
         if field:
             template = words[:2] == ["link", "to"] or "criteria" in words
-            return Label(field, template, line[m.end():].strip())
+            return Label(field, template, line[m.end() :].strip())
     if headings and pos == 0:
         h = _HEADING.match(line)
         key = " ".join(_words(h.group("key"))) if h else ""
@@ -98,7 +137,7 @@ def segments(line: str) -> list[str]:
         return [line]
     out, last = [], 0
     for m in cuts:
-        out.append(line[last:m.start()].strip())
+        out.append(line[last : m.start()].strip())
         last = m.end()
     out.append(line[last:].strip())
     return [s for s in out if s]

@@ -118,7 +118,7 @@ def _lines(body: str) -> list[tuple[str, bool]]:
         line = " ".join(raw.split())
         quote = _QUOTE.match(line)
         if quote:
-            line = line[quote.end():].strip()
+            line = line[quote.end() :].strip()
         out += [(part, bool(quote)) for part in (segments(line) if line else [line])]
     return out
 

@@ -49,7 +49,7 @@ def outside_urls(text: str, change: Callable[[str], str]) -> str:
     """Apply ``change`` to the text between URLs only: links are kept exactly as written."""
     out, last = [], 0
     for m in ANY_URL.finditer(text):
-        out += [change(text[last:m.start()]), m.group(0)]
+        out += [change(text[last : m.start()]), m.group(0)]
         last = m.end()
     out.append(change(text[last:]))
     return "".join(out)

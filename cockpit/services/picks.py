@@ -71,8 +71,12 @@ def analyze_picks(
         row = _row(request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days, failed)
         row = _mark_duplicate(row, first_request, repository)
         rows.append(row)
-    named = {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs, *r.mentioned_prs)
-             if _is_home(ref, repository)}
+    named = {
+        ref.number
+        for r in requests
+        for ref in (*r.trunk_prs, *r.release_prs, *r.mentioned_prs)
+        if _is_home(ref, repository)
+    }
     unrequested = tuple(
         _lookup(pulls, PRRef(n), repository) or _placeholder(n, release_branch)
         for n in sorted(set(branch_pr_numbers) - named)

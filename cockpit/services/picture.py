@@ -58,6 +58,12 @@ def gather(backend: Backend) -> ReleasePicture:
     verdict = backend.go_no_go(gates, checklist)
     rel = backend.config.release
     return ReleasePicture(
-        version=rel.version, repository=rel.repository, branch=rel.branch,
-        gates=gates, checklist=checklist, verdict=verdict, errors=errors, **reports,
+        version=rel.version,
+        repository=rel.repository,
+        branch=rel.branch,
+        gates=gates,
+        checklist=checklist,
+        verdict=verdict,
+        errors=errors,
+        **reports,
     )

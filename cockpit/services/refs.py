@@ -69,7 +69,7 @@ def _own_pull_number(url: str, repository: str) -> int | None:
     """N when ``url`` is exactly ``http(s)://<host>/<repository>/pull/N`` (string checks: hot path)."""
     usual = f"https://github.com/{repository}/pull/"
     if url.startswith(usual):  # the merge bot's own spelling: the checks below would all pass
-        digits = url[len(usual):]
+        digits = url[len(usual) :]
         return int(digits) if digits.isascii() and digits.isdigit() else None
     scheme, sep, rest = url.partition("://")
     host, slash, path = rest.partition("/")
@@ -78,7 +78,7 @@ def _own_pull_number(url: str, repository: str) -> int | None:
     prefix = f"{repository}/pull/"
     if len(path) <= len(prefix) or path[: len(prefix)].lower() != prefix.lower():
         return None
-    digits = path[len(prefix):]
+    digits = path[len(prefix) :]
     return int(digits) if digits.isascii() and digits.isdigit() else None
 
 

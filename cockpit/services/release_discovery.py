@@ -35,8 +35,9 @@ def _rank(title_version: str | None, version: str) -> int | None:
 # "2.5.0", "v2.5.0", "V2.5", "v.2.5.0": a release's milestone is titled by its version alone
 _MILESTONE_TITLE = re.compile(r"^\s*v?\.?\s*(\d+\.\d+(?:\.\d+)?)\s*$", re.IGNORECASE)
 # "[v2.5.0] Release Tracker", "[v.2.5.0] Release Tracker", "[2.5.0] Release Tracker", "v2.5.0 Release Tracker"
-_TRACKER_TITLE = re.compile(r"^\s*(\[)?\s*v?\.?\s*(\d+\.\d+(?:\.\d+)?)\s*(?(1)\])\s*[-:]?\s*release\s+tracker\s*$",
-                            re.IGNORECASE)
+_TRACKER_TITLE = re.compile(
+    r"^\s*(\[)?\s*v?\.?\s*(\d+\.\d+(?:\.\d+)?)\s*(?(1)\])\s*[-:]?\s*release\s+tracker\s*$", re.IGNORECASE
+)
 
 
 def milestone_version(title: str) -> str | None:
@@ -118,8 +119,7 @@ class RemoteChoice:
     others: tuple[str, ...] = ()
 
 
-def choose_remote(repository: str, branch: str, remotes: Mapping[str, str],
-                  carrying: Iterable[str]) -> RemoteChoice:
+def choose_remote(repository: str, branch: str, remotes: Mapping[str, str], carrying: Iterable[str]) -> RemoteChoice:
     """Among the remotes whose remote-tracking refs hold ``branch``, the one whose URL names the repository.
 
     Then ``upstream`` (a fork's clone calls the real repository so), then ``origin``, then by name.

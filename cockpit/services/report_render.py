@@ -51,8 +51,11 @@ def _cell(text: Any) -> str:
 def render_markdown(picture: ReleasePicture, today: date | None = None) -> str:
     """The picture as GitHub Markdown; with ``today``, a "Trends" section draws the pictures up to that day."""
     v = picture.verdict
-    lines = [f"## Release {md_text(picture.version)} ({md_text(picture.repository)}, {md_code(picture.branch)}): "
-             f"{'GO' if v.go else 'NO-GO'}", ""]
+    lines = [
+        f"## Release {md_text(picture.version)} ({md_text(picture.repository)}, {md_code(picture.branch)}): "
+        f"{'GO' if v.go else 'NO-GO'}",
+        "",
+    ]
     lines += ["| gate | status | summary |", "|---|---|---|"]
     for gate in picture.gates.values():
         lines.append(f"| {md_text(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
@@ -74,8 +77,11 @@ def _section(title: str, rows: list[str]) -> list[str]:
 def _milestone(p: ReleasePicture) -> list[str]:
     if not p.milestone:
         return []
-    rows = [f"- {md_link(f'#{i.number}', i.html_url)} {md_text(i.title)} ({i.kind.value}, {i.state.value})"
-            for i in p.milestone.items if i.state.is_open]
+    rows = [
+        f"- {md_link(f'#{i.number}', i.html_url)} {md_text(i.title)} ({i.kind.value}, {i.state.value})"
+        for i in p.milestone.items
+        if i.state.is_open
+    ]
     return _section(f"Open in milestone {md_text(p.milestone.milestone.title)}", rows)
 
 
@@ -83,9 +89,12 @@ def _branch(p: ReleasePicture) -> list[str]:
     if not p.branch_diff:
         return []
     d = p.branch_diff.diff
-    rows = [f"- #{i.number} {md_text(i.title)}: **{i.verdict.value}**"
-            + (f" ({', '.join(e.kind.value for e in i.evidence)})" if i.evidence else "")
-            for i in d.items if i.verdict in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW)]
+    rows = [
+        f"- #{i.number} {md_text(i.title)}: **{i.verdict.value}**"
+        + (f" ({', '.join(e.kind.value for e in i.evidence)})" if i.evidence else "")
+        for i in d.items
+        if i.verdict in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW)
+    ]
     rows += [f"- revert owed: {md_code(r.revert_sha[:12])} {md_text(r.revert_subject)}" for r in d.reverts_to_propagate]
     rows += [f"- missing in main: {md_code(c.sha[:12])} {md_text(c.subject)}" for c in d.missing_in_main]
     return _section("Branch diff", rows)
@@ -100,8 +109,11 @@ def _picks(p: ReleasePicture) -> list[str]:
             prs = ", ".join(md_text(r.label(p.repository)) for r in row.request.trunk_prs) or "-"
             flags = ", ".join(f.value for f in row.flags)
             mentioned = ", ".join(md_text(r.label(p.repository)) for r in row.request.mentioned_prs)
-            rows.append(f"- {md_login(row.request.author)}: trunk {prs} · {row.status.value}"
-                        + (f" · {flags}" if flags else "") + (f" · mentions {mentioned}" if mentioned else ""))
+            rows.append(
+                f"- {md_login(row.request.author)}: trunk {prs} · {row.status.value}"
+                + (f" · {flags}" if flags else "")
+                + (f" · mentions {mentioned}" if mentioned else "")
+            )
     rows += [f"- merged without a request: #{pr.number} {md_text(pr.title)}" for pr in p.picks.unrequested]
     return _section("Cherry-picks needing attention", rows)
 
@@ -109,8 +121,10 @@ def _picks(p: ReleasePicture) -> list[str]:
 def _ci(p: ReleasePicture) -> list[str]:
     if not p.ci:
         return []
-    rows = [f"- {md_text(v.repository)} {md_code(v.ref)}: {_MARK[v.status]} {_cell(v.reason)}"
-            for v in (*p.ci.branches, *p.ci.rc_builds)]
+    rows = [
+        f"- {md_text(v.repository)} {md_code(v.ref)}: {_MARK[v.status]} {_cell(v.reason)}"
+        for v in (*p.ci.branches, *p.ci.rc_builds)
+    ]
     return _section("CI", rows)
 
 

@@ -44,13 +44,28 @@ RC_GATE = "rc_artifacts"
 PYPI_GATE = "pypi_not_published"
 MB = 1_000_000
 
-PROBLEM_ORDER = ("missing", "yanked", "truncated", "wrong_version", "oversize", "size_warning", "unexpected",
-                 "bad_metadata", "no_checksum", "size_unknown")
+PROBLEM_ORDER = (
+    "missing",
+    "yanked",
+    "truncated",
+    "wrong_version",
+    "oversize",
+    "size_warning",
+    "unexpected",
+    "bad_metadata",
+    "no_checksum",
+    "size_unknown",
+)
 BLOCKING = frozenset({"missing", "yanked", "truncated", "wrong_version", "oversize"})
 UNKNOWN_ONLY = frozenset({"size_unknown"})  # alone, these leave the gate UNKNOWN: nothing is known to be wrong
 
+
 def expected_artifacts(
-    packages: Iterable[str], version: str, platforms: Iterable[str], python_tags: Iterable[str], *,
+    packages: Iterable[str],
+    version: str,
+    platforms: Iterable[str],
+    python_tags: Iterable[str],
+    *,
     variant: str = PLAIN,
 ) -> tuple[ExpectedArtifact, ...]:
     """One expected wheel per package x platform x python tag, in that nesting order, in ``variant``'s index."""
@@ -127,8 +142,9 @@ def validate_rc(
         else:
             covered |= keys
             if not keys:
-                problems.append(ArtifactProblem(file.filename, "unexpected", _unexpected_detail(wheel, file.variant),
-                                                file.variant))
+                problems.append(
+                    ArtifactProblem(file.filename, "unexpected", _unexpected_detail(wheel, file.variant), file.variant)
+                )
     for key, artifact in want.items():
         if key in covered:
             continue
@@ -140,12 +156,16 @@ def validate_rc(
                 mine.append(file)
         elif key in yanked:
             for file in yanked[key]:
-                problems.append(ArtifactProblem(file.filename, "yanked", _yanked_detail(file),
-                                                artifact.variant))
+                problems.append(ArtifactProblem(file.filename, "yanked", _yanked_detail(file), artifact.variant))
         else:
-            problems.append(ArtifactProblem(artifact.filename, "missing",
-                                            _missing_detail(artifact, index_url, key[:2] in absent_pages),
-                                            artifact.variant))
+            problems.append(
+                ArtifactProblem(
+                    artifact.filename,
+                    "missing",
+                    _missing_detail(artifact, index_url, key[:2] in absent_pages),
+                    artifact.variant,
+                )
+            )
     judged = list({f.filename: f for f in mine}.values())
     for file in judged:
         problems.extend(_file_problems(file, size_limit_mb, size_warn_mb))
@@ -153,8 +173,9 @@ def validate_rc(
     problems.extend(truncated_wheels(wheels))
     unique = {(p.kind, p.filename): p for p in problems}.values()
     order = {v: i for i, v in enumerate(dict.fromkeys(e.variant for e in expected))}
-    ordered = sorted(unique, key=lambda p: (order.get(p.variant, len(order)), p.variant,
-                                            PROBLEM_ORDER.index(p.kind), p.filename))
+    ordered = sorted(
+        unique, key=lambda p: (order.get(p.variant, len(order)), p.variant, PROBLEM_ORDER.index(p.kind), p.filename)
+    )
     return StorageReport(
         index_url=index_url,
         expected=tuple(expected),
@@ -173,18 +194,23 @@ def storage_gate(report: StorageReport) -> Gate:
     """
     title = GATE_TITLES[RC_GATE]
     if not report.expected:
-        return Gate(RC_GATE, title, GateStatus.UNKNOWN,
-                    "no wheels expected: set storage packages and platforms in the config")
+        return Gate(
+            RC_GATE, title, GateStatus.UNKNOWN, "no wheels expected: set storage packages and platforms in the config"
+        )
     counts = dict.fromkeys(PROBLEM_ORDER, 0)
     for problem in report.problems:
         counts[problem.kind] = counts.get(problem.kind, 0) + 1
-    details = tuple(f"{_KIND_WORDS.get(p.kind, p.kind)}{f' ({p.variant})' if p.variant else ''}: "
-                    f"{p.filename}: {p.detail}" for p in report.problems)
+    details = tuple(
+        f"{_KIND_WORDS.get(p.kind, p.kind)}{f' ({p.variant})' if p.variant else ''}: {p.filename}: {p.detail}"
+        for p in report.problems
+    )
     variants = [v for v in report.variants if v]
     across = f" across {_plural(len(variants), 'variant')} ({', '.join(variants)})" if variants else ""
     if not report.problems:
-        summary = (f"all {_plural(len(report.expected), 'expected wheel')} staged{across}, "
-                   f"each within {_mb(report.size_warn_mb)} MB")
+        summary = (
+            f"all {_plural(len(report.expected), 'expected wheel')} staged{across}, "
+            f"each within {_mb(report.size_warn_mb)} MB"
+        )
         return Gate(RC_GATE, title, GateStatus.GREEN, summary)
     words = _count_words(report.size_limit_mb, report.size_warn_mb)
     parts = [f"{n} {words.get(kind, kind)}" for kind, n in counts.items() if n]
@@ -209,12 +235,25 @@ def problems_by_variant(report: StorageReport) -> list[tuple[str, tuple[Artifact
     groups = report.by_variant()
     if not any(variant for variant, _, _ in groups):
         return [("", problems) for _, _, problems in groups]
-    return [(variant_summary(variant, expected, problems, size_limit_mb=report.size_limit_mb,
-                             size_warn_mb=report.size_warn_mb), problems) for variant, expected, problems in groups]
+    return [
+        (
+            variant_summary(
+                variant, expected, problems, size_limit_mb=report.size_limit_mb, size_warn_mb=report.size_warn_mb
+            ),
+            problems,
+        )
+        for variant, expected, problems in groups
+    ]
 
 
-def variant_summary(variant: str, expected: int, problems: Sequence[ArtifactProblem], *,
-                    size_limit_mb: float = 1000, size_warn_mb: float = 850) -> str:
+def variant_summary(
+    variant: str,
+    expected: int,
+    problems: Sequence[ArtifactProblem],
+    *,
+    size_limit_mb: float = 1000,
+    size_warn_mb: float = 850,
+) -> str:
     """One line for one index: ``cu128: 45 expected wheels, 1 missing`` or ``xpu: all 30 expected wheels staged``."""
     name = variant or "plain index"
     if not problems:
@@ -246,14 +285,23 @@ def pypi_gate(published: bool, version: str) -> Gate:
     """The ``pypi_not_published`` gate: GREEN while the irreversible PyPI upload is still ahead."""
     title = GATE_TITLES[PYPI_GATE]
     if published:
-        return Gate(PYPI_GATE, title, GateStatus.AMBER,
-                    f"{version} is already on PyPI: the upload step is done and locked",
-                    ("PyPI accepts a filename once, ever: the upload cannot be undone or redone.",))
+        return Gate(
+            PYPI_GATE,
+            title,
+            GateStatus.AMBER,
+            f"{version} is already on PyPI: the upload step is done and locked",
+            ("PyPI accepts a filename once, ever: the upload cannot be undone or redone.",),
+        )
     return Gate(PYPI_GATE, title, GateStatus.GREEN, f"{version} is not on PyPI yet: the upload step is still ahead")
 
 
-_KIND_WORDS = {"wrong_version": "wrong version", "size_warning": "size warning", "no_checksum": "no checksum",
-               "size_unknown": "size unknown", "bad_metadata": "bad metadata"}
+_KIND_WORDS = {
+    "wrong_version": "wrong version",
+    "size_warning": "size warning",
+    "no_checksum": "no checksum",
+    "size_unknown": "size unknown",
+    "bad_metadata": "bad metadata",
+}
 
 
 def _key(variant: str, package: str, python_tag: str, platform: str) -> tuple[str, str, str, str]:

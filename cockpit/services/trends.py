@@ -90,11 +90,13 @@ def burn_down(milestone: Milestone, items: Iterable[MilestoneItem], today: date)
         first = min(created)
     values = []
     for day in _days(first, today):
-        values.append(sum(
-            (_day(i.created_at) or first) <= day
-            and (i.state.is_open or (closed := _day(i.closed_at)) is None or closed > day)
-            for i in items
-        ))
+        values.append(
+            sum(
+                (_day(i.created_at) or first) <= day
+                and (i.state.is_open or (closed := _day(i.closed_at)) is None or closed > day)
+                for i in items
+            )
+        )
     return BurnDown(DailySeries(first, tuple(values)), _day(milestone.due_on))
 
 
@@ -131,7 +133,7 @@ def pick_flow(rows: Sequence[PickRow], today: date) -> PickFlow:
 
 
 def outcome(run: WorkflowRun) -> str:
-    """"pass", "fail" or "pending" for one workflow run."""
+    """ "pass", "fail" or "pending" for one workflow run."""
     if run.status != "completed":
         return "pending"
     return "pass" if run.conclusion in PASSED else "fail"
@@ -146,9 +148,11 @@ def ci_strip(history: RunHistory, length: int = CI_HISTORY_LENGTH) -> CIStrip:
     runs.reverse()
     outcomes = tuple(outcome(r) for r in runs)
     commits = list(dict.fromkeys(r.head_sha for r in runs))  # oldest first, as pushed
-    green = [sha for sha in commits if all(o == "pass" for r, o in zip(runs, outcomes, strict=True) if r.head_sha == sha)]
+    green = [
+        sha for sha in commits if all(o == "pass" for r, o in zip(runs, outcomes, strict=True) if r.head_sha == sha)
+    ]
     first_red = None
     if green:
-        after = set(commits[commits.index(green[-1]) + 1:])
+        after = set(commits[commits.index(green[-1]) + 1 :])
         first_red = next((r for r, o in zip(runs, outcomes, strict=True) if o == "fail" and r.head_sha in after), None)
     return CIStrip(history.repository, history.branch, outcomes, tuple(runs), first_red)

@@ -26,7 +26,7 @@ def folded(values: Sequence[int], width: int) -> tuple[int, ...]:
     cells = []
     for cell in range(width):
         lo, hi = cell * len(values) // width, (cell + 1) * len(values) // width
-        cells.append(max(values[lo:max(hi, lo + 1)]))
+        cells.append(max(values[lo : max(hi, lo + 1)]))
     return tuple(cells)
 
 
@@ -73,14 +73,25 @@ def pick_flow_lines(flow: PickFlow) -> list[str]:
 def ci_history_lines(strips: Sequence[CIStrip]) -> list[str]:
     if not strips:
         return []
-    rows = ["", "| Repository | Last runs of the required workflows (oldest first) | First red after the last green |",
-            "|---|---|---|"]
+    rows = [
+        "",
+        "| Repository | Last runs of the required workflows (oldest first) | First red after the last green |",
+        "|---|---|---|",
+    ]
     for strip in strips:
         red = strip.first_red
-        broke = (f"{md_text(red.name)} at {md_code(red.head_sha[:12])}"
-                 + (f" on {red.created_at.date().isoformat()}" if red.created_at else "")) if red else "none"
-        rows.append(f"| {md_code(strip.repository)} @ {md_code(strip.branch)} | `{outcome_line(strip) or 'no runs'}` "
-                    f"| {broke} |")
+        broke = (
+            (
+                f"{md_text(red.name)} at {md_code(red.head_sha[:12])}"
+                + (f" on {red.created_at.date().isoformat()}" if red.created_at else "")
+            )
+            if red
+            else "none"
+        )
+        rows.append(
+            f"| {md_code(strip.repository)} @ {md_code(strip.branch)} | `{outcome_line(strip) or 'no runs'}` "
+            f"| {broke} |"
+        )
     return rows
 
 

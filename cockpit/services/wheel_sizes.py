@@ -47,11 +47,15 @@ def truncated_wheels(wheels: Sequence[tuple[IndexFile, WheelName]]) -> list[Arti
             siblings = [other_size for other, _, other_size in members if other is not file]
             typical = median(siblings) if siblings else None
             if size < FLOOR_BYTES:
-                problems.append(ArtifactProblem(file.filename, "truncated", _under_floor(size, typical, file, wheel),
-                                                file.variant))
+                problems.append(
+                    ArtifactProblem(file.filename, "truncated", _under_floor(size, typical, file, wheel), file.variant)
+                )
             elif typical is not None and size < FRACTION * typical:
-                problems.append(ArtifactProblem(file.filename, "truncated",
-                                                _far_below(size, typical, file, wheel, len(siblings)), file.variant))
+                problems.append(
+                    ArtifactProblem(
+                        file.filename, "truncated", _far_below(size, typical, file, wheel, len(siblings)), file.variant
+                    )
+                )
     return problems
 
 
@@ -82,10 +86,14 @@ def _family_words(file: IndexFile, wheel: WheelName) -> str:
 
 def _under_floor(size: int, typical: float | None, file: IndexFile, wheel: WheelName) -> str:
     siblings = f"; its siblings ({_family_words(file, wheel)}) are typically {size_words(typical)}" if typical else ""
-    return (f"only {size_words(size)}: no wheel with real contents is under {size_words(FLOOR_BYTES)}{siblings}; "
-            "a truncated or failed upload")
+    return (
+        f"only {size_words(size)}: no wheel with real contents is under {size_words(FLOOR_BYTES)}{siblings}; "
+        "a truncated or failed upload"
+    )
 
 
 def _far_below(size: int, typical: float, file: IndexFile, wheel: WheelName, count: int) -> str:
-    return (f"{size_words(size)}, under {FRACTION:.0%} of the {size_words(typical)} typical of its "
-            f"{count} sibling{'s' if count != 1 else ''} ({_family_words(file, wheel)}); a truncated upload?")
+    return (
+        f"{size_words(size)}, under {FRACTION:.0%} of the {size_words(typical)} typical of its "
+        f"{count} sibling{'s' if count != 1 else ''} ({_family_words(file, wheel)}); a truncated upload?"
+    )

@@ -91,8 +91,11 @@ class StateLock:
                     atexit.register(self.release)
                     return None
             except OSError as exc:
-                return ReadOnlyReason("cannot lock the state file", f"cannot create the lock file {self.path}: "
-                                      f"{exc.strerror or exc}", f"check that you may write in {self.path.parent}")
+                return ReadOnlyReason(
+                    "cannot lock the state file",
+                    f"cannot create the lock file {self.path}: {exc.strerror or exc}",
+                    f"check that you may write in {self.path.parent}",
+                )
             current = read_owner(self.path)
             if current is None:
                 if not self.path.exists():
@@ -101,7 +104,8 @@ class StateLock:
                     self._remove_if_unchanged(None)
                     continue
                 return ReadOnlyReason(
-                    "lock file unreadable", f"the lock file {self.path} is unreadable",
+                    "lock file unreadable",
+                    f"the lock file {self.path} is unreadable",
                     "if no other cockpit uses this state file, delete it, or start again with --take-over",
                 )
             if current.host == me.host and pid_alive(current.pid):
@@ -112,8 +116,11 @@ class StateLock:
             problem = self._remove_if_unchanged(current)
             if problem:
                 return problem
-        return ReadOnlyReason("lock contended", f"the lock file {self.path} keeps changing; another cockpit is "
-                              "starting on this state file", "start again in a moment")
+        return ReadOnlyReason(
+            "lock contended",
+            f"the lock file {self.path} keeps changing; another cockpit is starting on this state file",
+            "start again in a moment",
+        )
 
     def _held_here(self, owner: LockOwner) -> ReadOnlyReason:
         return ReadOnlyReason(
@@ -139,8 +146,11 @@ class StateLock:
         except FileNotFoundError:
             pass
         except OSError as exc:
-            return ReadOnlyReason("cannot take the lock", f"cannot remove the lock file {self.path}: "
-                                  f"{exc.strerror or exc}", f"check that you may write in {self.path.parent}")
+            return ReadOnlyReason(
+                "cannot take the lock",
+                f"cannot remove the lock file {self.path}: {exc.strerror or exc}",
+                f"check that you may write in {self.path.parent}",
+            )
         return None
 
     def release(self) -> None:
@@ -166,8 +176,7 @@ def describe_lock(state_path: Path) -> str:
         if pid_alive(owner.pid):
             return f"{owner.describe()}, running"
         return f"{owner.describe()}, not running any more: the next cockpit takes it over"
-    return (f"{owner.describe()}, another machine: once that session is confirmed gone, "
-            "start with --take-over")
+    return f"{owner.describe()}, another machine: once that session is confirmed gone, start with --take-over"
 
 
 def _create_exclusive(path: Path, owner: LockOwner) -> bool:

@@ -119,9 +119,13 @@ class StateStore:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                self.reasons.append(ReadOnlyReason(
-                    "state folder not writable", f"cannot create the folder {self.path.parent}: {exc.strerror or exc}; "
-                    "opened read-only", "create it or choose another [state] path"))
+                self.reasons.append(
+                    ReadOnlyReason(
+                        "state folder not writable",
+                        f"cannot create the folder {self.path.parent}: {exc.strerror or exc}; opened read-only",
+                        "create it or choose another [state] path",
+                    )
+                )
                 return self._read(keep_aside=False)
             held = self._lock.acquire(take_over=self.take_over)
             if held:
@@ -161,22 +165,35 @@ class StateStore:
             self._data = {"schema": SCHEMA}
             return
         except OSError as exc:
-            return self._refuse("state file unreadable", f"cannot read {self.path}: {exc.strerror or exc}", None,
-                                f"check the permissions of {self.path}")
+            return self._refuse(
+                "state file unreadable",
+                f"cannot read {self.path}: {exc.strerror or exc}",
+                None,
+                f"check the permissions of {self.path}",
+            )
         repair = f"repair {self.path} by hand (or move it away to start with an empty state), then start again"
         try:
             data = tomllib.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            return self._refuse("state file corrupt", f"{self.path} does not parse ({exc})",
-                                "corrupt" if keep_aside else None, repair)
+            return self._refuse(
+                "state file corrupt", f"{self.path} does not parse ({exc})", "corrupt" if keep_aside else None, repair
+            )
         schema = data.get("schema", SCHEMA)
         if not isinstance(schema, int) or isinstance(schema, bool):
-            return self._refuse("state file corrupt", f"{self.path}: 'schema' is {schema!r}, expected {SCHEMA}",
-                                "corrupt" if keep_aside else None, repair)
+            return self._refuse(
+                "state file corrupt",
+                f"{self.path}: 'schema' is {schema!r}, expected {SCHEMA}",
+                "corrupt" if keep_aside else None,
+                repair,
+            )
         if schema > SCHEMA:
             why = f"{self.path} was written by a newer cockpit (schema {schema}, this one reads {SCHEMA})"
-            return self._refuse("state file from a newer cockpit", why, "newer" if keep_aside else None,
-                                f"use that newer cockpit, or move {self.path} away to start with an empty state")
+            return self._refuse(
+                "state file from a newer cockpit",
+                why,
+                "newer" if keep_aside else None,
+                f"use that newer cockpit, or move {self.path} away to start with an empty state",
+            )
         self._data = data
 
     def _refuse(self, summary: str, why: str, aside: str | None, remedy: str) -> None:
@@ -309,8 +326,9 @@ class StateStore:
         table[step_id] = {"done": signoff.done, "who": signoff.who, "when": signoff.when, "note": signoff.note}
         self._save()
         saved = self._table("signoffs").get(redact(step_id), {})  # as written: redacted
-        return Signoff(step_id, signoff.done, _text(saved.get("who")), _text(saved.get("when")),
-                       _text(saved.get("note")))
+        return Signoff(
+            step_id, signoff.done, _text(saved.get("who")), _text(saved.get("when")), _text(saved.get("note"))
+        )
 
     @_guarded
     def notes(self) -> dict[str, str]:

@@ -72,8 +72,14 @@ def perform(
     app.push_screen(ConfirmScreen(title, danger, dry_run, expected=expected), confirmed)
 
 
-def _run(widget: Widget, action_id: str, target: Any, typed: str | None, expected: str | None,
-         on_done: Callable[[bool], None] | None) -> None:
+def _run(
+    widget: Widget,
+    action_id: str,
+    target: Any,
+    typed: str | None,
+    expected: str | None,
+    on_done: Callable[[bool], None] | None,
+) -> None:
     app = cockpit_app(widget)
     registry = app.backend.actions
 
@@ -90,5 +96,6 @@ def _run(widget: Widget, action_id: str, target: Any, typed: str | None, expecte
         if on_done is not None:
             on_done(ok)
 
-    app.run_worker(work, name=action_id, group="actions", description=f"Running {action_id}",
-                   thread=True, exit_on_error=False)
+    app.run_worker(
+        work, name=action_id, group="actions", description=f"Running {action_id}", thread=True, exit_on_error=False
+    )

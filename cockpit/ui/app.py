@@ -16,14 +16,15 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
@@ -127,8 +128,14 @@ def _cockpit_commands() -> type:
 
 
 def _pane_binding(index: int, name: str, title: str) -> Binding:
-    return Binding(str(index), f"show_pane('{name}')", title.split(" ", 1)[1], show=False,
-                   id=f"app.pane.{name}", tooltip=f"Show the {title.split(' ', 1)[1]} pane")
+    return Binding(
+        str(index),
+        f"show_pane('{name}')",
+        title.split(" ", 1)[1],
+        show=False,
+        id=f"app.pane.{name}",
+        tooltip=f"Show the {title.split(' ', 1)[1]} pane",
+    )
 
 
 _log = logging.getLogger("cockpit.ui")
@@ -144,7 +151,7 @@ def add_dialog_css(app: App[Any]) -> None:
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class CockpitApp(App[None]):
@@ -157,7 +164,7 @@ class CockpitApp(App[None]):
     PANES = PANES
     TICK_S = 1.0
     """How often the state file, the API budget and stale ages are looked at."""
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *(_pane_binding(i, name, title) for i, (name, title, _path) in enumerate(PANES)),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave the cockpit"),
         Binding("r", "refresh_pane", "Refresh", id="app.refresh", tooltip="Load the current pane again"),
@@ -166,7 +173,7 @@ class CockpitApp(App[None]):
         Binding("f1", "help", "Help", show=False, id="app.help_f1", tooltip="List the keys of this pane"),
     ]
 
-    def __init__(self, backend: "Backend", *, clock: Callable[[], datetime] | None = None) -> None:
+    def __init__(self, backend: Backend, *, clock: Callable[[], datetime] | None = None) -> None:
         super().__init__()
         self.backend = backend
         self.clock = clock or utc_now
@@ -176,7 +183,7 @@ class CockpitApp(App[None]):
         self.unexpected_errors: list[BaseException] = []
         self.fatal_error: BaseException | None = None
         self.PANES = panes_for(backend.config.release.version)
-        for index, (name, title, _factory) in enumerate(self.PANES[len(PANES):], start=len(PANES)):
+        for index, (name, title, _factory) in enumerate(self.PANES[len(PANES) :], start=len(PANES)):
             self.bind(str(index), f"show_pane('{name}')", description=title.split(" ", 1)[1], show=False)
         remap, self.unbound_ids = split_keymap(backend.config.keymap)
         if remap:
@@ -185,8 +192,9 @@ class CockpitApp(App[None]):
         # Before the CSS is parsed: it uses the themes' $cockpit-* colours. An unknown
         # [ui] theme raises ConfigError here, before the app starts.
         try:
-            self._theme_problems = install_themes(self, requested=backend.config.theme or None,
-                                                  remembered=self._remembered_theme())
+            self._theme_problems = install_themes(
+                self, requested=backend.config.theme or None, remembered=self._remembered_theme()
+            )
         except ConfigError as exc:
             raise ConfigError(f"{backend.config.path}: key 'ui.theme': {exc.message}") from None
 
@@ -230,8 +238,13 @@ class CockpitApp(App[None]):
     def _after_first_paint(self) -> None:
         collector.resume()
         self._start_load(self.pane("overview"))
-        self.run_worker(self._mount_panes(), name="mount panes", group="startup", exit_on_error=False,
-                        description="Mounting the panes")
+        self.run_worker(
+            self._mount_panes(),
+            name="mount panes",
+            group="startup",
+            exit_on_error=False,
+            description="Mounting the panes",
+        )
 
     async def _mount_panes(self) -> None:
         """Mount the panes not composed at start, the one on screen first, each loading at once."""
@@ -304,13 +317,23 @@ class CockpitApp(App[None]):
     def report_unexpected(self, error: BaseException, where: str = "") -> None:
         """A bug, not the world: log it with its traceback, tell the user in one line, carry on."""
         self.unexpected_errors.append(error)
-        _log.error("unexpected error%s", f" in {where}" if where else "",
-                   exc_info=(type(error), error, error.__traceback__))
+        _log.error(
+            "unexpected error%s", f" in {where}" if where else "", exc_info=(type(error), error, error.__traceback__)
+        )
         from cockpit import logging_setup
 
-        hint = f" (details in {logging_setup.current_log()})" if logging_setup.current_log() else " (run with --debug for details)"
-        self.notify(logging_setup.scrub(error_text(error) + hint), title="Unexpected error", severity="error",
-                    markup=False, timeout=10)
+        hint = (
+            f" (details in {logging_setup.current_log()})"
+            if logging_setup.current_log()
+            else " (run with --debug for details)"
+        )
+        self.notify(
+            logging_setup.scrub(error_text(error) + hint),
+            title="Unexpected error",
+            severity="error",
+            markup=False,
+            timeout=10,
+        )
 
     def _handle_exception(self, error: Exception) -> None:
         if isinstance(error, Exception) and self._mounted_ok:
@@ -393,7 +416,7 @@ class CockpitApp(App[None]):
 
     def action_show_pane(self, name: str) -> None:
         """Show pane ``name`` (a number key, the palette, a click on its tab) and focus it."""
-        if name not in dict((n, t) for n, t, _p in self.PANES):
+        if name not in {n for n, _t, _p in self.PANES}:
             return
         self.query_one(ContentSwitcher).current = name
         self.query_one(PaneTabs).show(name)
@@ -437,9 +460,12 @@ class CockpitApp(App[None]):
         from cockpit.ui.help import HelpScreen
 
         name = self.current_name
-        title = dict((n, t) for n, t, _p in self.PANES)[name]
-        self.push_screen(HelpScreen(title, merged_bindings(pane_class(name)), merged_bindings(type(self)),
-                                    keymap=self.backend.config.keymap))
+        title = {n: t for n, t, _p in self.PANES}[name]
+        self.push_screen(
+            HelpScreen(
+                title, merged_bindings(pane_class(name)), merged_bindings(type(self)), keymap=self.backend.config.keymap
+            )
+        )
 
     def on_gates_reported(self, message: GatesReported) -> None:
         self.gates.update({g.name: g for g in message.gates})

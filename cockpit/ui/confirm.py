@@ -40,8 +40,12 @@ class ConfirmScreen(ModalScreen[str | None]):
                 yield Label(Text(f"This cannot be undone. Type {self.expected} to enable the button."))
                 yield Input(placeholder=self.expected, id="confirm-typed")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Confirm (y)", variant="error" if self.expected else "primary",
-                             id="confirm-yes", disabled=self.expected is not None)
+                yield Button(
+                    "Confirm (y)",
+                    variant="error" if self.expected else "primary",
+                    id="confirm-yes",
+                    disabled=self.expected is not None,
+                )
                 yield Button("Cancel (n)", id="confirm-no")
 
     def on_mount(self) -> None:

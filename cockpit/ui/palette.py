@@ -47,6 +47,7 @@ def _pane_runner(app: Any, pane_name: str, action: str) -> Callable[[], Any]:
             app.notify("That pane is still starting; choose the command again in a moment.", markup=False)
             return
         await pane.run_action(action)
+
     return run
 
 
@@ -61,8 +62,14 @@ def pane_commands(app: Any) -> list[Command]:
         for binding in merged_bindings(pane_class(name)):
             if binding.id in MOVES:
                 continue
-            out.append(Command(f"{label}: {binding.description}", key_label(binding, keymap),
-                               binding.tooltip or "", _pane_runner(app, name, binding.action)))
+            out.append(
+                Command(
+                    f"{label}: {binding.description}",
+                    key_label(binding, keymap),
+                    binding.tooltip or "",
+                    _pane_runner(app, name, binding.action),
+                )
+            )
     return out
 
 
@@ -73,8 +80,14 @@ def app_commands(app: Any) -> list[Command]:
     out = [Command("Refresh all", key_label(refresh, keymap), "Load every pane again", app.action_refresh_all)]
     for theme in app.theme_names():
         current = " (current)" if theme == app.theme else ""
-        out.append(Command(f"Switch theme: {theme}{current}", "", "Use this theme and remember it for next time",
-                           partial(app.switch_theme, theme)))
+        out.append(
+            Command(
+                f"Switch theme: {theme}{current}",
+                "",
+                "Use this theme and remember it for next time",
+                partial(app.switch_theme, theme),
+            )
+        )
     return out
 
 

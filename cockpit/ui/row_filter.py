@@ -50,4 +50,3 @@ def parse_filter(text: str) -> RowFilter:
 def row_text(cells: Iterable[object]) -> str:
     """The text of a table row as shown: its cells' plain text joined by spaces."""
     return " ".join(cell.plain if isinstance(cell, Text) else str(cell) for cell in cells)
-

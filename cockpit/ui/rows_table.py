@@ -29,11 +29,11 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual._two_way_dict import TwoWayDict
 from textual.coordinate import Coordinate
 from textual.render import measure
 from textual.widgets import DataTable
 from textual.widgets._data_table import Row, RowKey, default_cell_formatter
-from textual._two_way_dict import TwoWayDict
 
 _NEWLINE = Text("\n")
 
@@ -49,8 +49,15 @@ def cell_width(cell: Any, console: Any) -> int:
 class RowsTable(DataTable[Any]):
     """A ``DataTable`` whose rows a pane replaces in one step: ``fit_columns`` then ``replace_rows``."""
 
-    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
-                     cursor: bool = False, hover: bool = False) -> list[list[Segment]]:
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> list[list[Segment]]:
         cell = self._plain_line_cell(row_index, column_index, width)
         if cell is None:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
@@ -58,13 +65,27 @@ class RowsTable(DataTable[Any]):
         column_key = self._column_locations.get_key(column_index)
         if row_key is None or column_key is None:  # _plain_line_cell found the row; the column is in range
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        key = (row_key, column_key, base_style, cursor, hover,
-               self._show_hover_cursor, self._update_count, self._pseudo_class_state)
+        key = (
+            row_key,
+            column_key,
+            base_style,
+            cursor,
+            hover,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+        )
         lines = self._cell_render_cache.get(key)
         if lines is None:
             component_style, post_style = self._get_styles_to_render_cell(
-                False, False, row_index < self.fixed_rows or column_index < self.fixed_columns, hover, cursor,
-                self.show_cursor, self._show_hover_cursor, self.cursor_foreground_priority == "css",
+                False,
+                False,
+                row_index < self.fixed_rows or column_index < self.fixed_columns,
+                hover,
+                cursor,
+                self.show_cursor,
+                self._show_hover_cursor,
+                self.cursor_foreground_priority == "css",
                 self.cursor_background_priority == "css",
             )
             pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style

@@ -30,8 +30,19 @@ DEFAULT_THEME = "cockpit-dark"
 SEMANTIC = ("pass", "fail", "pending", "missing", "stale")
 """What a row or gate can be; a theme's ``[semantic]`` colours, ``$cockpit-<name>`` in CSS."""
 SEMANTIC_VARIABLES = tuple(f"cockpit-{name}" for name in SEMANTIC)
-_PALETTE = ("primary", "secondary", "accent", "foreground", "background", "surface", "panel", "boost",
-            "success", "warning", "error")
+_PALETTE = (
+    "primary",
+    "secondary",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+    "success",
+    "warning",
+    "error",
+)
 _NUMBERS = ("luminosity_spread", "text_alpha")
 _KEYS = {"name", "dark", "semantic", "variables", *_PALETTE, *_NUMBERS}
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -279,7 +290,8 @@ def _use(app: App, name: str) -> None:
     assert theme is not None  # _validate_theme raised otherwise
     app.set_reactive(type(app).theme, name)
     classes = {cls: False for cls in app.classes if cls.startswith("-theme-")}
-    app.update_classes({**classes, f"-theme-{name}": True, "-dark-mode": theme.dark, "-light-mode": not theme.dark},
-                       update=False)
+    app.update_classes(
+        {**classes, f"-theme-{name}": True, "-dark-mode": theme.dark, "-light-mode": not theme.dark}, update=False
+    )
     app._refresh_truecolor_filter(app.ansi_theme)
     app.stylesheet.set_variables(app.get_css_variables())

@@ -74,8 +74,9 @@ class TrendsSection(VerticalScroll):
         yield Static("CI history: loading…", id="trend-ci-heading", classes="trend-heading")
         yield Static("", id="trend-ci")
 
-    def show_reports(self, today: date, milestone: MilestoneReport | None, picks: PicksReport | None,
-                     ci: CIReport | None) -> None:
+    def show_reports(
+        self, today: date, milestone: MilestoneReport | None, picks: PicksReport | None, ci: CIReport | None
+    ) -> None:
         """Draw each picture whose pane has loaded; the others keep saying "loading…"."""
         if milestone is not None:
             self.show_burn_down(burn_down(milestone.milestone, milestone.items, today))
@@ -94,15 +95,19 @@ class TrendsSection(VerticalScroll):
 
     def show_flow(self, flow: PickFlow) -> None:
         arrived, resolved, pending = flow.arrived.values, flow.resolved.values, flow.pending.values
-        words = (f"{sum(arrived)} requested, {sum(resolved)} resolved, {pending[-1]} pending now"
-                 if arrived else "no requests yet")
+        words = (
+            f"{sum(arrived)} requested, {sum(resolved)} resolved, {pending[-1]} pending now"
+            if arrived
+            else "no requests yet"
+        )
         self.query_one("#trend-flow-heading", Static).update(Content(f"Cherry-pick flow: {words}"))
         for name, values in (("arrived", arrived), ("resolved", resolved), ("pending", pending)):
             self.query_one(f"#trend-{name}", TrendLine).show(values)
 
     def show_ci(self, strips: Sequence[CIStrip]) -> None:
         self.query_one("#trend-ci-heading", Static).update(
-            Content("CI history: the last 20 required runs on each release branch, oldest first"))
+            Content("CI history: the last 20 required runs on each release branch, oldest first")
+        )
         lines = [ci_line(s) for s in strips]
         self.query_one("#trend-ci", Static).update(Content("\n").join(lines) if lines else Content("no runs read"))
 
@@ -117,5 +122,5 @@ def ci_line(strip: CIStrip) -> Content:
         tail = f"  first red: {red.name} at {red.head_sha[:8]}{when}"
     elif strip.outcomes and strip.outcomes[-1] == "pass":
         tail = "  green"
-    name = strip.repository.split("/")[-1][:LABEL_WIDTH - 1].ljust(LABEL_WIDTH)
+    name = strip.repository.split("/")[-1][: LABEL_WIDTH - 1].ljust(LABEL_WIDTH)
     return Content.assemble((name, "$foreground-muted"), *cells, (tail, "$cockpit-fail" if red else "$cockpit-pass"))

@@ -47,8 +47,14 @@ class WalkthroughScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right_square_bracket", "move(1)", "Next", key_display="]", id="walk.next", tooltip="The next step"),
-        Binding("left_square_bracket", "move(-1)", "Previous", key_display="[", id="walk.previous",
-                tooltip="The previous step"),
+        Binding(
+            "left_square_bracket",
+            "move(-1)",
+            "Previous",
+            key_display="[",
+            id="walk.previous",
+            tooltip="The previous step",
+        ),
         Binding("right,down", "move(1)", "Next", show=False, id="walk.next_arrow", tooltip="The next step"),
         Binding("left,up", "move(-1)", "Previous", show=False, id="walk.previous_arrow", tooltip="The previous step"),
         Binding("space", "toggle", "Tick", id="walk.toggle", tooltip="Tick or untick the shown manual step"),

@@ -53,7 +53,9 @@ def test_a_local_branch_wins_over_the_remotes(upstream, tmp_path):
 
 def test_a_ref_on_neither_side_says_how_to_fetch_it(upstream, tmp_path):
     clone = clone_of(upstream[0], tmp_path)
-    with pytest.raises(GitError, match=r"no branch 'release/9\.9' \(nor 'origin/release/9\.9'\).*git fetch origin release/9\.9"):
+    with pytest.raises(
+        GitError, match=r"no branch 'release/9\.9' \(nor 'origin/release/9\.9'\).*git fetch origin release/9\.9"
+    ):
         require_ref(clone, "release/9.9", "origin")
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from gitrepo import RepoBuilder
 
 from cockpit.adapters.git import GitRepo, parse_log
 from cockpit.errors import GitError, ReadOnlyError
+from gitrepo import RepoBuilder
 
 
 @pytest.fixture()
@@ -86,14 +86,16 @@ def test_an_option_disguised_as_a_revision_is_refused(repo):
 
 
 def test_parse_log_skips_garbage():
-    assert parse_log(b"\0junk\0" + b"x" * 40 + b"\x1f\x1fme\x1fnot-a-time\x1fsubject\x1f\0") [0].authored_at == 0
+    assert parse_log(b"\0junk\0" + b"x" * 40 + b"\x1f\x1fme\x1fnot-a-time\x1fsubject\x1f\0")[0].authored_at == 0
     assert parse_log(b"") == []
 
 
 def test_patch_ids_in_one_pipeline_match_a_pick_and_skip_merges_and_empty_commits(repo, monkeypatch):
     repo.checkout("release/1.0")
     pick = repo.pick(repo.fix, subject="Backport", body="", trailer=False)
-    edited = repo.pick(repo.fix, subject="Backport edited", body="", trailer=False, edit={"crash.py": "fixed differently\n"})
+    edited = repo.pick(
+        repo.fix, subject="Backport edited", body="", trailer=False, edit={"crash.py": "fixed differently\n"}
+    )
     empty = repo.commit("Empty")
     repo.checkout("side", new_from="release/1.0")
     repo.commit("Side change", files={"side.py": "side\n"})

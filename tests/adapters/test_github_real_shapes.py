@@ -57,8 +57,9 @@ def milestone_rows():
         shapes.issue(2, state="closed", state_reason="completed"),
         shapes.issue(3, state="closed", state_reason="not_planned", author=None),  # reporter deleted their account
         shapes.issue(4, state="closed", state_reason="duplicate", body=None),
-        shapes.issue(5, state="closed", pull_merged_at=shapes.WHEN,
-                     body="Fixes https://github.com/pytorch/pytorch/pull/9"),
+        shapes.issue(
+            5, state="closed", pull_merged_at=shapes.WHEN, body="Fixes https://github.com/pytorch/pytorch/pull/9"
+        ),
         shapes.issue(6, state="closed", pull_merged_at=None),
         shapes.issue(7, state="open", pull_merged_at=None),
     ]
@@ -74,11 +75,22 @@ def test_each_example_is_in_githubs_real_shape():
         ("GET", f"/repos/{CORE}/pulls/140001", shapes.pull(140001)),
         ("GET", f"/repos/{CORE}/pulls/140002", shapes.pull(140002, head_repo=shapes.repo("dev/pytorch", 1, fork=True))),
         ("GET", f"/repos/{CORE}/pulls/140003", shapes.pull(140003, head_repo=None, author=shapes.user("ghost", 10137))),
-        ("GET", f"/repos/{CORE}/actions/runs", {"total_count": 2, "workflow_runs": [
-            shapes.workflow_run(1, attempt=3, conclusion="failure"),
-            shapes.workflow_run(2, conclusion="startup_failure")]}),
-        ("GET", f"/repos/{CORE}/commits/release%2F2.5/check-runs",
-         {"total_count": 8, "check_runs": [shapes.check_run(k, c) for k, c in enumerate(CONCLUSIONS)]}),
+        (
+            "GET",
+            f"/repos/{CORE}/actions/runs",
+            {
+                "total_count": 2,
+                "workflow_runs": [
+                    shapes.workflow_run(1, attempt=3, conclusion="failure"),
+                    shapes.workflow_run(2, conclusion="startup_failure"),
+                ],
+            },
+        ),
+        (
+            "GET",
+            f"/repos/{CORE}/commits/release%2F2.5/check-runs",
+            {"total_count": 8, "check_runs": [shapes.check_run(k, c) for k, c in enumerate(CONCLUSIONS)]},
+        ),
     ]
     for method, path, body in examples:
         assert check_response(method, path, 200, json.dumps(body)) == [], path
@@ -89,8 +101,13 @@ def test_the_milestone_list_tells_issues_from_pull_requests_and_keeps_why_an_iss
     items = {i.number: i for i in client.milestone_items(CORE, 47)}
     issue, pull = ItemKind.ISSUE, ItemKind.PULL
     assert [items[n].kind for n in (1, 2, 5, 6, 7)] == [issue, issue, pull, pull, pull]
-    assert [items[n].state for n in (1, 2, 5, 6, 7)] == [ItemState.OPEN, ItemState.CLOSED, ItemState.MERGED,
-                                                          ItemState.CLOSED_UNMERGED, ItemState.OPEN]
+    assert [items[n].state for n in (1, 2, 5, 6, 7)] == [
+        ItemState.OPEN,
+        ItemState.CLOSED,
+        ItemState.MERGED,
+        ItemState.CLOSED_UNMERGED,
+        ItemState.OPEN,
+    ]
     assert [items[n].state_reason for n in (2, 3, 4)] == ["completed", "not_planned", "duplicate"]
     assert items[1].state_reason == "" and items[5].state_reason == ""
     assert items[3].author == "ghost" and items[1].author == "malfet"
@@ -106,12 +123,15 @@ def test_a_deleted_commenter_shows_as_ghost_and_a_null_body_as_empty_text(canned
 
 def test_every_check_run_conclusion_is_kept_and_none_is_mistaken_for_pending(canned):
     conclusions = [*CONCLUSIONS, "stale"]  # GitHub marks a check run stale after 14 days; its description omits it
-    client = canned({
-        f"/repos/{CORE}/commits/release%2F2.5/check-runs":
-            {"total_count": len(conclusions),
-             "check_runs": [shapes.check_run(k, c) for k, c in enumerate(conclusions)]},
-        f"/repos/{CORE}/actions/runs": {"total_count": 1, "workflow_runs": [shapes.workflow_run(9_000_001)]},
-    })
+    client = canned(
+        {
+            f"/repos/{CORE}/commits/release%2F2.5/check-runs": {
+                "total_count": len(conclusions),
+                "check_runs": [shapes.check_run(k, c) for k, c in enumerate(conclusions)],
+            },
+            f"/repos/{CORE}/actions/runs": {"total_count": 1, "workflow_runs": [shapes.workflow_run(9_000_001)]},
+        }
+    )
     runs = client.check_runs(CORE, "release/2.5")
     assert [r.conclusion for r in runs] == conclusions
     assert {r.workflow for r in runs} == {"trunk"} and {r.run_id for r in runs} == {9_000_001}
@@ -120,19 +140,29 @@ def test_every_check_run_conclusion_is_kept_and_none_is_mistaken_for_pending(can
 
 
 def test_a_rerun_workflow_reports_its_attempt_and_a_startup_failure_its_conclusion(canned):
-    client = canned({f"/repos/{CORE}/actions/runs": {"total_count": 2, "workflow_runs": [
-        shapes.workflow_run(1, attempt=3, conclusion="failure", suite=1),
-        shapes.workflow_run(2, conclusion="startup_failure", suite=2)]}})
+    client = canned(
+        {
+            f"/repos/{CORE}/actions/runs": {
+                "total_count": 2,
+                "workflow_runs": [
+                    shapes.workflow_run(1, attempt=3, conclusion="failure", suite=1),
+                    shapes.workflow_run(2, conclusion="startup_failure", suite=2),
+                ],
+            }
+        }
+    )
     rerun, broken = client.workflow_runs(CORE, branch="release/2.5")
     assert (rerun.attempt, rerun.conclusion) == (3, "failure")
     assert (broken.attempt, broken.conclusion) == (1, "startup_failure")
 
 
 def test_a_pull_request_from_a_fork_and_one_whose_fork_and_author_are_gone(canned):
-    client = canned({
-        f"/repos/{CORE}/pulls/140002": shapes.pull(140002, head_repo=shapes.repo("dev/pytorch", 1, fork=True)),
-        f"/repos/{CORE}/pulls/140003": shapes.pull(140003, head_repo=None, author=None, state="open", merged=False),
-    })
+    client = canned(
+        {
+            f"/repos/{CORE}/pulls/140002": shapes.pull(140002, head_repo=shapes.repo("dev/pytorch", 1, fork=True)),
+            f"/repos/{CORE}/pulls/140003": shapes.pull(140003, head_repo=None, author=None, state="open", merged=False),
+        }
+    )
     fork = client.pull(CORE, 140002)
     assert (fork.repository, fork.base_ref, fork.head_ref) == (CORE, "release/2.5", "fix-140002")
     assert fork.state is PullState.MERGED
@@ -176,15 +206,21 @@ def test_a_github_enterprise_server_under_api_v3_is_read_and_paged(tmp_path):
 
 def test_the_config_takes_an_enterprise_api_url(tmp_path):
     path = tmp_path / "cockpit.toml"
-    path.write_text('[release]\nversion = "2.5.0"\nrepository = "acme/torchlet"\n'
-                    '[github]\napi_url = "https://ghe.example.com/api/v3/"\n[git]\nclone = "torchlet"\n',
-                    encoding="utf-8")
+    path.write_text(
+        '[release]\nversion = "2.5.0"\nrepository = "acme/torchlet"\n'
+        '[github]\napi_url = "https://ghe.example.com/api/v3/"\n[git]\nclone = "torchlet"\n',
+        encoding="utf-8",
+    )
     assert load_config(path).github.api_url == "https://ghe.example.com/api/v3"
 
 
 def test_enterprise_pull_request_links_in_bodies_are_read(canned):
-    row = shapes.issue(5, state="closed", pull_merged_at=shapes.WHEN,
-                       body="Cherry-pick of https://ghe.example.com/pytorch/pytorch/pull/77")
+    row = shapes.issue(
+        5,
+        state="closed",
+        pull_merged_at=shapes.WHEN,
+        body="Cherry-pick of https://ghe.example.com/pytorch/pytorch/pull/77",
+    )
     client = canned({f"/repos/{CORE}/issues": [row]})
     assert client.milestone_items(CORE, 47)[0].linked_prs == (77,)
 
@@ -228,8 +264,11 @@ def test_a_deleted_or_unknown_issue_says_so(two_repos):
 
 class MovedAway(SandboxServer):
     def handle(self, request: Request) -> Response:
-        return Response.json({"message": "Moved Permanently"}, status=301,
-                             headers={"Location": "https://elsewhere.example.com/repos/acme/torchlet/issues/1"})
+        return Response.json(
+            {"message": "Moved Permanently"},
+            status=301,
+            headers={"Location": "https://elsewhere.example.com/repos/acme/torchlet/issues/1"},
+        )
 
 
 def test_a_redirect_to_another_host_is_not_followed():

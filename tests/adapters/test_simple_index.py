@@ -25,13 +25,26 @@ META_SHA = "c" * 64
 def variant_world() -> World:
     """Two cu126 wheels, one yanked; one cu128 wheel whose METADATA says a release candidate."""
     return World(
-        seed=0, version="2.5.0", repository="acme/torchlet", release_branch="release/2.5", milestone_number=1,
-        tracker_issue=1, wheels=[
+        seed=0,
+        version="2.5.0",
+        repository="acme/torchlet",
+        release_branch="release/2.5",
+        milestone_number=1,
+        tracker_issue=1,
+        wheels=[
             SbWheel("test", "torchlet", CUDA, 780_000_000, "a" * 64, variant="cu126"),
             SbWheel("test", "torchlet", WIN, 760_000_000, "b" * 64, variant="cu126", yanked="wrong CUDA runtime"),
-            SbWheel("test", "torchlet", CUDA.replace("cu126", "cu128"), 790_000_000, "d" * 64, variant="cu128",
-                    metadata_version="2.5.0rc1+cu128"),
-        ])
+            SbWheel(
+                "test",
+                "torchlet",
+                CUDA.replace("cu126", "cu128"),
+                790_000_000,
+                "d" * 64,
+                variant="cu128",
+                metadata_version="2.5.0rc1+cu128",
+            ),
+        ],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +81,7 @@ def test_an_index_that_only_speaks_html_gives_the_same_files(emulator):
         via_html = reader.project_files("torchlet", variant="cu126")
     with WheelIndex(emulator.base_url, timeout=2) as reader:
         via_json = reader.project_files("torchlet", variant="cu126")
+
     def strip(f):
         return f.filename, f.url.split("/whl/")[1], f.sha256, f.yanked, f.yanked_reason, f.has_metadata
 
@@ -88,7 +102,8 @@ def test_metadata_files_are_read_and_their_digest_checked(index, emulator):
     assert good.metadata_version == "2.5.0+cu126" and yanked.metadata_version is None  # a yanked file is not read
     assert [e["path"] for e in emulator.log() if e["path"].endswith(".metadata")] == [
         "/whl/test/cu128/torchlet-2.5.0%2Bcu128-cp312-cp312-manylinux_2_28_x86_64.whl.metadata",
-        "/whl/test/cu126/torchlet-2.5.0%2Bcu126-cp312-cp312-manylinux_2_28_x86_64.whl.metadata"]
+        "/whl/test/cu126/torchlet-2.5.0%2Bcu126-cp312-cp312-manylinux_2_28_x86_64.whl.metadata",
+    ]
     [tampered] = index.with_metadata([IndexFile(CUDA, good.url, metadata_sha256="0" * 64, has_metadata=True)])
     assert tampered.metadata_version is None and "sha256" in tampered.metadata_error
 
@@ -110,9 +125,9 @@ def test_a_missing_project_page_is_project_not_found(index):
 
 def test_html_attributes_of_pep_592_658_and_714_are_read():
     page = f"""<!DOCTYPE html><html><head><meta name="pypi:repository-version" content="1.3"></head><body>
-    <a href="../{CUDA.replace('+', '%2B')}#sha256={'a' * 64}" data-requires-python="&gt;=3.10"
-       data-dist-info-metadata="sha256={'d' * 64}" data-core-metadata="sha256={META_SHA}">{CUDA}</a>
-    <a href="../{WIN.replace('+', '%2B')}#sha256={'b' * 64}" data-dist-info-metadata="true" data-yanked="">{WIN}</a>
+    <a href="../{CUDA.replace("+", "%2B")}#sha256={"a" * 64}" data-requires-python="&gt;=3.10"
+       data-dist-info-metadata="sha256={"d" * 64}" data-core-metadata="sha256={META_SHA}">{CUDA}</a>
+    <a href="../{WIN.replace("+", "%2B")}#sha256={"b" * 64}" data-dist-info-metadata="true" data-yanked="">{WIN}</a>
     <a href="../old.whl" data-yanked="superseded &amp; broken">old.whl</a>
     </body></html>"""
     cuda, win, old = parse_project_page(page, PAGE, variant="cu126")
@@ -124,32 +139,58 @@ def test_html_attributes_of_pep_592_658_and_714_are_read():
 
 
 def test_json_fields_of_pep_691_592_658_and_714_are_read():
-    page = json.dumps({"meta": {"api-version": "1.1"}, "name": "torchlet", "files": [
-        {"filename": CUDA, "url": f"../{CUDA.replace('+', '%2B')}", "hashes": {"sha256": "A" * 64},
-         "core-metadata": {"sha256": META_SHA}, "dist-info-metadata": {"sha256": "d" * 64}, "yanked": False},
-        {"filename": WIN, "url": "https://files.example/w.whl#sha256=x", "hashes": {}, "dist-info-metadata": True,
-         "yanked": "wrong CUDA runtime"},
-        {"filename": "old.whl", "url": "old.whl", "hashes": {"md5": "0" * 32}, "yanked": True},
-    ]})
+    page = json.dumps(
+        {
+            "meta": {"api-version": "1.1"},
+            "name": "torchlet",
+            "files": [
+                {
+                    "filename": CUDA,
+                    "url": f"../{CUDA.replace('+', '%2B')}",
+                    "hashes": {"sha256": "A" * 64},
+                    "core-metadata": {"sha256": META_SHA},
+                    "dist-info-metadata": {"sha256": "d" * 64},
+                    "yanked": False,
+                },
+                {
+                    "filename": WIN,
+                    "url": "https://files.example/w.whl#sha256=x",
+                    "hashes": {},
+                    "dist-info-metadata": True,
+                    "yanked": "wrong CUDA runtime",
+                },
+                {"filename": "old.whl", "url": "old.whl", "hashes": {"md5": "0" * 32}, "yanked": True},
+            ],
+        }
+    )
     cuda, win, old = parse_json_page(page, PAGE, variant="cu126")
     assert cuda.url.endswith("/whl/test/cu126/" + CUDA.replace("+", "%2B")) and cuda.sha256 == "a" * 64
     assert cuda.metadata_sha256 == META_SHA and not cuda.yanked
-    assert (win.url, win.sha256, win.has_metadata, win.yanked_reason) == ("https://files.example/w.whl", None, True,
-                                                                          "wrong CUDA runtime")
+    assert (win.url, win.sha256, win.has_metadata, win.yanked_reason) == (
+        "https://files.example/w.whl",
+        None,
+        True,
+        "wrong CUDA runtime",
+    )
     assert old.yanked and old.yanked_reason == "" and old.sha256 is None and not old.has_metadata
 
 
-@pytest.mark.parametrize("page, words", [
-    ({"meta": {"api-version": "2.0"}, "name": "t", "files": []}, "meta.api-version is '2.0'"),
-    ({"meta": {}, "name": "t", "files": []}, "meta.api-version is ''"),
-    ({"name": "t", "files": []}, "expected a PEP 691 object"),
-    ({"meta": {"api-version": "1.0"}, "files": {}}, "expected a \"files\" list"),
-    ({"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl"}]}, "files[0]: expected an object"),
-    ({"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl", "url": "a.whl", "yanked": 1}]}, "\"yanked\""),
-    ({"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl", "url": "a.whl", "hashes": []}]}, "\"hashes\""),
-    ({"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl", "url": "a.whl", "core-metadata": "yes"}]},
-     "\"core-metadata\""),
-])
+@pytest.mark.parametrize(
+    "page, words",
+    [
+        ({"meta": {"api-version": "2.0"}, "name": "t", "files": []}, "meta.api-version is '2.0'"),
+        ({"meta": {}, "name": "t", "files": []}, "meta.api-version is ''"),
+        ({"name": "t", "files": []}, "expected a PEP 691 object"),
+        ({"meta": {"api-version": "1.0"}, "files": {}}, 'expected a "files" list'),
+        ({"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl"}]}, "files[0]: expected an object"),
+        ({"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl", "url": "a.whl", "yanked": 1}]}, '"yanked"'),
+        ({"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl", "url": "a.whl", "hashes": []}]}, '"hashes"'),
+        (
+            {"meta": {"api-version": "1.0"}, "files": [{"filename": "a.whl", "url": "a.whl", "core-metadata": "yes"}]},
+            '"core-metadata"',
+        ),
+    ],
+)
 def test_a_json_page_not_in_pep_691s_shape_is_a_storage_error_naming_the_field(page, words):
     with pytest.raises(StorageError) as caught:
         parse_json_page(json.dumps(page), PAGE)
@@ -157,7 +198,7 @@ def test_a_json_page_not_in_pep_691s_shape_is_a_storage_error_naming_the_field(p
 
 
 def test_an_html_page_of_a_future_major_repository_version_is_refused():
-    with pytest.raises(StorageError, match="pypi:repository-version is '2.0'"):
+    with pytest.raises(StorageError, match=r"pypi:repository-version is '2\.0'"):
         parse_project_page('<html><head><meta name="pypi:repository-version" content="2.0"></head></html>', PAGE)
 
 

@@ -49,8 +49,23 @@ from cockpit.services.branch_loader import load_branch_diff
 
 
 def read_floor(clone: str, branch: str) -> int:
-    out = subprocess.run(["git", "-C", clone, "log", "-z", f"--format={_LOG_FORMAT}", "--no-show-signature",
-                          "--no-color", "main", branch, "--"], check=True, stdout=subprocess.PIPE).stdout
+    out = subprocess.run(
+        [
+            "git",
+            "-C",
+            clone,
+            "log",
+            "-z",
+            f"--format={_LOG_FORMAT}",
+            "--no-show-signature",
+            "--no-color",
+            "main",
+            branch,
+            "--",
+        ],
+        check=True,
+        stdout=subprocess.PIPE,
+    ).stdout
     return len(out)
 
 
@@ -73,6 +88,7 @@ class Tracing:
                 extra = " grep" if kw.get("grep") else ""
                 with self._lock:
                     self.calls.append((start - self.t0, end - start, f"{name}({what}){extra}"))
+
         return traced
 
 
@@ -95,10 +111,14 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one engine run")
     args = parser.parse_args()
 
-    print(f"history: {args.commits:,} commits on main, {args.after_cut:,} after the cut, "
-          f"~{args.milestone:,} closed milestone PRs (cached under {cache_root() / 'bench'})", flush=True)
-    world = cached_scale_history(cache_root() / "bench", trunk_commits=args.commits, after_cut=args.after_cut,
-                                 milestone_prs=args.milestone)
+    print(
+        f"history: {args.commits:,} commits on main, {args.after_cut:,} after the cut, "
+        f"~{args.milestone:,} closed milestone PRs (cached under {cache_root() / 'bench'})",
+        flush=True,
+    )
+    world = cached_scale_history(
+        cache_root() / "bench", trunk_commits=args.commits, after_cut=args.after_cut, milestone_prs=args.milestone
+    )
     items = world.milestone_items()
     repo = GitRepo(Path(world.clone), read_only=True)
 
@@ -126,15 +146,21 @@ def main() -> int:
     wrong = {n: (got.get(n), want) for n, want in world.verdicts.items() if got.get(n) != want}
     owed_ok = {r.revert_sha for r in report.reverts_to_propagate} == set(world.reverts_owed)
     only_ok = {c.sha for c in report.missing_in_main} == set(world.missing_in_main)
-    print(f"items {len(items):,}; floor output {floor_bytes / 2**20:.1f} MiB; "
-          f"{len(wrong)} verdicts differ from the planted truth; reverts owed {'match' if owed_ok else 'DIFFER'}; "
-          f"fixes only on the branch {'match' if only_ok else 'DIFFER'}")
+    print(
+        f"items {len(items):,}; floor output {floor_bytes / 2**20:.1f} MiB; "
+        f"{len(wrong)} verdicts differ from the planted truth; reverts owed {'match' if owed_ok else 'DIFFER'}; "
+        f"fixes only on the branch {'match' if only_ok else 'DIFFER'}"
+    )
     print(f"floor  (git log main {world.branch}): median {statistics.median(f for f, _ in pairs) * 1000:6.0f} ms")
     print(f"engine (load_branch_diff):        median {statistics.median(e for _, e in pairs) * 1000:6.0f} ms")
-    print(f"engine/floor time   = {statistics.median(ratios):4.2f}x  (median of {args.runs} pairs, "
-          f"spread {ratios[0]:.2f}..{ratios[-1]:.2f}; target <= 1.2x)")
-    print(f"engine/floor memory = {engine_mem / floor_mem:4.2f}x  (tracemalloc peak: "
-          f"engine {engine_mem / 2**20:.1f} MiB, floor {floor_mem / 2**20:.1f} MiB; target <= 1.5x)")
+    print(
+        f"engine/floor time   = {statistics.median(ratios):4.2f}x  (median of {args.runs} pairs, "
+        f"spread {ratios[0]:.2f}..{ratios[-1]:.2f}; target <= 1.2x)"
+    )
+    print(
+        f"engine/floor memory = {engine_mem / floor_mem:4.2f}x  (tracemalloc peak: "
+        f"engine {engine_mem / 2**20:.1f} MiB, floor {floor_mem / 2**20:.1f} MiB; target <= 1.5x)"
+    )
     if args.trace:
         tracing = Tracing(repo)
         engine(tracing)

@@ -153,10 +153,16 @@ def floors(world: Any) -> dict[str, tuple[int, str]]:
     return {
         "milestone": (milestone, f"{len(items)} items / 100 + 1"),
         "branch": (milestone, f"{len(items)} items / 100 + 1 (git is local)"),
-        "picks": (picks, f"{len(comments)} comments, {len(release)} release PRs, {len(items)} items, each / 100;"
-                         f" + 2 + {one_by_one} PRs read one by one"),
-        "ci": (ci, f"{refs} refs ({walked} walked back to the last green): check runs / 100 + 1 join each;"
-                   " + 1 commits list per red or amber head"),
+        "picks": (
+            picks,
+            f"{len(comments)} comments, {len(release)} release PRs, {len(items)} items, each / 100;"
+            f" + 2 + {one_by_one} PRs read one by one",
+        ),
+        "ci": (
+            ci,
+            f"{refs} refs ({walked} walked back to the last green): check runs / 100 + 1 join each;"
+            " + 1 commits list per red or amber head",
+        ),
         "overview": (0, "wheel index, not GitHub"),
         "checklist": (0, "no I/O"),
     }
@@ -165,8 +171,9 @@ def floors(world: Any) -> dict[str, tuple[int, str]]:
 def green(repo: Any, sha: str) -> bool:
     """Every required job of ``sha`` finished well (unstable jobs set aside), as the CI gate reads it."""
     runs = [c for c in repo.check_runs if c.head_sha == sha and "unstable" not in c.name]
-    return bool(runs) and all(c.status == "completed" and c.conclusion in ("success", "skipped", "neutral")
-                              for c in runs)
+    return bool(runs) and all(
+        c.status == "completed" and c.conclusion in ("success", "skipped", "neutral") for c in runs
+    )
 
 
 def fresh_app(config_path: Path) -> Any:
@@ -206,8 +213,9 @@ async def one_pane_cold(config_path: Path, servers: Any, name: str) -> dict[str,
         emulator.request_log.clear()
     async with app.run_test(size=SIZE) as pilot:
         frames = Frames(app)
-        frames.watch(lambda: "at" in started and has_rows(app, name),
-                     lambda t: result.setdefault("to_rows", t - started["at"]))
+        frames.watch(
+            lambda: "at" in started and has_rows(app, name), lambda t: result.setdefault("to_rows", t - started["at"])
+        )
         await until(lambda: "to_rows" in result and idle(app), pilot)
         result["cold"] = servers.github.log()
         result["cold_index"] = servers.index.log()
@@ -236,8 +244,9 @@ async def all_panes_cold(config_path: Path) -> dict[str, float]:
     async with app.run_test(size=SIZE) as pilot:
         frames = Frames(app)
         for name in PANE_KEYS:
-            frames.watch(lambda n=name: n in started and has_rows(app, n),
-                         lambda t, n=name: shown.setdefault(n, t - started[n]))
+            frames.watch(
+                lambda n=name: n in started and has_rows(app, n), lambda t, n=name: shown.setdefault(n, t - started[n])
+            )
         await until(lambda: len(shown) == len(PANE_KEYS) and idle(app), pilot)
     return shown
 
@@ -248,33 +257,34 @@ def key_script(app: Any) -> list[tuple[str, str, Callable[[], Callable[[], bool]
     from cockpit.ui.help import HelpScreen
 
     def pane_is(name: str) -> Callable[[], Callable[[], bool]]:
-        return lambda: (lambda: app.current_name == name)
+        return lambda: lambda: app.current_name == name
 
     def picks() -> Any:
         return app.mounted_pane("picks")
 
     def filter_is(text: str) -> Callable[[], Callable[[], bool]]:
-        return lambda: (lambda: picks().filter_input.value == text and picks().row_filter.text == text)
+        return lambda: lambda: picks().filter_input.value == text and picks().row_filter.text == text
 
     def cursor(step: int) -> Callable[[], Callable[[], bool]]:
         def effect() -> Callable[[], bool]:
             table = picks().table
             want = max(0, min(table.cursor_row + step, table.row_count - 1))
             return lambda: table.cursor_row == want
+
         return effect
 
     script: list[tuple[str, str, Callable[[], Callable[[], bool]]]] = []
     for name in ("milestone", "picks", "ci", "branch", "checklist", "overview", "picks"):
         script.append(("pane switch", PANE_KEYS[name], pane_is(name)))
-    script.append(("filter typing", "/", lambda: (lambda: app.focused is picks().filter_input)))
+    script.append(("filter typing", "/", lambda: lambda: app.focused is picks().filter_input))
     typed = ""
     for char in "review":
         typed += char
         script.append(("filter typing", char, filter_is(typed)))
     script.append(("filter typing", "escape", filter_is("")))
     script += [("cursor j/k", "j", cursor(1))] * 4 + [("cursor j/k", "k", cursor(-1))] * 4
-    script.append(("help ? / close", "?", lambda: (lambda: isinstance(app.screen, HelpScreen))))
-    script.append(("help ? / close", "escape", lambda: (lambda: not isinstance(app.screen, HelpScreen))))
+    script.append(("help ? / close", "?", lambda: lambda: isinstance(app.screen, HelpScreen)))
+    script.append(("help ? / close", "escape", lambda: lambda: not isinstance(app.screen, HelpScreen)))
     return script
 
 
@@ -284,8 +294,10 @@ def summary(samples: list[float]) -> str:
         return "no samples"
     p95 = ms[min(len(ms) - 1, math.ceil(0.95 * len(ms)) - 1)]
     verdict = "within" if p95 < TARGET_MS else "ABOVE"
-    return (f"p50 {statistics.median(ms):6.1f} ms  p95 {p95:6.1f} ms  max {ms[-1]:6.1f} ms  "
-            f"(n={len(ms)}; p95 {verdict} {TARGET_MS:.0f} ms)")
+    return (
+        f"p50 {statistics.median(ms):6.1f} ms  p95 {p95:6.1f} ms  max {ms[-1]:6.1f} ms  "
+        f"(n={len(ms)}; p95 {verdict} {TARGET_MS:.0f} ms)"
+    )
 
 
 async def keys_and_big_table(config_path: Path, servers: Any, rounds: int) -> dict[str, Any]:
@@ -338,10 +350,14 @@ def print_cold(name: str, result: dict[str, Any], floor: tuple[int, str]) -> Non
     not_304 = sum(1 for e in refresh if e["status"] != 304)
     index = f", + {len(result['cold_index'])} wheel-index requests" if result["cold_index"] else ""
     ratio = f"{cold / floor[0]:.2f}x" if floor[0] else "n/a"
-    print(f"  {name:9} {result['rows']:4} rows  cold: {cold:3} GitHub requests{index}; floor {floor[0]:3} "
-          f"({floor[1]}) = {ratio}")
-    print(f"  {'':9} rows on screen {result['to_rows'] * 1000:7.0f} ms after the load started; "
-          f"unchanged refresh: {len(refresh)} requests, {not_304} not answered 304")
+    print(
+        f"  {name:9} {result['rows']:4} rows  cold: {cold:3} GitHub requests{index}; floor {floor[0]:3} "
+        f"({floor[1]}) = {ratio}"
+    )
+    print(
+        f"  {'':9} rows on screen {result['to_rows'] * 1000:7.0f} ms after the load started; "
+        f"unchanged refresh: {len(refresh)} requests, {not_304} not answered 304"
+    )
 
 
 def main() -> int:
@@ -357,11 +373,12 @@ def main() -> int:
     scale = scale_named(args.scale)
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     say("preparing the sandbox world (untimed)...")
-    world = prepare_world(DEFAULT_SEED, directory=args.dir, progress=say,
-                          scale=None if scale.name == "demo" else scale)
+    world = prepare_world(DEFAULT_SEED, directory=args.dir, progress=say, scale=None if scale.name == "demo" else scale)
     print(describe(scale, world))
-    print(f"Pilot in-process at {SIZE[0]}x{SIZE[1]}, read-only sessions over the real adapters; "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start")
+    print(
+        f"Pilot in-process at {SIZE[0]}x{SIZE[1]}, read-only sessions over the real adapters; "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start"
+    )
     floor = floors(world)
     with tempfile.TemporaryDirectory(prefix="bench-panes-") as tmp, SandboxServers(world) as servers:
         config = write_config(world, Path(tmp), github_url=servers.github_url, index_url=servers.index_url)
@@ -377,8 +394,10 @@ def main() -> int:
             print(f"  {kind:15} {summary(samples)}")
         for kind, count in out["missed"].items():
             print(f"  {kind:15} {count} key(s) whose effect never showed within {KEY_TIMEOUT_S:.0f} s")
-        print(f"  pane loads waiting on I/O: {out['in_flight_before']} when the keys began, "
-              f"{out['in_flight_after']} still after {out['keys_seconds']:.1f} s of keys")
+        print(
+            f"  pane loads waiting on I/O: {out['in_flight_before']} when the keys began, "
+            f"{out['in_flight_after']} still after {out['keys_seconds']:.1f} s of keys"
+        )
         print(f"4. the cherry-picks table, {out['picks_rows']} rows, nothing in flight")
         typing = [t for t in out["typing"] if t is not None]
         print(f"  filter typing   {summary(typing)}; 'under review' leaves {out['filtered_rows']} rows")

@@ -27,7 +27,8 @@ for reference. The cockpit's own bytecode is compiled first (as an install does)
 
 Prints the median and best of each, the phases inside the child, the CPU time each process had
 used at first paint, two other views of the same runs (paired ratios, best times), and the ratio
-cockpit/empty of the medians, which is the one judged (target: within 1.15x). Not collected by pytest (the file is not named ``test_*``).
+cockpit/empty of the medians, which is the one judged (target: within 1.15x).
+Not collected by pytest (the file is not named ``test_*``).
 """
 
 from __future__ import annotations
@@ -70,8 +71,12 @@ def child(kind: str, config: str | None, world_dir: str | None) -> None:
         world = prepare_world(DEFAULT_SEED, directory=Path(world_dir) if world_dir else None)
         mark("world loaded")
         servers = SandboxServers(world, owned=True).__enter__()
-        config_path = write_config(world, Path(tempfile.mkdtemp(prefix="bench-demo-")),
-                                   github_url=servers.github_url, index_url=servers.index_url)
+        config_path = write_config(
+            world,
+            Path(tempfile.mkdtemp(prefix="bench-demo-")),
+            github_url=servers.github_url,
+            index_url=servers.index_url,
+        )
         mark("emulators up")
         from cockpit.bootstrap import build_backend
         from cockpit.config import load_config
@@ -158,8 +163,12 @@ def one_run(argv: list[str], timeout: float = 60.0) -> tuple[float, dict[str, fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=15,
-                        help="fresh processes of each kind (default 15: one start varies by 20%% on a busy machine)")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=15,
+        help="fresh processes of each kind (default 15: one start varies by 20%% on a busy machine)",
+    )
     parser.add_argument("--dir", type=Path, help="build the world here (default: the cockpit's cache folder)")
     parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
     parser.add_argument("--config", help=argparse.SUPPRESS)
@@ -174,7 +183,6 @@ def main() -> int:
         prepare_world,
         write_config,
     )
-
 
     print("preparing the sandbox world (untimed)...", file=sys.stderr, flush=True)
     import compileall
@@ -215,21 +223,33 @@ def main() -> int:
         inside = ", ".join(f"{n} {statistics.median(s[n] for s in samples) * 1000:.0f}" for n in names)
         print(f"  inside {kind} (ms since its first line): {inside}")
     cpu_median = {kind: statistics.median(times) for kind, times in cpu.items()}
-    print("  widgets visible in the first frame: "
-          + ", ".join(f"{kind} {statistics.median(counts):.0f}" for kind, counts in widgets.items()))
-    print(f"  the other five panes were mounted {statistics.median(after['cockpit']) * 1000:.0f} ms after the "
-          "first paint (their loads running meanwhile; not part of the ratio)")
-    print("  CPU seconds of the process at first paint (steadier than wall time on a busy machine): "
-          + ", ".join(f"{kind} {t * 1000:.0f} ms" for kind, t in cpu_median.items()))
-    paired = statistics.median(c / e for c, e in zip(runs["cockpit"], runs["empty"]))
-    print(f"  other views of the same runs: median of the back-to-back pairs' ratios {paired:.2f}x, "
-          f"ratio of the best times {min(runs['cockpit']) / min(runs['empty']):.2f}x")
-    print(f"  for the record, 'cockpit demo' with its world built (loading the world and starting the "
-          f"emulators too): {median['demo'] / median['empty']:.2f}x the empty app")
+    print(
+        "  widgets visible in the first frame: "
+        + ", ".join(f"{kind} {statistics.median(counts):.0f}" for kind, counts in widgets.items())
+    )
+    print(
+        f"  the other five panes were mounted {statistics.median(after['cockpit']) * 1000:.0f} ms after the "
+        "first paint (their loads running meanwhile; not part of the ratio)"
+    )
+    print(
+        "  CPU seconds of the process at first paint (steadier than wall time on a busy machine): "
+        + ", ".join(f"{kind} {t * 1000:.0f} ms" for kind, t in cpu_median.items())
+    )
+    paired = statistics.median(c / e for c, e in zip(runs["cockpit"], runs["empty"], strict=True))
+    print(
+        f"  other views of the same runs: median of the back-to-back pairs' ratios {paired:.2f}x, "
+        f"ratio of the best times {min(runs['cockpit']) / min(runs['empty']):.2f}x"
+    )
+    print(
+        f"  for the record, 'cockpit demo' with its world built (loading the world and starting the "
+        f"emulators too): {median['demo'] / median['empty']:.2f}x the empty app"
+    )
     ratio = median["cockpit"] / median["empty"]
     verdict = "within" if ratio <= TARGET else "ABOVE"
-    print(f"ratio cockpit / empty app: {ratio:.2f}x wall ({verdict} the {TARGET}x target), "
-          f"{cpu_median['cockpit'] / cpu_median['empty']:.2f}x CPU")
+    print(
+        f"ratio cockpit / empty app: {ratio:.2f}x wall ({verdict} the {TARGET}x target), "
+        f"{cpu_median['cockpit'] / cpu_median['empty']:.2f}x CPU"
+    )
     return 0
 
 

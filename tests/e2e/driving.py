@@ -61,8 +61,12 @@ async def _submit_form(screen, pilot, version: str, note: str) -> None:
 
 def git_refs(path: str | Path) -> str:
     """``for-each-ref`` plus HEAD of a clone or bare remote: what a write would change."""
-    refs = subprocess.run(["git", "-C", str(path), "for-each-ref", "--format=%(refname) %(objectname)"],
-                          check=True, capture_output=True, text=True).stdout
+    refs = subprocess.run(
+        ["git", "-C", str(path), "for-each-ref", "--format=%(refname) %(objectname)"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     head = subprocess.run(
         ["git", "-C", str(path), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
     ).stdout

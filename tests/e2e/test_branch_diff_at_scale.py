@@ -27,14 +27,23 @@ def history(tmp_path_factory):
 @pytest.fixture(scope="module")
 def report(history):
     repo = GitRepo(Path(history.clone), read_only=True)
-    return load_branch_diff(repo, main="main", branch=history.branch, items=history.milestone_items(),
-                            repository=history.repository)
+    return load_branch_diff(
+        repo, main="main", branch=history.branch, items=history.milestone_items(), repository=history.repository
+    )
 
 
 def test_the_small_history_plants_every_verdict_and_the_prefix_traps(history):
     planted = Counter(history.verdicts.values())
-    assert set(planted) == {"landed", "landed_modified", "landed_before_cut", "missing", "not_merged",
-                            "open_issue", "needs_review", "skipped"}
+    assert set(planted) == {
+        "landed",
+        "landed_modified",
+        "landed_before_cut",
+        "missing",
+        "not_merged",
+        "open_issue",
+        "needs_review",
+        "skipped",
+    }
     picked = {int(n) for n, v in history.verdicts.items() if v == "landed"}
     prefixes = [n for n in map(int, history.verdicts) if any(p // 10 == n for p in picked)]
     assert len(prefixes) >= 4, "milestone numbers that prefix picked PRs (#1234 vs #12345)"

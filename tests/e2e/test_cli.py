@@ -53,13 +53,21 @@ def test_cockpit_sandbox_prints_its_config_and_logs_the_requests_made_against_it
     env = {**os.environ, "COCKPIT_CACHE_DIR": str(tmp_path / "cache")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "cockpit", "sandbox", "--dir", str(tmp_path / "world")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     try:
         config = Path(proc.stdout.readline().strip())
         assert config.name == "cockpit.toml" and config.exists()
-        done = subprocess.run([sys.executable, "-m", "cockpit", "--config", str(config), "check"],
-                              capture_output=True, text=True, env=env, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "cockpit", "--config", str(config), "check"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
         assert done.returncode == 1, done.stderr
         api_url = next(line.split('"')[1] for line in config.read_text().splitlines() if line.startswith("api_url"))
         with urllib.request.urlopen(f"{api_url}/_sandbox/log") as response:
@@ -73,8 +81,9 @@ def test_cockpit_sandbox_prints_its_config_and_logs_the_requests_made_against_it
     assert "Traceback" not in proc.stderr.read()
 
 
-def test_locate_says_who_holds_the_state_lock_and_take_over_takes_one_left_on_another_machine(sandbox, capsys,
-                                                                                              monkeypatch):
+def test_locate_says_who_holds_the_state_lock_and_take_over_takes_one_left_on_another_machine(
+    sandbox, capsys, monkeypatch
+):
     import socket
 
     from cockpit.bootstrap import build_backend
@@ -95,8 +104,10 @@ def test_locate_says_who_holds_the_state_lock_and_take_over_takes_one_left_on_an
     assert main(["--config", str(sandbox.config_path), "locate"]) == 0
     assert "laptop-of-bob since 2026-10-01T09:00:00Z, another machine" in capsys.readouterr().out
     started = []  # what the app would have started with: the screen itself is not needed here
-    monkeypatch.setattr("cockpit.ui.app.CockpitApp.run", lambda app: started.append(
-        (app.backend.read_only, json.loads(lock_path_for(state).read_text())["pid"])))
+    monkeypatch.setattr(
+        "cockpit.ui.app.CockpitApp.run",
+        lambda app: started.append((app.backend.read_only, json.loads(lock_path_for(state).read_text())["pid"])),
+    )
     assert main(["--config", str(sandbox.config_path), "--take-over"]) == 0
     assert started == [(False, os.getpid())]
     assert not lock_path_for(state).exists(), "released when the session ended"

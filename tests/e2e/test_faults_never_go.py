@@ -30,8 +30,13 @@ SEED, TRUNK_COMMITS = 7, 400  # the size of the shared sandbox world (tests/conf
 TIMEOUT, RETRIES, MAX_WAIT = 0.5, 1, 1.0
 GO = "GO: "
 
-MILESTONE, BRANCH, PICKS, CI, RC = ("Milestone empty", "Branch diff clean", "Cherry-picks clear", "CI green",
-                                    "RC artifacts valid")
+MILESTONE, BRANCH, PICKS, CI, RC = (
+    "Milestone empty",
+    "Branch diff clean",
+    "Cherry-picks clear",
+    "CI green",
+    "RC artifacts valid",
+)
 
 # endpoint family -> (path regex, the gates whose data it carries)
 GITHUB_FAMILIES = {
@@ -58,10 +63,14 @@ GITHUB_FAULTS = {
     "a timeout": (lambda f, p: f.timeout(5, path=p), f"did not answer within {TIMEOUT:g} s"),
     "the primary rate limit (403)": (lambda f, p: f.rate_limit(path=p), "rate limit is exhausted"),
     "the primary rate limit (429)": (lambda f, p: f.rate_limit(status=429, path=p), "rate limit is exhausted"),
-    "a secondary rate limit with Retry-After": (lambda f, p: f.secondary_rate_limit(retry_after=600, path=p),
-                                                "rate limit is exhausted"),
+    "a secondary rate limit with Retry-After": (
+        lambda f, p: f.secondary_rate_limit(retry_after=600, path=p),
+        "rate limit is exhausted",
+    ),
     "a secondary rate limit named only in the message": (
-        lambda f, p: f.secondary_rate_limit(retry_after=None, path=p), "rate limit is exhausted"),
+        lambda f, p: f.secondary_rate_limit(retry_after=None, path=p),
+        "rate limit is exhausted",
+    ),
     "a malformed JSON body": (lambda f, p: f.malformed(path=p), "not valid JSON"),
     "a 404": (lambda f, p: f.add("not_found", path=p), "not found (404)"),
 }
@@ -85,8 +94,7 @@ NOT_A_READ_FAILURE = {("PyPI's JSON API", "a 404")}
 def green(tmp_path_factory):
     """The all-green world served once for the module; a config with short ceilings, go steps signed."""
     root = tmp_path_factory.mktemp("green")
-    world = prepare_world(SEED, trunk_commits=TRUNK_COMMITS, directory=root / "w",
-                          all_green=True)
+    world = prepare_world(SEED, trunk_commits=TRUNK_COMMITS, directory=root / "w", all_green=True)
     with SandboxServers(world) as servers:
         path = write_config(world, root, github_url=servers.github_url, index_url=servers.index_url)
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -100,6 +108,7 @@ def green(tmp_path_factory):
 @pytest.fixture
 def check(green, capsys):
     """Run `cockpit check` on the green world; (exit status, stdout lines); faults cleared after."""
+
     def run() -> tuple[int, list[str]]:
         status = main(["--config", str(green.config_path), "check"])
         out = capsys.readouterr()
@@ -143,8 +152,9 @@ def test_the_all_green_world_is_green_by_its_data_not_by_its_sign_offs(green, tm
 # Issue 12 item 9 (a failed PR read makes its request could_not_read, the gate UNKNOWN) is fixed on
 # the i-refs branch; until it is merged these cases must fail, and once it is they must pass.
 PR_READS_UNKNOWN = hasattr(PickFlag, "COULD_NOT_READ")
-_PR_READ_DEFECT = pytest.mark.xfail(not PR_READS_UNKNOWN, strict=True,
-                                    reason="a failed PR read is skipped silently (issue 12 item 9, fixed on i-refs)")
+_PR_READ_DEFECT = pytest.mark.xfail(
+    not PR_READS_UNKNOWN, strict=True, reason="a failed PR read is skipped silently (issue 12 item 9, fixed on i-refs)"
+)
 
 
 def _github_case(family: str, fault: str):
@@ -153,10 +163,15 @@ def _github_case(family: str, fault: str):
 
 
 # Timeouts cost about a second each, so they are drilled on every request at once only.
-GITHUB_CASES = [_github_case(family, fault) for family in GITHUB_FAMILIES for fault in GITHUB_FAULTS
-                if fault != "a timeout" or family == "every request"]
-INDEX_CASES = [(family, fault) for family in INDEX_FAMILIES for fault in INDEX_FAULTS
-               if (family, fault) not in NOT_A_READ_FAILURE]
+GITHUB_CASES = [
+    _github_case(family, fault)
+    for family in GITHUB_FAMILIES
+    for fault in GITHUB_FAULTS
+    if fault != "a timeout" or family == "every request"
+]
+INDEX_CASES = [
+    (family, fault) for family in INDEX_FAMILIES for fault in INDEX_FAULTS if (family, fault) not in NOT_A_READ_FAILURE
+]
 
 
 @pytest.mark.parametrize(("family", "fault"), GITHUB_CASES)
@@ -193,13 +208,21 @@ def test_cockpit_sandbox_all_green_serves_a_release_check_calls_go(tmp_path):
     env = {**os.environ, "COCKPIT_CACHE_DIR": str(tmp_path / "cache")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "cockpit", "sandbox", "--all-green", "--dir", str(tmp_path / "world")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     try:
         config = Path(proc.stdout.readline().strip())
         assert config.name == "cockpit.toml" and config.exists()
-        done = subprocess.run([sys.executable, "-m", "cockpit", "--config", str(config), "check"],
-                              capture_output=True, text=True, env=env, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "cockpit", "--config", str(config), "check"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
         assert done.returncode == 0, (done.stdout, done.stderr)
         assert done.stdout.startswith("GO: release 2.5.0")
     finally:

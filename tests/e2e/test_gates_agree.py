@@ -40,8 +40,11 @@ def test_the_picks_gate_is_the_same_whichever_load_finishes_first(sandbox, check
     assert reports["load_branch_diff"].gate == checked["branch_diff_clean"]
 
 
-@pytest.mark.parametrize("slow", [r"/issues\?", r"/issues/\d+/comments", r"/pulls\?", None],
-                         ids=["milestone-list-slow", "tracker-slow", "release-prs-slow", "none-slow"])
+@pytest.mark.parametrize(
+    "slow",
+    [r"/issues\?", r"/issues/\d+/comments", r"/pulls\?", None],
+    ids=["milestone-list-slow", "tracker-slow", "release-prs-slow", "none-slow"],
+)
 def test_loads_running_at_once_agree_with_check_and_compute_the_diff_once(sandbox, checked, slow, monkeypatch):
     if slow is not None:
         sandbox.github.faults.latency(0.4, path=slow)

@@ -36,8 +36,14 @@ HOSTILE_WORKFLOW = "lint" + CLEAR_SCREEN
 
 
 def _git(clone: Path, *args: str, env: dict | None = None, stdin: str | None = None) -> str:
-    return subprocess.run(["git", "-C", str(clone), *args], check=True, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, input=stdin).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(clone), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        input=stdin,
+    ).stdout.strip()
 
 
 def _hostile_commit_on(clone: Path, branch: str) -> None:
@@ -48,8 +54,12 @@ def _hostile_commit_on(clone: Path, branch: str) -> None:
     _git(clone, "read-tree", parent, env=index)
     _git(clone, "update-index", "--add", "--cacheinfo", f"100644,{blob},hostile.txt", env=index)
     tree = _git(clone, "write-tree", env=index)
-    who = {"GIT_AUTHOR_NAME": "Mallory \x1b]52;c;aGFja2Vk\x07 \u202eEvil", "GIT_AUTHOR_EMAIL": "m@evil.example",
-           "GIT_COMMITTER_NAME": "Mallory", "GIT_COMMITTER_EMAIL": "m@evil.example"}
+    who = {
+        "GIT_AUTHOR_NAME": "Mallory \x1b]52;c;aGFja2Vk\x07 \u202eEvil",
+        "GIT_AUTHOR_EMAIL": "m@evil.example",
+        "GIT_COMMITTER_NAME": "Mallory",
+        "GIT_COMMITTER_EMAIL": "m@evil.example",
+    }
     payload = PAYLOAD.replace("\x00", "")  # git refuses a NUL in a commit message
     message = f"Fix the loader{payload}\n\nDetails{payload}\nmore\x1b[31m red\n"
     commit = _git(clone, "commit-tree", tree, "-p", parent, "-F", "-", env=who, stdin=message)
@@ -73,8 +83,16 @@ def _poison(world) -> None:
     for repo in world.repos.values():
         for job in repo.check_runs:
             job.name += PAYLOAD
-    world.wheels.append(SbWheel("test", "torchlet", f"torchlet-2.5.0{CLEAR_SCREEN}\u202e-cp312-cp312-linux_x86_64.whl",
-                                size=1, sha256="0" * 64, variant="cpu"))
+    world.wheels.append(
+        SbWheel(
+            "test",
+            "torchlet",
+            f"torchlet-2.5.0{CLEAR_SCREEN}\u202e-cp312-cp312-linux_x86_64.whl",
+            size=1,
+            sha256="0" * 64,
+            variant="cpu",
+        )
+    )
     for wheel in world.wheels:
         if wheel.yanked is not None:  # the reason is the index's text too (PEP 592 data-yanked, JSON yanked)
             wheel.yanked += PAYLOAD

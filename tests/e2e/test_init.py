@@ -36,8 +36,25 @@ def test_init_writes_a_commented_config_that_the_cockpit_loads(sandbox, tmp_path
     clone = Path(sandbox.config.git.clone)
     out = tmp_path / "release" / "cockpit.toml"
     out.parent.mkdir()
-    assert init("--repository", "acme/torchlet", "--version", "2.5.0", "--milestone", "12", "--tracker", "95056",
-                "--clone", str(clone), "--api-url", sandbox.github_url + "/", "--output", str(out)) == 0
+    assert (
+        init(
+            "--repository",
+            "acme/torchlet",
+            "--version",
+            "2.5.0",
+            "--milestone",
+            "12",
+            "--tracker",
+            "95056",
+            "--clone",
+            str(clone),
+            "--api-url",
+            sandbox.github_url + "/",
+            "--output",
+            str(out),
+        )
+        == 0
+    )
     said = capsys.readouterr().out.splitlines()
     assert said[-2:] == [f"wrote {out}", f"next: cockpit --config {out} check"]
     assert "milestone = 12   # given: --milestone 12" in said
@@ -61,8 +78,25 @@ def test_init_writes_a_commented_config_that_the_cockpit_loads(sandbox, tmp_path
 def test_the_written_config_drives_a_real_check_of_the_release(sandbox, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GH_TOKEN", "sandbox-token")  # auth = "auto" reads it first
     out = tmp_path / "mine.toml"
-    assert init("--repository", "acme/torchlet", "--version", "2.5.0", "--milestone", "12", "--tracker", "95056",
-                "--clone", str(sandbox.config.git.clone), "--api-url", sandbox.github_url, "--output", str(out)) == 0
+    assert (
+        init(
+            "--repository",
+            "acme/torchlet",
+            "--version",
+            "2.5.0",
+            "--milestone",
+            "12",
+            "--tracker",
+            "95056",
+            "--clone",
+            str(sandbox.config.git.clone),
+            "--api-url",
+            sandbox.github_url,
+            "--output",
+            str(out),
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["--config", str(out), "check"]) == 1  # the sandbox release is planted as no-go
     said = capsys.readouterr()
@@ -72,8 +106,24 @@ def test_the_written_config_drives_a_real_check_of_the_release(sandbox, tmp_path
 
 def test_a_milestone_title_and_no_tracker_are_written_as_such(clone_with_remote_branch_only, tmp_path):
     out = tmp_path / "cockpit.toml"
-    assert init("--repository", "acme/torchlet", "--version", "3.1.2", "--milestone", "3.1.2", "--offline",
-                "--clone", str(clone_with_remote_branch_only), "--remote", "upstream", "--output", str(out)) == 0
+    assert (
+        init(
+            "--repository",
+            "acme/torchlet",
+            "--version",
+            "3.1.2",
+            "--milestone",
+            "3.1.2",
+            "--offline",
+            "--clone",
+            str(clone_with_remote_branch_only),
+            "--remote",
+            "upstream",
+            "--output",
+            str(out),
+        )
+        == 0
+    )
     config = load_config(out)
     assert config.release.milestone == "3.1.2" and config.release.tracker_issue is None
     assert config.release.branch == "release/3.1" and config.git.remote == "upstream"
@@ -83,8 +133,19 @@ def test_a_milestone_title_and_no_tracker_are_written_as_such(clone_with_remote_
 def test_init_never_overwrites_a_config_without_force(clone_with_remote_branch_only, tmp_path, capsys):
     out = tmp_path / "cockpit.toml"
     out.write_text("# my hand-tuned config\n", encoding="utf-8")
-    flags = ("--repository", "acme/torchlet", "--version", "3.1.0", "--clone", str(clone_with_remote_branch_only),
-             "--remote", "upstream", "--output", str(out), "--offline")
+    flags = (
+        "--repository",
+        "acme/torchlet",
+        "--version",
+        "3.1.0",
+        "--clone",
+        str(clone_with_remote_branch_only),
+        "--remote",
+        "upstream",
+        "--output",
+        str(out),
+        "--offline",
+    )
     assert init(*flags) == 2
     assert capsys.readouterr().err == f"cockpit init: --output {out}: already exists; pass --force to overwrite it\n"
     assert out.read_text(encoding="utf-8") == "# my hand-tuned config\n"
@@ -94,8 +155,25 @@ def test_init_never_overwrites_a_config_without_force(clone_with_remote_branch_o
 
 def test_every_bad_flag_is_one_line_and_nothing_is_written(tmp_path, capsys):
     out = tmp_path / "cockpit.toml"
-    assert init("--repository", "torchlet", "--version", "3.1", "--tracker", "twelve", "--milestone", "0",
-                "--api-url", "api.github.com", "--clone", str(tmp_path / "nowhere"), "--output", str(out)) == 2
+    assert (
+        init(
+            "--repository",
+            "torchlet",
+            "--version",
+            "3.1",
+            "--tracker",
+            "twelve",
+            "--milestone",
+            "0",
+            "--api-url",
+            "api.github.com",
+            "--clone",
+            str(tmp_path / "nowhere"),
+            "--output",
+            str(out),
+        )
+        == 2
+    )
     err = capsys.readouterr().err.splitlines()
     assert err == [
         "cockpit init: --version '3.1': expected a release version like 2.5.0",
@@ -119,26 +197,76 @@ def test_required_flags_are_named_when_missing(tmp_path, monkeypatch, capsys):
 
 def test_the_clone_must_have_the_release_branch_of_the_version(clone_with_remote_branch_only, tmp_path, capsys):
     clone = clone_with_remote_branch_only
-    assert init("--repository", "acme/torchlet", "--version", "3.2.0", "--clone", str(clone),
-                "--remote", "upstream", "--output", str(tmp_path / "c.toml")) == 2
+    assert (
+        init(
+            "--repository",
+            "acme/torchlet",
+            "--version",
+            "3.2.0",
+            "--clone",
+            str(clone),
+            "--remote",
+            "upstream",
+            "--output",
+            str(tmp_path / "c.toml"),
+        )
+        == 2
+    )
     assert capsys.readouterr().err.splitlines() == [
         f"cockpit init: --clone {clone.resolve()}: has neither release/3.2 nor upstream/release/3.2; "
-        f"fetch it (git -C {clone.resolve()} fetch upstream release/3.2), or check --version"]
-    assert init("--repository", "acme/torchlet", "--version", "3.1.0", "--clone", str(clone),
-                "--remote", "origin", "--output", str(tmp_path / "c.toml")) == 2
+        f"fetch it (git -C {clone.resolve()} fetch upstream release/3.2), or check --version"
+    ]
+    assert (
+        init(
+            "--repository",
+            "acme/torchlet",
+            "--version",
+            "3.1.0",
+            "--clone",
+            str(clone),
+            "--remote",
+            "origin",
+            "--output",
+            str(tmp_path / "c.toml"),
+        )
+        == 2
+    )
     assert "--remote 'origin': the clone" in capsys.readouterr().err
-    assert init("--repository", "acme/torchlet", "--version", "3.2.0", "--clone", str(clone),
-                "--output", str(tmp_path / "c.toml")) == 2
+    assert (
+        init(
+            "--repository",
+            "acme/torchlet",
+            "--version",
+            "3.2.0",
+            "--clone",
+            str(clone),
+            "--output",
+            str(tmp_path / "c.toml"),
+        )
+        == 2
+    )
     assert capsys.readouterr().err.splitlines() == [
         f"cockpit init: --clone {clone.resolve()}: neither release/3.2 nor any remote's release/3.2 (upstream); "
-        f"fetch it (git -C {clone.resolve()} fetch upstream release/3.2), or check --version"]
+        f"fetch it (git -C {clone.resolve()} fetch upstream release/3.2), or check --version"
+    ]
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
 def test_init_under_read_only_refuses_and_writes_nothing(clone_with_remote_branch_only, tmp_path, capsys, where):
     out = tmp_path / "cockpit.toml"
-    flags = ["init", "--repository", "acme/torchlet", "--version", "3.1.0",
-             "--clone", str(clone_with_remote_branch_only), "--remote", "upstream", "--output", str(out)]
+    flags = [
+        "init",
+        "--repository",
+        "acme/torchlet",
+        "--version",
+        "3.1.0",
+        "--clone",
+        str(clone_with_remote_branch_only),
+        "--remote",
+        "upstream",
+        "--output",
+        str(out),
+    ]
     argv = ["--read-only", *flags] if where == "before" else [*flags, "--read-only"]
     assert main(argv) == 2
     err = capsys.readouterr().err

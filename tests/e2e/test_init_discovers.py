@@ -19,9 +19,22 @@ def git(path: Path, *args: str) -> str:
 
 
 def init(sandbox, out: Path, *flags: str, clone: Path | str | None = None, api_url: str | None = None) -> int:
-    return main(["init", "--repository", "acme/torchlet", "--version", "2.5.0",
-                 "--clone", str(clone or sandbox.world.clone_path), "--api-url", api_url or sandbox.github_url,
-                 "--output", str(out), *flags])
+    return main(
+        [
+            "init",
+            "--repository",
+            "acme/torchlet",
+            "--version",
+            "2.5.0",
+            "--clone",
+            str(clone or sandbox.world.clone_path),
+            "--api-url",
+            api_url or sandbox.github_url,
+            "--output",
+            str(out),
+            *flags,
+        ]
+    )
 
 
 def gets(sandbox) -> list[str]:

@@ -21,8 +21,16 @@ def planted(world, verdict: str) -> list[int]:
 
 
 def standalone(world, *more: str) -> list[str]:
-    return ["missing-in-branch", "--repo-path", world.clone_path, "--branch", world.release_branch,
-            "--repo", world.repository, *more]
+    return [
+        "missing-in-branch",
+        "--repo-path",
+        world.clone_path,
+        "--branch",
+        world.release_branch,
+        "--repo",
+        world.repository,
+        *more,
+    ]
 
 
 def test_the_milestone_from_github_gives_the_planted_verdicts_as_json_and_exit_1(sandbox, sandbox_world, capsys):

@@ -19,8 +19,9 @@ from tests.conftest import SMALL_WORLD
 @pytest.fixture(scope="module")
 def patch_world(tmp_path_factory):
     root = tmp_path_factory.mktemp("patch-world")
-    return prepare_world(SMALL_WORLD["seed"], trunk_commits=SMALL_WORLD["trunk_commits"], directory=root / "w",
-                         patch=True)
+    return prepare_world(
+        SMALL_WORLD["seed"], trunk_commits=SMALL_WORLD["trunk_commits"], directory=root / "w", patch=True
+    )
 
 
 @pytest.fixture()
@@ -71,8 +72,11 @@ def test_the_triage_list_is_the_labelled_open_items_outside_the_patch_milestone(
 
 
 def mutations(sandbox) -> list[tuple[str, str]]:
-    return [(e["method"], unquote(e["path"].split("?")[0])) for e in sandbox.github.log()
-            if e["method"] not in ("GET", "HEAD")]
+    return [
+        (e["method"], unquote(e["path"].split("?")[0]))
+        for e in sandbox.github.log()
+        if e["method"] not in ("GET", "HEAD")
+    ]
 
 
 def test_triage_decisions_send_exactly_the_previewed_requests_and_none_in_read_only(patch_sandbox):

@@ -84,11 +84,13 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
         await settle(app, pilot)
         path = f"/repos/{repo}/issues/{closed_issue.number}/comments"
         assert requests(sandbox) == [("GET", path + "?per_page=100"), ("POST", path)]
-        text = config.validation_comment.format(version=config.release.version, number=closed_issue.number,
-                                                branch=config.release.branch)
+        text = config.validation_comment.format(
+            version=config.release.version, number=closed_issue.number, branch=config.release.branch
+        )
         assert comments_on(sandbox, closed_issue.number).count(text) == 1
-        assert "validated" in " ".join(str(c) for c in app.query_one("#pane-milestone .pane-table", DataTable)
-                                       .get_row(str(closed_issue.number)))
+        assert "validated" in " ".join(
+            str(c) for c in app.query_one("#pane-milestone .pane-table", DataTable).get_row(str(closed_issue.number))
+        )
 
         sandbox.github.request_log.clear()
         await pilot.press("v")
@@ -112,7 +114,8 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]
     assert [(e["action"], e["outcome"]) for e in audit] == [
-        ("milestone.validate", "ok"), ("milestone.remove", "ok"),
+        ("milestone.validate", "ok"),
+        ("milestone.remove", "ok"),
     ]
 
 
@@ -126,8 +129,11 @@ async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_reque
         await settle(app, pilot)
         await pilot.press("2")
         rows = app.pane("picks").report.rows
-        critical = next(r for r in rows if r.status == "accepted" and r.request.category == "Critical fix"
-                        and r.request.fixes and not r.flags)
+        critical = next(
+            r
+            for r in rows
+            if r.status == "accepted" and r.request.category == "Critical fix" and r.request.fixes and not r.flags
+        )
         trunk = critical.request.trunk_prs[0].number
 
         sandbox.github.request_log.clear()

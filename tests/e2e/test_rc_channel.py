@@ -28,8 +28,11 @@ def test_each_package_is_read_in_each_variants_sub_index_with_sizes_and_metadata
     finally:
         backend.state.close()
     pages = [e["path"] for e in sandbox.index.log() if e["path"].endswith("/")]
-    assert pages == [f"/whl/test/{v}/{p}/" for p in ("torchlet", "torchlet-vision", "torchlet-audio")
-                     for v in ("cpu", "cu126", "cu128", "rocm6.3", "xpu")]
+    assert pages == [
+        f"/whl/test/{v}/{p}/"
+        for p in ("torchlet", "torchlet-vision", "torchlet-audio")
+        for v in ("cpu", "cu126", "cu128", "rocm6.3", "xpu")
+    ]
     heads = [e for e in sandbox.index.log() if e["method"] == "HEAD"]
     metadata = [e for e in sandbox.index.log() if e["path"].endswith(".metadata")]
     assert len(heads) == 180 - 2  # every file staged: 3 packages x 12 variant platforms x 5 pythons, 2 planted missing
@@ -47,7 +50,10 @@ def test_a_config_written_before_variants_still_checks_the_plain_index(sandbox, 
     finally:
         backend.state.close()
     assert [e["path"] for e in sandbox.index.log() if e["path"].endswith("/")] == [
-        "/whl/test/torchlet/", "/whl/test/torchlet-vision/", "/whl/test/torchlet-audio/"]
+        "/whl/test/torchlet/",
+        "/whl/test/torchlet-vision/",
+        "/whl/test/torchlet-audio/",
+    ]
     report = result.report
     assert len(report.expected) == 3 * 2 * 5 and {e.variant for e in report.expected} == {""}
     kinds = {p.kind for p in report.problems}

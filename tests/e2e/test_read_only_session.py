@@ -36,8 +36,11 @@ def rows_to_visit(pane, table: DataTable) -> list[int]:
     """The first row (the read-only refusal comes before any row-specific check), plus a row each
     action applies to: the first pickable branch-diff row, the first manual checklist step."""
     rows = {0}
-    pickable = [str(i) for i, r in enumerate(getattr(pane, "rows", ()))
-                if getattr(r, "target", None) is not None and getattr(r, "shas", None)]
+    pickable = [
+        str(i)
+        for i, r in enumerate(getattr(pane, "rows", ()))
+        if getattr(r, "target", None) is not None and getattr(r, "shas", None)
+    ]
     report = pane.report if pane.PANE == "checklist" else None
     manual = [v.step.id for v in report[0].steps if v.step.kind.value == "manual"] if report else []
     for key in (pickable + manual)[:1]:

@@ -23,8 +23,15 @@ def picture(sandbox):
 
 def test_every_pane_loads_without_error(picture):
     assert picture.errors == {}
-    assert {"milestone_empty", "branch_diff_clean", "picks_clear", "ci_green", "rc_artifacts",
-            "pypi_not_published", "checklist"} <= picture.gates.keys()
+    assert {
+        "milestone_empty",
+        "branch_diff_clean",
+        "picks_clear",
+        "ci_green",
+        "rc_artifacts",
+        "pypi_not_published",
+        "checklist",
+    } <= picture.gates.keys()
     assert not picture.verdict.go
 
 
@@ -55,20 +62,29 @@ def test_storage_finds_exactly_the_planted_gaps_variant_by_variant(picture, sand
     report = picture.storage.report
     assert len(report.expected) == truth["expected_count"]
     got = {(p.variant, p.kind, p.filename) for p in report.problems}
-    planted = {(variant, kind, name) for variant, kinds in truth["by_variant"].items()
-               for kind, names in kinds.items() for name in names}
+    planted = {
+        (variant, kind, name)
+        for variant, kinds in truth["by_variant"].items()
+        for kind, names in kinds.items()
+        for name in names
+    }
     assert got == planted
     assert {v: [p.kind for p in problems] for v, _, problems in report.by_variant()} == {
-        "cpu": ["missing"], "cu126": ["yanked", "oversize"], "cu128": ["missing"], "rocm6.3": ["wrong_version"],
-        "xpu": []}
+        "cpu": ["missing"],
+        "cu126": ["yanked", "oversize"],
+        "cu128": ["missing"],
+        "rocm6.3": ["wrong_version"],
+        "xpu": [],
+    }
     yanked = next(p for p in report.problems if p.kind == "yanked")
     assert "wrong CUDA runtime" in yanked.detail and "counts as not staged" in yanked.detail
     wrong = next(p for p in report.problems if p.kind == "wrong_version")
     assert "METADATA says Version: 2.5.0rc2+rocm6.3" in wrong.detail
     gate = picture.gates["rc_artifacts"]
     assert gate.status is GateStatus.RED
-    assert gate.summary == ("5 problems: 2 missing, 1 yanked, 1 wrong version, 1 over 1000 MB "
-                            "(in cpu, cu126, cu128, rocm6.3)")
+    assert gate.summary == (
+        "5 problems: 2 missing, 1 yanked, 1 wrong version, 1 over 1000 MB (in cpu, cu126, cu128, rocm6.3)"
+    )
     assert not report.published_on_pypi
 
 

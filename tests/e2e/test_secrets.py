@@ -75,7 +75,9 @@ def gh_hosts(tmp_path: Path, token: str) -> Path:
     folder.mkdir(exist_ok=True)
     (folder / "hosts.yml").write_text(
         f"github.com:\n    user: rm\n    oauth_token: {token}\n    git_protocol: https\n"
-        "ghe.example.com:\n    oauth_token: ghp_someOtherHostsToken000000000\n", encoding="utf-8")
+        "ghe.example.com:\n    oauth_token: ghp_someOtherHostsToken000000000\n",
+        encoding="utf-8",
+    )
     return folder
 
 

@@ -61,8 +61,12 @@ def loaded(sandbox_world, tmp_path_factory):
     from cockpit.sandbox.demo import SandboxServers, write_config
 
     with SandboxServers(sandbox_world) as servers:
-        path = write_config(sandbox_world, tmp_path_factory.mktemp("snapshots"),
-                            github_url=servers.github_url, index_url=servers.index_url)
+        path = write_config(
+            sandbox_world,
+            tmp_path_factory.mktemp("snapshots"),
+            github_url=servers.github_url,
+            index_url=servers.index_url,
+        )
         backend = build_backend(load_config(path), clock=lambda: NOW)
         urls = {servers.github_url: "http://127.0.0.1:PORT", servers.index_url: "http://127.0.0.1:PORT"}
         reports = {name: normalised(getattr(backend, name)(), urls) for name in LOADERS}
@@ -92,6 +96,7 @@ def showing(pane: str | None):
         if pane is not None:
             await pilot.press(PANE_KEYS[pane])
         await pilot.pause()
+
     return run_before
 
 

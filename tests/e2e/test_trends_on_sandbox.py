@@ -40,11 +40,16 @@ def picture(sandbox):
 def test_the_burn_down_counts_the_planted_milestone_items_open_each_day(picture, sandbox, sandbox_world):
     repo = sandbox_world.repos[sandbox_world.repository]
     skip = {label.casefold() for label in sandbox.config.skip_labels}
-    items = [i for i in [*repo.issues, *repo.pulls]
-             if i.milestone == sandbox_world.milestone_number and not skip & {lbl.casefold() for lbl in i.labels}]
+    items = [
+        i
+        for i in [*repo.issues, *repo.pulls]
+        if i.milestone == sandbox_world.milestone_number and not skip & {lbl.casefold() for lbl in i.labels}
+    ]
     first = min(day_of(i.created_at) for i in items)
-    want = tuple(sum(day_of(i.created_at) <= day and (i.state == "open" or day_of(i.closed_at) > day) for i in items)
-                 for day in days_from(first))
+    want = tuple(
+        sum(day_of(i.created_at) <= day and (i.state == "open" or day_of(i.closed_at) > day) for i in items)
+        for day in days_from(first)
+    )
     milestone = next(m for m in repo.milestones if m.number == sandbox_world.milestone_number)
 
     got = burn_down(picture.milestone.milestone, picture.milestone.items, TODAY)
@@ -76,8 +81,11 @@ def test_the_pick_flow_counts_the_planted_requests_and_their_release_prs(picture
 def test_each_repositorys_ci_history_is_its_newest_required_runs_on_the_release_branch(picture, sandbox, sandbox_world):
     mark = {"success": "✓", "failure": "✗", None: "·"}
     for target in sandbox.config.ci:
-        runs = [r for r in sandbox_world.repos[target.repository].workflow_runs
-                if r.head_branch == target.branch and r.event == "push" and r.name in target.required_workflows]
+        runs = [
+            r
+            for r in sandbox_world.repos[target.repository].workflow_runs
+            if r.head_branch == target.branch and r.event == "push" and r.name in target.required_workflows
+        ]
         newest = sorted(runs, key=lambda r: (r.created_at, r.id), reverse=True)[:20]
         want = "".join(mark[r.conclusion if r.status == "completed" else None] for r in reversed(newest))
 

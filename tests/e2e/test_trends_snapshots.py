@@ -24,6 +24,7 @@ def with_trends():
         await pilot.press("t")
         await pilot.pause()
         await pilot.pause()
+
     return run_before
 
 

@@ -37,13 +37,18 @@ def wrong_base(impatient):
     return row.request.release_prs[0].number
 
 
-@pytest.mark.parametrize("fault, says", [
-    (lambda f, path: f.status_burst(503, count=None, path=path), "503"),
-    (lambda f, path: f.not_found(path), "404"),
-    (lambda f, path: f.rate_limit(reset_in=3600, path=path, count=None), "rate limit"),
-], ids=["503", "404", "rate-limit"])
-def test_a_release_pr_that_fails_to_load_leaves_its_request_unknown_with_the_reason(sandbox, impatient, wrong_base,
-                                                                                    fault, says):
+@pytest.mark.parametrize(
+    "fault, says",
+    [
+        (lambda f, path: f.status_burst(503, count=None, path=path), "503"),
+        (lambda f, path: f.not_found(path), "404"),
+        (lambda f, path: f.rate_limit(reset_in=3600, path=path, count=None), "rate limit"),
+    ],
+    ids=["503", "404", "rate-limit"],
+)
+def test_a_release_pr_that_fails_to_load_leaves_its_request_unknown_with_the_reason(
+    sandbox, impatient, wrong_base, fault, says
+):
     fault(sandbox.github.faults, rf"/pulls/{wrong_base}$")
     backend = build_backend(impatient, read_only=True)
     try:
@@ -74,7 +79,8 @@ def test_a_branch_history_that_cannot_be_read_keeps_the_picks_gate_unknown_with_
 
 
 def test_under_a_persistent_503_the_branch_diff_fails_with_the_milestone_instead_of_reusing_its_old_list(
-        sandbox, impatient):
+    sandbox, impatient
+):
     backend = build_backend(impatient, read_only=True)
     try:
         good_picks = backend.load_picks()
@@ -120,7 +126,8 @@ async def test_refresh_all_under_a_persistent_503_shows_the_branch_diff_stale_li
 
 @pytest.mark.anyio
 async def test_when_only_the_milestone_fails_to_refresh_the_branch_diff_derived_from_it_goes_stale_too(
-        sandbox, impatient):
+    sandbox, impatient
+):
     app = CockpitApp(build_backend(impatient))
     app.animation_level = "none"
     async with app.run_test(size=(160, 48)) as pilot:

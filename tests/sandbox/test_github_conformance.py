@@ -58,8 +58,9 @@ class Recorder:
 
         def recording(request):
             response = serve(request)
-            self.answers.append(Answer(request.method, request.path, response.status, dict(response.headers),
-                                       response.body))
+            self.answers.append(
+                Answer(request.method, request.path, response.status, dict(response.headers), response.body)
+            )
             return response
 
         emulator.serve = recording  # the handler calls the instance's ``serve``
@@ -101,8 +102,9 @@ def adapter_operations() -> set[str]:
 
 def fetch(base: str, path: str, method: str = "GET", body: dict | None = None) -> Answer:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"} if data else {})
+    request = urllib.request.Request(
+        base + path, data=data, method=method, headers={"Content-Type": "application/json"} if data else {}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as r:
             return Answer(method, path, r.status, dict(r.headers), r.read())
@@ -132,8 +134,13 @@ def test_the_report_reads_through_the_adapters_every_list_and_lookup_they_have(r
     assert reads <= read, f"not exercised by the report: {sorted(reads - read)}"
 
 
-ACTIONS = {"issues/create-comment", "issues/update-comment", "issues/update", "actions/re-run-workflow-failed-jobs",
-           "issues/remove-label"}
+ACTIONS = {
+    "issues/create-comment",
+    "issues/update-comment",
+    "issues/update",
+    "actions/re-run-workflow-failed-jobs",
+    "issues/remove-label",
+}
 # `cockpit init` (the repository, milestones by title, the tracker by title) and milestones by title
 LOOKUPS_OUTSIDE_THE_REPORT = {"repos/get", "issues/list-milestones", "search/issues-and-pull-requests"}
 
@@ -142,8 +149,13 @@ def test_every_get_carries_an_etag_and_the_rate_limit_headers(report_answers):
     _, answers = report_answers
     for a in answers:
         assert a.headers.get("ETag", "").startswith(('W/"', '"')), a.path
-        assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Used",
-                "X-RateLimit-Resource"} <= a.headers.keys(), a.path
+        assert {
+            "X-RateLimit-Limit",
+            "X-RateLimit-Remaining",
+            "X-RateLimit-Reset",
+            "X-RateLimit-Used",
+            "X-RateLimit-Resource",
+        } <= a.headers.keys(), a.path
         assert int(a.headers["X-RateLimit-Remaining"]) <= int(a.headers["X-RateLimit-Limit"])
 
 
@@ -157,8 +169,14 @@ def test_later_pages_of_every_list_conform_and_link_to_their_neighbours(report_a
     sandbox, answers = report_answers
     base = sandbox.github.base_url
     lists = {a.operation: a.path for a in answers if "per_page=" in a.path}
-    assert {"issues/list-for-repo", "issues/list-comments", "pulls/list", "checks/list-for-ref",
-            "actions/list-workflow-runs-for-repo", "repos/list-commits"} <= lists.keys()
+    assert {
+        "issues/list-for-repo",
+        "issues/list-comments",
+        "pulls/list",
+        "checks/list-for-ref",
+        "actions/list-workflow-runs-for-repo",
+        "repos/list-commits",
+    } <= lists.keys()
     for operation, path in sorted(lists.items()):
         first = fetch(base, _with(path, per_page="2", page="1"))
         second = fetch(base, _with(path, per_page="2", page="2"))
@@ -184,8 +202,9 @@ def test_what_the_cockpit_does_is_answered_as_github_answers(sandbox):
         item = next(i for i in client.milestone_items(world.repository, world.milestone_number) if not i.state.is_open)
         client.set_milestone(world.repository, item.number, None)
         client.set_milestone(world.repository, item.number, world.milestone_number)
-        failed = next(r for r in client.workflow_runs(world.repository, branch=world.release_branch)
-                      if r.conclusion == "failure")
+        failed = next(
+            r for r in client.workflow_runs(world.repository, branch=world.release_branch) if r.conclusion == "failure"
+        )
         client.rerun_failed_jobs(world.repository, failed.id)
         client.remove_label(world.repository, world.tracker_issue, "release tracker")
         assert "release tracker" not in client.issue(world.repository, world.tracker_issue).labels
@@ -199,10 +218,19 @@ def test_what_the_cockpit_does_is_answered_as_github_answers(sandbox):
 def test_every_route_of_the_emulator_conforms_including_those_the_cockpit_does_not_use_yet():
     with GitHubEmulator(tiny_world()) as gh:
         run = 70_001
-        answers = [fetch(gh.base_url, p) for p in (
-            "/rate_limit", f"/repos/{REPO}/issues/comments/5001", f"/repos/{REPO}/actions/runs/{run}/jobs?per_page=2",
-            f"/repos/{REPO}/actions/runs/{run}/jobs?per_page=2&page=3", f"/repos/{REPO}/issues?state=open",
-            f"/repos/{REPO}/milestones/1", f"/repos/{REPO}/pulls/13", f"/repos/{REPO}/pulls/12")]
+        answers = [
+            fetch(gh.base_url, p)
+            for p in (
+                "/rate_limit",
+                f"/repos/{REPO}/issues/comments/5001",
+                f"/repos/{REPO}/actions/runs/{run}/jobs?per_page=2",
+                f"/repos/{REPO}/actions/runs/{run}/jobs?per_page=2&page=3",
+                f"/repos/{REPO}/issues?state=open",
+                f"/repos/{REPO}/milestones/1",
+                f"/repos/{REPO}/pulls/13",
+                f"/repos/{REPO}/pulls/12",
+            )
+        ]
         answers.append(fetch(gh.base_url, f"/repos/{REPO}/issues/comments/5003", "DELETE"))
         answers.append(fetch(gh.base_url, f"/repos/{REPO}/issues/2", "PATCH", {"state": "closed"}))
         answers.append(fetch(gh.base_url, f"/repos/{REPO}/issues/1/labels/release%20tracker", "DELETE"))
@@ -217,18 +245,41 @@ def odd_world():
     not planned, a re-run workflow, a startup failure, and check runs with every conclusion."""
     world = tiny_world(check_jobs=9)
     repo = world.repos[REPO]
-    repo.issues.append(SbIssue(4, "Crash on import (reporter deleted their account)", None, state="closed",
-                               milestone=1, created_at=T1, updated_at=T1, closed_at=T1, state_reason="not_planned"))
+    repo.issues.append(
+        SbIssue(
+            4,
+            "Crash on import (reporter deleted their account)",
+            None,
+            state="closed",
+            milestone=1,
+            created_at=T1,
+            updated_at=T1,
+            closed_at=T1,
+            state_reason="not_planned",
+        )
+    )
     repo.comments.append(SbComment(5004, 1, None, None, created_at=T1, updated_at=T1))
     run = repo.workflow_runs[0]
     run.run_attempt = 3
-    repo.workflow_runs.append(SbWorkflowRun(70_010, "docs", RELEASE_HEAD, BRANCH, conclusion="startup_failure",
-                                            check_suite_id=70_110, created_at=T1))
+    repo.workflow_runs.append(
+        SbWorkflowRun(
+            70_010, "docs", RELEASE_HEAD, BRANCH, conclusion="startup_failure", check_suite_id=70_110, created_at=T1
+        )
+    )
     conclusions = ["success", "failure", "neutral", "cancelled", "skipped", "timed_out", "action_required", None]
     for k, conclusion in enumerate(conclusions):
-        repo.check_runs.append(SbCheckRun(80_000 + k, f"odd / job ({conclusion})", RELEASE_HEAD, run.id,
-                                          status="completed" if conclusion else "in_progress", conclusion=conclusion,
-                                          started_at=T1, completed_at=T1 if conclusion else None))
+        repo.check_runs.append(
+            SbCheckRun(
+                80_000 + k,
+                f"odd / job ({conclusion})",
+                RELEASE_HEAD,
+                run.id,
+                status="completed" if conclusion else "in_progress",
+                conclusion=conclusion,
+                started_at=T1,
+                completed_at=T1 if conclusion else None,
+            )
+        )
     return world
 
 
@@ -261,8 +312,11 @@ def test_when_github_has_a_bad_minute_its_error_answers_are_what_github_sends(sa
     client = GitHubClient(sandbox.github_url, None, timeout=5, retries=1, max_rate_limit_wait=0)
     try:
         assert client.milestone_items(world.repository, world.milestone_number)  # one retry past the 502
-        for read in (lambda: client.pull(world.repository, 1), lambda: client.check_runs(world.repository, BRANCH),
-                     lambda: client.workflow_runs(world.repository)):
+        for read in (
+            lambda: client.pull(world.repository, 1),
+            lambda: client.check_runs(world.repository, BRANCH),
+            lambda: client.workflow_runs(world.repository),
+        ):
             with pytest.raises(GitHubError):
                 read()
     finally:

@@ -24,8 +24,12 @@ PURE_WHEEL = "torchlet-2.5.0-py3-none-any.whl"
 def tiny_world() -> World:
     """RC 2.5.0 in the test channel (one CUDA variant wheel, one pure wheel), 2.4.1 stable and on PyPI."""
     return World(
-        seed=0, version="2.5.0", repository="acme/torchlet", release_branch="release/2.5",
-        milestone_number=1, tracker_issue=1,
+        seed=0,
+        version="2.5.0",
+        repository="acme/torchlet",
+        release_branch="release/2.5",
+        milestone_number=1,
+        tracker_issue=1,
         wheels=[
             SbWheel("test", "torchlet", CUDA_WHEEL, 912 * MB, "a" * 64, variant="cu130"),
             SbWheel("test", "torchlet", PURE_WHEEL, 3 * MB, "b" * 64),
@@ -42,9 +46,8 @@ def tiny_world() -> World:
 
 @pytest.fixture(scope="module")
 def index():
-    with IndexEmulator(tiny_world()) as emulator:
-        with httpx.Client(base_url=emulator.base_url) as client:
-            yield emulator, client
+    with IndexEmulator(tiny_world()) as emulator, httpx.Client(base_url=emulator.base_url) as client:
+        yield emulator, client
 
 
 class _Anchors(HTMLParser):
@@ -73,7 +76,10 @@ def test_the_rc_channel_root_links_every_project(index):
     _, client = index
     page = client.get("/whl/test/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert anchors(page.text) == [("/whl/test/torchlet/", "torchlet"), ("/whl/test/torchlet-extras/", "torchlet-extras")]
+    assert anchors(page.text) == [
+        ("/whl/test/torchlet/", "torchlet"),
+        ("/whl/test/torchlet-extras/", "torchlet-extras"),
+    ]
 
 
 def test_the_rc_project_page_is_html5_with_encoded_links_and_checksums(index):
@@ -164,9 +170,24 @@ def test_pip_lists_the_release_candidate_from_the_test_channel(tmp_path: Path):
     env["PIP_CONFIG_FILE"] = os.devnull
     with IndexEmulator(tiny_world()) as emulator:
         done = subprocess.run(
-            [sys.executable, "-m", "pip", "index", "versions", "torchlet", "--pre", "--no-cache-dir",
-             "--disable-pip-version-check", "--index-url", emulator.base_url + "/whl/test/"],
-            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "index",
+                "versions",
+                "torchlet",
+                "--pre",
+                "--no-cache-dir",
+                "--disable-pip-version-check",
+                "--index-url",
+                emulator.base_url + "/whl/test/",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
         )
     assert done.returncode == 0, done.stderr
     assert "torchlet (2.5.0)" in done.stdout
@@ -177,16 +198,19 @@ def test_pip_lists_the_release_candidate_from_the_test_channel(tmp_path: Path):
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
 
 
-@pytest.mark.parametrize("accept, answer", [
-    ("", "text/html"),
-    ("*/*", "text/html"),
-    (f"{JSON_TYPE}, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01", JSON_TYPE),
-    (f"text/html, {JSON_TYPE};q=0.5", "text/html"),
-    ("application/vnd.pypi.simple.v1+html", "application/vnd.pypi.simple.v1+html"),
-    ("application/*", "application/vnd.pypi.simple.v1+html"),  # a wildcard gets the most compatible form
-    (f"{JSON_TYPE};q=0, */*;q=0.1", "text/html"),
-    ("application/json", None),
-])
+@pytest.mark.parametrize(
+    "accept, answer",
+    [
+        ("", "text/html"),
+        ("*/*", "text/html"),
+        (f"{JSON_TYPE}, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01", JSON_TYPE),
+        (f"text/html, {JSON_TYPE};q=0.5", "text/html"),
+        ("application/vnd.pypi.simple.v1+html", "application/vnd.pypi.simple.v1+html"),
+        ("application/*", "application/vnd.pypi.simple.v1+html"),  # a wildcard gets the most compatible form
+        (f"{JSON_TYPE};q=0, */*;q=0.1", "text/html"),
+        ("application/json", None),
+    ],
+)
 def test_the_answer_form_follows_the_accept_header_as_pep_691_says(accept, answer):
     from cockpit.sandbox.index_pages import negotiate
 
@@ -233,5 +257,5 @@ def test_yanked_files_carry_their_reason_in_both_forms():
         html_page = client.get("/whl/test/torchlet/").text
         data = client.get("/whl/test/torchlet/", headers={"Accept": JSON_TYPE}).json()
     assert 'data-yanked="broken &lt;build&gt; &amp; more"' in html_page and 'data-yanked=""' in html_page
-    assert 'data-requires-python="&gt;=3.10"' in html_page and "data-core-metadata=\"sha256=" in html_page
+    assert 'data-requires-python="&gt;=3.10"' in html_page and 'data-core-metadata="sha256=' in html_page
     assert [f["yanked"] for f in data["files"]] == [True, "broken <build> & more"]

@@ -24,8 +24,10 @@ def world(tmp_path_factory):
 @pytest.fixture(scope="module")
 def git(world):
     def run(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=world.clone_path, env=git_env(), check=True,
-                              capture_output=True, text=True).stdout
+        return subprocess.run(
+            ["git", *args], cwd=world.clone_path, env=git_env(), check=True, capture_output=True, text=True
+        ).stdout
+
     return run
 
 
@@ -38,8 +40,9 @@ def branch_log(git) -> dict[str, str]:
 
 def patch_id(git, sha: str) -> str:
     diff = git("show", "--format=", sha)
-    out = subprocess.run(["git", "patch-id", "--stable"], input=diff, cwd=None, env=git_env(),
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "patch-id", "--stable"], input=diff, cwd=None, env=git_env(), capture_output=True, text=True, check=True
+    ).stdout
     return out.split()[0] if out else ""
 
 

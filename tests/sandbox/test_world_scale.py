@@ -89,13 +89,17 @@ def test_the_requests_and_replies_of_the_crowd_read_as_planted(big):
 
 
 def test_the_demo_scale_is_the_default_world_byte_for_byte(tmp_path):
-    defaults = {name: p.default for name, p in inspect.signature(build_world).parameters.items()
-                if name in SCALES["demo"].world_args()}
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(build_world).parameters.items()
+        if name in SCALES["demo"].world_args()
+    }
     assert SCALES["demo"].world_args() == defaults
     documents = []
     for k, args in enumerate(({}, {**SCALES["demo"].world_args(), "trunk_commits": 300})):
-        world = build_world(tmp_path / str(k), seed=11, trunk_commits=300, **{a: v for a, v in args.items()
-                                                                               if a != "trunk_commits"})
+        world = build_world(
+            tmp_path / str(k), seed=11, trunk_commits=300, **{a: v for a, v in args.items() if a != "trunk_commits"}
+        )
         world.clone_path = world.remote_path = ""
         save_world(world, tmp_path / f"{k}.json")
         documents.append(Path(tmp_path / f"{k}.json").read_bytes())

@@ -160,8 +160,15 @@ class FakeRegistry:
             return f"read-only session: {action.title} would run {self.dry_run(action_id, target)}"
         return None
 
-    def run(self, action_id: str, target: Any, *, confirmed: bool, typed: str | None = None,
-            expected_typed: str | None = None) -> ActionResult:
+    def run(
+        self,
+        action_id: str,
+        target: Any,
+        *,
+        confirmed: bool,
+        typed: str | None = None,
+        expected_typed: str | None = None,
+    ) -> ActionResult:
         reason = self.refusal(action_id, target)
         action = self._actions.get(action_id)
         if reason is None and action.danger != "safe" and not confirmed:
@@ -183,20 +190,41 @@ class FakeRegistry:
 
 def triage_report(answers: dict[str, dict[str, bool]]):
     """Two regressions labelled for triage review and one already in the patch milestone."""
+
     def item(number: int, title: str, kind: ItemKind = ItemKind.ISSUE) -> MilestoneItem:
-        return MilestoneItem(number, kind, title, ItemState.OPEN, f"https://github.com/acme/torchlet/issues/{number}",
-                             labels=("triage review",), author="user")
-    labelled = [item(9101, "torchlet.load crashes on 2.5.0 checkpoints"),
-                item(9102, "Docs: wrong default in torchlet.nn.Linear"),
-                item(9103, "Fix dataloader hang", ItemKind.PULL)]
-    return _triage_report(labelled, milestone=Milestone(7, "2.5.1", "open"), in_milestone={9103}, answers=answers,
-                          repository="acme/torchlet", label="triage review")
+        return MilestoneItem(
+            number,
+            kind,
+            title,
+            ItemState.OPEN,
+            f"https://github.com/acme/torchlet/issues/{number}",
+            labels=("triage review",),
+            author="user",
+        )
+
+    labelled = [
+        item(9101, "torchlet.load crashes on 2.5.0 checkpoints"),
+        item(9102, "Docs: wrong default in torchlet.nn.Linear"),
+        item(9103, "Fix dataloader hang", ItemKind.PULL),
+    ]
+    return _triage_report(
+        labelled,
+        milestone=Milestone(7, "2.5.1", "open"),
+        in_milestone={9103},
+        answers=answers,
+        repository="acme/torchlet",
+        label="triage review",
+    )
 
 
 def _config() -> Config:
     release = Release("2.5.0", "acme/torchlet", "release/2.5", milestone=7, tracker_issue=900)
-    return Config(path=Path("/tmp/cockpit.toml"), release=release, github=GitHubConfig(),
-                  git=GitConfig(clone=Path("/tmp/torchlet")))
+    return Config(
+        path=Path("/tmp/cockpit.toml"),
+        release=release,
+        github=GitHubConfig(),
+        git=GitConfig(clone=Path("/tmp/torchlet")),
+    )
 
 
 @dataclass

@@ -41,8 +41,9 @@ URL = "https://github.com/acme/torchlet"
 
 def _item(n, kind, state, title, labels=(), who=(), days=1.0, now=None):
     path = "pull" if kind is ItemKind.PULL else "issues"
-    return MilestoneItem(n, kind, title, state, f"{URL}/{path}/{n}", tuple(labels), tuple(who),
-                         updated_at=now - timedelta(days=days))
+    return MilestoneItem(
+        n, kind, title, state, f"{URL}/{path}/{n}", tuple(labels), tuple(who), updated_at=now - timedelta(days=days)
+    )
 
 
 def milestone_report(now: datetime) -> MilestoneReport:

@@ -3,7 +3,8 @@ installed as the app does and a helper that waits for its load."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
+from typing import ClassVar
 
 from fake_backend import NOW
 from textual.app import App
@@ -18,7 +19,9 @@ from tests.pilot import settle as settle_workers
 class PaneAlone(App):
     """``pane_cls`` (and the header it reports to) over ``backend``, with the app's CSS and a fixed clock."""
 
-    CSS_PATH = [str(Path(cockpit.ui.__file__).with_name(name)) for name in ("app.tcss", "dialogs.tcss")]
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        str(Path(cockpit.ui.__file__).with_name(name)) for name in ("app.tcss", "dialogs.tcss")
+    ]
 
     def __init__(self, backend, pane_cls) -> None:
         super().__init__()

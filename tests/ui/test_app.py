@@ -62,8 +62,15 @@ async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
         assert app.current_name == "overview"
         verdict = str(app.query_one("#verdict", Static).render())
         assert verdict == "NO-GO: 5 gates red, 3 required steps unsigned"
-        assert set(app.gates) == {"milestone_empty", "picks_clear", "ci_green", "branch_diff_clean",
-                                  "rc_artifacts", "pypi_not_published", "checklist"}
+        assert set(app.gates) == {
+            "milestone_empty",
+            "picks_clear",
+            "ci_green",
+            "branch_diff_clean",
+            "rc_artifacts",
+            "pypi_not_published",
+            "checklist",
+        }
 
 
 async def test_the_release_manager_signs_off_manual_steps_but_not_automatic_ones():
@@ -113,8 +120,9 @@ async def test_a_slow_then_failing_ci_load_never_blocks_the_keys_and_ends_as_an_
         if name == "ci":
             github_answers.wait(10)
 
-    app = make_app(fail={"ci": GitHubError("500 from GET /repos/acme/torchlet/commits/release/2.5/check-runs")},
-                   on_load=on_load)
+    app = make_app(
+        fail={"ci": GitHubError("500 from GET /repos/acme/torchlet/commits/release/2.5/check-runs")}, on_load=on_load
+    )
     async with app.run_test(size=SIZE) as pilot:
         try:
             await pilot.press("3")
@@ -158,7 +166,7 @@ async def test_removing_an_item_runs_only_after_y_and_filters_narrow_the_table()
         assert app.backend.actions.runs == []
         await pilot.press("d", "y")
         await settle(app, pilot)
-        (action_id, item), = app.backend.actions.runs
+        ((action_id, item),) = app.backend.actions.runs
         assert action_id == "milestone.remove" and item.number == 91234
 
         await pilot.press("f")
@@ -200,7 +208,7 @@ async def test_copying_the_pick_command_and_making_a_pick_branch_for_a_missing_p
         assert "Copied: git cherry-pick -x 4444" in notes(app)
         await pilot.press("b", "y")
         await settle(app, pilot)
-        (action_id, item), = app.backend.actions.runs
+        ((action_id, item),) = app.backend.actions.runs
         assert action_id == "branch.pick_branch" and item.number == 91305
 
 

@@ -92,8 +92,9 @@ async def test_y_copies_the_pick_of_a_revert_owed_and_b_is_refused_in_read_only_
         assert "read-only session" in notes(app) and app.backend.actions.runs == []
 
 
-async def test_b_on_the_sandbox_asks_first_then_makes_a_local_pick_branch_and_pushes_nothing(sandbox, sandbox_world,
-                                                                                              world_clone_copy):
+async def test_b_on_the_sandbox_asks_first_then_makes_a_local_pick_branch_and_pushes_nothing(
+    sandbox, sandbox_world, world_clone_copy
+):
     clone = world_clone_copy / "torchlet"
     config = replace(sandbox.config, git=replace(sandbox.config.git, clone=clone))
     backend = build_backend(config, read_only=False)

@@ -26,25 +26,60 @@ OPEN = FakeAction("ci.open", "Open in browser", "safe", "ci")
 
 def job(name, workflow, conclusion, *, run_id=700, job_id=1, minutes=None):
     status = "completed" if conclusion else "queued"
-    return JobVerdict(name, workflow, status, conclusion, html_url=f"{WEB}/{run_id}/job/{job_id}",
-                      run_id=run_id, duration_s=minutes * 60 if minutes else None)
+    return JobVerdict(
+        name,
+        workflow,
+        status,
+        conclusion,
+        html_url=f"{WEB}/{run_id}/job/{job_id}",
+        run_id=run_id,
+        duration_s=minutes * 60 if minutes else None,
+    )
 
 
 def report(requests=20, not_modified=0) -> CIReport:
     torchlet = RepoCIVerdict(
-        "acme/torchlet", "release/2.5", GateStatus.RED,
+        "acme/torchlet",
+        "release/2.5",
+        GateStatus.RED,
         "pull: 1 job failed: linux-jammy-py3.10-gcc11 / test (default); 1 job unstable failing (ignored)",
         failed=(job("linux-jammy-py3.10-gcc11 / test (default)", "pull", "failure", job_id=11, minutes=28),),
         unstable=(job("linux-focal-rocm / test (default, unstable)", "trunk", "failure", run_id=701, job_id=12),),
         advisory_failed=(job("nightly / docs", "periodic", "failure", run_id=702, job_id=13, minutes=3),),
-        job_count=55, head_sha="e" * 40, last_green_sha="2112d0cb" + "0" * 32, commits_behind_green=2)
-    vision = RepoCIVerdict("acme/vision", "release/2.5", GateStatus.GREEN, "all 12 jobs of lint, pull, trunk passed",
-                           job_count=12, head_sha="c" * 40, last_green_sha="c" * 40, commits_behind_green=0)
-    audio = RepoCIVerdict("acme/audio", "release/2.5", GateStatus.AMBER, "1 job pending: trunk / gpu / test (default)",
-                          pending=(job("gpu / test (default)", "trunk", None, run_id=703, job_id=14),),
-                          job_count=12, head_sha="d" * 40, last_green_sha="219cda56" + "0" * 32, commits_behind_green=1)
-    rc = RepoCIVerdict("acme/torchlet", "v2.5.0-rc2", GateStatus.GREEN, "all 46 jobs of binary-builds passed",
-                       job_count=46, head_sha="2112d0cb" + "0" * 32)
+        job_count=55,
+        head_sha="e" * 40,
+        last_green_sha="2112d0cb" + "0" * 32,
+        commits_behind_green=2,
+    )
+    vision = RepoCIVerdict(
+        "acme/vision",
+        "release/2.5",
+        GateStatus.GREEN,
+        "all 12 jobs of lint, pull, trunk passed",
+        job_count=12,
+        head_sha="c" * 40,
+        last_green_sha="c" * 40,
+        commits_behind_green=0,
+    )
+    audio = RepoCIVerdict(
+        "acme/audio",
+        "release/2.5",
+        GateStatus.AMBER,
+        "1 job pending: trunk / gpu / test (default)",
+        pending=(job("gpu / test (default)", "trunk", None, run_id=703, job_id=14),),
+        job_count=12,
+        head_sha="d" * 40,
+        last_green_sha="219cda56" + "0" * 32,
+        commits_behind_green=1,
+    )
+    rc = RepoCIVerdict(
+        "acme/torchlet",
+        "v2.5.0-rc2",
+        GateStatus.GREEN,
+        "all 46 jobs of binary-builds passed",
+        job_count=46,
+        head_sha="2112d0cb" + "0" * 32,
+    )
     gate = Gate("ci_green", "CI green", GateStatus.RED, "red: acme/torchlet @ release/2.5")
     return CIReport(
         (torchlet, vision, audio),

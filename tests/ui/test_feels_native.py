@@ -59,8 +59,11 @@ def _cockpit_classes() -> list[type]:
     classes = set()
     for info in pkgutil.walk_packages(cockpit.ui.__path__, "cockpit.ui."):
         module = importlib.import_module(info.name)
-        classes |= {c for _n, c in inspect.getmembers(module, inspect.isclass)
-                    if c.__module__.startswith("cockpit.ui") and "BINDINGS" in c.__dict__}
+        classes |= {
+            c
+            for _n, c in inspect.getmembers(module, inspect.isclass)
+            if c.__module__.startswith("cockpit.ui") and "BINDINGS" in c.__dict__
+        }
     return sorted(classes, key=lambda c: c.__name__)
 
 

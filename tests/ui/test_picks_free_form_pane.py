@@ -24,13 +24,25 @@ TASK_LIST = "- [ ] #442\n- [ ] #464\n"
 
 class FreeFormBackend(FakeBackend):
     def load_picks(self):
-        request = PickRequest(20, "ines", TASK_LIST, free_form=True, mentioned_prs=(PRRef(442), PRRef(464)),
-                              created_at=NOW - timedelta(days=2))
-        loaded = PullRequest(442, "Fix the decoder leak", PullState.MERGED, "main", "leak", "https://x/pull/442",
-                             body="Trunk fix body")
-        row = PickRow(request, PickStatus.FREE_FORM, (PickFlag.FREE_FORM,), 2.0,
-                      notes=("free-form: mentions #442 #464 without saying whether trunk or release PR",),
-                      pulls=(loaded,))
+        request = PickRequest(
+            20,
+            "ines",
+            TASK_LIST,
+            free_form=True,
+            mentioned_prs=(PRRef(442), PRRef(464)),
+            created_at=NOW - timedelta(days=2),
+        )
+        loaded = PullRequest(
+            442, "Fix the decoder leak", PullState.MERGED, "main", "leak", "https://x/pull/442", body="Trunk fix body"
+        )
+        row = PickRow(
+            request,
+            PickStatus.FREE_FORM,
+            (PickFlag.FREE_FORM,),
+            2.0,
+            notes=("free-form: mentions #442 #464 without saying whether trunk or release PR",),
+            pulls=(loaded,),
+        )
         report = picks_report(NOW)
         return self._load("picks", lambda: replace(report, rows=(*report.rows, row)))
 

@@ -29,8 +29,9 @@ SPECIAL = "Special Dispensation - needed by the new export API announced for thi
 
 
 def _pr(number, state, base, body):
-    return PullRequest(number, f"PR {number}", state, base, "h", f"{URL}/pull/{number}", body=body,
-                       created_at=NOW - timedelta(days=8))
+    return PullRequest(
+        number, f"PR {number}", state, base, "h", f"{URL}/pull/{number}", body=body, created_at=NOW - timedelta(days=8)
+    )
 
 
 def tracker_rows() -> tuple[PickRow, ...]:

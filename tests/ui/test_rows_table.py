@@ -30,8 +30,13 @@ class Tables(App):
 
 
 def shown(table: DataTable) -> list[tuple[str, list[str]]]:
-    return [(str(table.coordinate_to_cell_key((i, 0)).row_key.value),
-             [str(getattr(c, "plain", c)) for c in table.get_row_at(i)]) for i in range(table.row_count)]
+    return [
+        (
+            str(table.coordinate_to_cell_key((i, 0)).row_key.value),
+            [str(getattr(c, "plain", c)) for c in table.get_row_at(i)],
+        )
+        for i in range(table.row_count)
+    ]
 
 
 async def test_rows_put_in_at_once_read_and_measure_as_rows_added_one_by_one():
@@ -89,15 +94,32 @@ def frame(table: DataTable) -> list[list[tuple[str, object]]]:
 async def test_cells_drawn_the_quick_way_look_exactly_as_datatable_draws_them(monkeypatch):
     title = Text.assemble(("fix: ", "bold"), ("torch.compile", "italic #ff8800"), " regression on A100 ✓ 日本語")
     ellipsis = Text("a title far too long for its column, cut with an ellipsis", overflow="ellipsis")
-    rows = [(str(k), (Text(f"#{k}"), Text("under review" if k % 3 else "accepted", style="bold #cc3333"),
-                      title.copy() if k % 2 else ellipsis.copy(), Text(""), "[b]markup[/b] text", None))
-            for k in range(40)]
+    rows = [
+        (
+            str(k),
+            (
+                Text(f"#{k}"),
+                Text("under review" if k % 3 else "accepted", style="bold #cc3333"),
+                title.copy() if k % 2 else ellipsis.copy(),
+                Text(""),
+                "[b]markup[/b] text",
+                None,
+            ),
+        )
+        for k in range(40)
+    ]
 
     class Wide(App):
         def compose(self):
             table = RowsTable(zebra_stripes=True, cursor_type="row")
-            for key, label, width in (("pr", "PR", None), ("status", "Status", None), ("title", "Title", 24),
-                                      ("empty", "", None), ("markup", "Markup", None), ("none", "None", None)):
+            for key, label, width in (
+                ("pr", "PR", None),
+                ("status", "Status", None),
+                ("title", "Title", 24),
+                ("empty", "", None),
+                ("markup", "Markup", None),
+                ("none", "None", None),
+            ):
                 table.add_column(label, key=key, width=width)
             yield table
 

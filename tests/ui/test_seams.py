@@ -33,13 +33,18 @@ def _typed_the_real_backend_serves_the_ui_the_loaders_and_the_actions(backend: C
 
 
 def _typed_each_real_adapter_fits_its_port(
-    github: GitHubClient, git: GitRepo, index: WheelIndex, pypi: PyPIClient, runner: StepCommandRunner,
+    github: GitHubClient,
+    git: GitRepo,
+    index: WheelIndex,
+    pypi: PyPIClient,
+    runner: StepCommandRunner,
 ) -> tuple[GitHubPort, GitPort, WheelIndexPort, PyPIPort, StepRunnerPort]:
     return github, git, index, pypi, runner
 
 
 def _typed_the_real_state_and_registry_are_what_the_ui_uses(
-    store: StateStore, registry: ActionRegistry,
+    store: StateStore,
+    registry: ActionRegistry,
 ) -> tuple[SessionState, ActionCatalog]:
     return store, registry
 
@@ -61,9 +66,15 @@ def _members(protocol: type) -> set[str]:
     return {name for name in vars(protocol) if not name.startswith("_")}
 
 
-@pytest.mark.parametrize(("fake", "protocol"), [
-    (FakeBackend(), Backend), (FakeState(), SessionState), (FakeRegistry(FakeState()), ActionCatalog),
-], ids=["backend", "state", "actions"])
+@pytest.mark.parametrize(
+    ("fake", "protocol"),
+    [
+        (FakeBackend(), Backend),
+        (FakeState(), SessionState),
+        (FakeRegistry(FakeState()), ActionCatalog),
+    ],
+    ids=["backend", "state", "actions"],
+)
 def test_the_ui_tests_fake_has_every_member_of_its_protocol(fake, protocol):
     missing = sorted(name for name in _members(protocol) if not hasattr(fake, name))
     assert not missing, f"{type(fake).__name__} lacks {missing} of {protocol.__name__}"

@@ -85,7 +85,9 @@ async def test_a_pane_key_pressed_while_the_panes_are_mounting_keeps_its_tab():
 
 async def test_a_pane_shown_before_it_is_mounted_shows_a_loading_indicator_meanwhile():
     seen = []
-    app = make(early=lambda a: (a.action_show_pane("checklist"), seen.extend(a.query_one("#checklist.pane-slot").children)))
+    app = make(
+        early=lambda a: (a.action_show_pane("checklist"), seen.extend(a.query_one("#checklist.pane-slot").children))
+    )
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert [type(w).__name__ for w in seen] == ["LoadingIndicator"]
@@ -172,7 +174,8 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     clone = tmp_path / "clone"
     (clone / ".git").mkdir(parents=True)
     config = tmp_path / "cockpit.toml"
-    config.write_text(textwrap.dedent(f"""
+    config.write_text(
+        textwrap.dedent(f"""
         [release]
         version = "2.5.0"
         repository = "acme/torchlet"
@@ -182,7 +185,9 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
         auth = "none"
         [git]
         clone = {json.dumps(str(clone))}
-    """), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     script = textwrap.dedent(f"""
         import json, os, sys
         from cockpit import collector
@@ -204,12 +209,30 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr[-2000:]
     loaded = set(json.loads(out.stdout))
-    later = ("cockpit.actions", "cockpit.loaders", "cockpit.services", "cockpit.adapters", "cockpit.domain.reports",
-             "cockpit.domain.ci", "cockpit.domain.checklist", "cockpit.ui.palette", "cockpit.ui.help",
-             "cockpit.ui.panes.milestone", "cockpit.ui.panes.picks", "cockpit.ui.panes.ci",
-             "cockpit.ui.panes.branch_diff", "cockpit.ui.panes.checklist", "textual.widgets._data_table",
-             "cockpit.sandbox", "cockpit.ui.detail", "cockpit.ui.confirm", "tomli_w",
-             "git", "github", "httpx")
+    later = (
+        "cockpit.actions",
+        "cockpit.loaders",
+        "cockpit.services",
+        "cockpit.adapters",
+        "cockpit.domain.reports",
+        "cockpit.domain.ci",
+        "cockpit.domain.checklist",
+        "cockpit.ui.palette",
+        "cockpit.ui.help",
+        "cockpit.ui.panes.milestone",
+        "cockpit.ui.panes.picks",
+        "cockpit.ui.panes.ci",
+        "cockpit.ui.panes.branch_diff",
+        "cockpit.ui.panes.checklist",
+        "textual.widgets._data_table",
+        "cockpit.sandbox",
+        "cockpit.ui.detail",
+        "cockpit.ui.confirm",
+        "tomli_w",
+        "git",
+        "github",
+        "httpx",
+    )
     early = sorted(m for m in loaded if any(m == name or m.startswith(name + ".") for name in later))
     assert not early, f"imported before the first screen: {early}"
 
@@ -272,7 +295,8 @@ async def test_a_pane_that_fails_to_mount_is_reported_in_one_line_and_the_others
         assert any("picks pane exploded" in note for note in app.notes)
         await pilot.press("2")  # its tab says so; nothing crashes, no endless loading indicator
         assert "could not be built: Unexpected RuntimeError: picks pane exploded" in str(
-            app.query_one("#picks.pane-slot .pane-error").render())
+            app.query_one("#picks.pane-slot .pane-error").render()
+        )
         assert not app.query(".pane-starting")
         await pilot.press("1")
         assert app.is_running and app.current_name == "milestone"

@@ -61,8 +61,17 @@ async def filtered(pilot, regex: str) -> None:
 
 def _item(number, kind, state, title, labels=(), who=(), age=None, linked=()):
     path = "pull" if kind is ItemKind.PULL else "issues"
-    return MilestoneItem(number, kind, title, state, f"{URL}/{path}/{number}", labels, who,
-                         updated_at=NOW - age if age is not None else None, linked_prs=linked)
+    return MilestoneItem(
+        number,
+        kind,
+        title,
+        state,
+        f"{URL}/{path}/{number}",
+        labels,
+        who,
+        updated_at=NOW - age if age is not None else None,
+        linked_prs=linked,
+    )
 
 
 class SmallNumbersMilestone(FakeBackend):
@@ -89,16 +98,19 @@ async def test_the_milestone_sorts_each_column_as_a_release_manager_reads_it():
         assert await sort_by(app, pilot, "number") == ["9", "10", "11", "95", "100"]
         assert await sort_by(app, pilot, "number", reverse=True) == ["100", "95", "11", "10", "9"]
         assert await sort_by(app, pilot, "kind") == ["9", "11", "100", "10", "95"]
-        assert await sort_by(app, pilot, "state") == ["9", "95", "10", "100", "11"], \
+        assert await sort_by(app, pilot, "state") == ["9", "95", "10", "100", "11"], (
             "open, then closed unmerged, then merged and closed"
+        )
         assert await sort_by(app, pilot, "title") == ["9", "11", "95", "10", "100"]
         assert await sort_by(app, pilot, "labels") == ["11", "9", "95", "100", "10"], "no labels last"
         assert await sort_by(app, pilot, "assignees") == ["9", "11", "95", "100", "10"], "Carol before Zed, by name"
         assert await sort_by(app, pilot, "linked") == ["10", "9", "100", "11", "95"], "#9 before #10; none last"
-        assert await sort_by(app, pilot, "updated") == ["10", "9", "95", "100", "11"], \
+        assert await sort_by(app, pilot, "updated") == ["10", "9", "95", "100", "11"], (
             "3 hours, 2 days (twice, in the report's order), 10 days; never updated last"
-        assert await sort_by(app, pilot, "updated", reverse=True) == ["100", "9", "95", "10", "11"], \
+        )
+        assert await sort_by(app, pilot, "updated", reverse=True) == ["100", "9", "95", "10", "11"], (
             "reversed: ties keep their order and the never-updated item stays last"
+        )
 
 
 async def test_the_milestone_filtered_then_sorted_shows_what_sorted_then_filtered_shows():
@@ -116,22 +128,63 @@ async def test_the_milestone_filtered_then_sorted_shows_what_sorted_then_filtere
 
 
 def _pick(cid, author, status, *, release=(), trunk=(), flags=(), age=None, pr_age=None, category="", hints=()):
-    request = PickRequest(cid, author, "request", tuple(PRRef(n) for n in trunk), tuple(PRRef(n) for n in release),
-                          category, hints=hints, html_url=f"{URL}/issues/900#issuecomment-{cid}")
+    request = PickRequest(
+        cid,
+        author,
+        "request",
+        tuple(PRRef(n) for n in trunk),
+        tuple(PRRef(n) for n in release),
+        category,
+        hints=hints,
+        html_url=f"{URL}/issues/900#issuecomment-{cid}",
+    )
     return PickRow(request, status, flags, age_days=age, release_pr_age_days=pr_age)
 
 
 class SmallNumbersTracker(FakeBackend):
     def load_picks(self):
         rows = (
-            _pick(1, "alice", PickStatus.ACCEPTED, release=(10,), trunk=(100,), age=10.0, pr_age=2.0,
-                  category="Regression"),
-            _pick(2, "bob", PickStatus.UNDER_REVIEW, release=(9,), trunk=(95,), flags=(PickFlag.WRONG_BASE,),
-                  age=2.0, pr_age=0.125, category="critical fix", hints=("merged",)),
-            _pick(3, "Carol", PickStatus.NO_RELEASE_PR, trunk=(9,), flags=(PickFlag.NO_RELEASE_PR,), age=0.125,
-                  category="Docs"),
-            _pick(4, "dan", PickStatus.REJECTED, release=(11,), trunk=(10,), flags=(PickFlag.DUPLICATE,),
-                  category="Regression", hints=("do not merge",)),
+            _pick(
+                1,
+                "alice",
+                PickStatus.ACCEPTED,
+                release=(10,),
+                trunk=(100,),
+                age=10.0,
+                pr_age=2.0,
+                category="Regression",
+            ),
+            _pick(
+                2,
+                "bob",
+                PickStatus.UNDER_REVIEW,
+                release=(9,),
+                trunk=(95,),
+                flags=(PickFlag.WRONG_BASE,),
+                age=2.0,
+                pr_age=0.125,
+                category="critical fix",
+                hints=("merged",),
+            ),
+            _pick(
+                3,
+                "Carol",
+                PickStatus.NO_RELEASE_PR,
+                trunk=(9,),
+                flags=(PickFlag.NO_RELEASE_PR,),
+                age=0.125,
+                category="Docs",
+            ),
+            _pick(
+                4,
+                "dan",
+                PickStatus.REJECTED,
+                release=(11,),
+                trunk=(10,),
+                flags=(PickFlag.DUPLICATE,),
+                category="Regression",
+                hints=("do not merge",),
+            ),
             _pick(5, "erin", PickStatus.FREE_FORM, trunk=(11,), age=2.0),
         )
         return self._load("picks", lambda: replace(picks_report(NOW), rows=rows))
@@ -142,8 +195,9 @@ async def test_the_cherry_picks_sort_each_column_as_a_release_manager_reads_it()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert await sort_by(app, pilot, "release") == ["2", "1", "4", "3", "5"], "#9, #10, #11; none last"
-        assert await sort_by(app, pilot, "status") == ["3", "2", "5", "1", "4"], \
+        assert await sort_by(app, pilot, "status") == ["3", "2", "5", "1", "4"], (
             "red (no release PR), amber (under review, free-form), green (accepted), then rejected"
+        )
         assert await sort_by(app, pilot, "flags") == ["4", "2", "1", "3", "5"], "flags said by the status count as none"
         assert await sort_by(app, pilot, "trunk") == ["3", "4", "5", "2", "1"]
         assert await sort_by(app, pilot, "hints") == ["4", "2", "1", "3", "5"]
@@ -157,12 +211,28 @@ async def test_the_cherry_picks_sort_each_column_as_a_release_manager_reads_it()
 class ManyRefsCI(FakeBackend):
     def load_ci(self):
         report = ci_report()
-        branches = (*report.branches,
-                    RepoCIVerdict("acme/text", "release/0.9", GateStatus.GREEN, "all required workflows green",
-                                  head_sha="f" * 40, last_green_sha="0" * 40, commits_behind_green=10),
-                    RepoCIVerdict("Acme/data", "release/0.10", GateStatus.RED, "trunk: 1 job failed",
-                                  failed=(JobVerdict("linux / test", "trunk", "completed", "failure"),),
-                                  head_sha="9" * 40, last_green_sha="8" * 40, commits_behind_green=9))
+        branches = (
+            *report.branches,
+            RepoCIVerdict(
+                "acme/text",
+                "release/0.9",
+                GateStatus.GREEN,
+                "all required workflows green",
+                head_sha="f" * 40,
+                last_green_sha="0" * 40,
+                commits_behind_green=10,
+            ),
+            RepoCIVerdict(
+                "Acme/data",
+                "release/0.10",
+                GateStatus.RED,
+                "trunk: 1 job failed",
+                failed=(JobVerdict("linux / test", "trunk", "completed", "failure"),),
+                head_sha="9" * 40,
+                last_green_sha="8" * 40,
+                commits_behind_green=9,
+            ),
+        )
         return self._load("ci", lambda: replace(report, branches=branches))
 
 
@@ -173,13 +243,16 @@ async def test_ci_sorts_each_column_as_a_release_manager_reads_it():
         # rows: 0 torchlet red (3 behind), 1 vision green (head), 2 audio amber (no green), 3 text green (10 behind),
         # 4 Acme/data red (9 behind), 5 torchlet RC tag green
         assert await sort_by(app, pilot, "repository") == ["2", "4", "3", "0", "5", "1"], "Acme/data among acme/*"
-        assert await sort_by(app, pilot, "ref") == ["3", "4", "1", "0", "2", "5"], \
+        assert await sort_by(app, pilot, "ref") == ["3", "4", "1", "0", "2", "5"], (
             "release/0.9 before release/0.10 before release/0.20 before release/2.5"
+        )
         assert await sort_by(app, pilot, "verdict") == ["0", "4", "2", "1", "3", "5"], "red, amber, green"
-        assert await sort_by(app, pilot, "counts") == ["1", "3", "5", "2", "4", "0"], \
+        assert await sort_by(app, pilot, "counts") == ["1", "3", "5", "2", "4", "0"], (
             "failed, pending, unstable: the fewest failed first"
-        assert await sort_by(app, pilot, "last_green") == ["1", "0", "4", "3", "2", "5"], \
+        )
+        assert await sort_by(app, pilot, "last_green") == ["1", "0", "4", "3", "2", "5"], (
             "head, 3, 9, 10 behind; none known and the RC tag last"
+        )
 
 
 class SmallNumbersBranch(FakeBackend):
@@ -191,8 +264,15 @@ class SmallNumbersBranch(FakeBackend):
             ItemDiff(11, "autograd squash", Verdict.NEEDS_REVIEW),
         )
         reverts = (RevertOwed("6" * 40, 'Revert "Speed up gather (#95)"', "7" * 40, 95),)
-        diff = BranchDiffReport(items, reverts, (CommitRecord("9" * 40, "[release/2.5] Fix flaky test (#96)"),), None,
-                                "f" * 40, "release/2.5", "main")
+        diff = BranchDiffReport(
+            items,
+            reverts,
+            (CommitRecord("9" * 40, "[release/2.5] Fix flaky test (#96)"),),
+            None,
+            "f" * 40,
+            "release/2.5",
+            "main",
+        )
         gate = Gate("branch_diff_clean", "Branch diff clean", GateStatus.RED, "1 missing, 1 revert owed")
         return self._load("branch_diff", lambda: BranchReport(diff, gate))
 
@@ -205,13 +285,31 @@ async def test_the_branch_diff_sorts_each_column_as_a_release_manager_reads_it()
         refs = {str(i): row.ref for i, row in enumerate(pane.rows)}
         sections = {str(i): row.section for i, row in enumerate(pane.rows)}
         own_order = order(app)
-        assert [sections[k] for k in await sort_by(app, pilot, "verdict")] == \
-            ["missing", "revert owed", "landed modified", "needs review", "only on branch", "landed"]
+        assert [sections[k] for k in await sort_by(app, pilot, "verdict")] == [
+            "missing",
+            "revert owed",
+            "landed modified",
+            "needs review",
+            "only on branch",
+            "landed",
+        ]
         assert order(app) == own_order, "most urgent first is already the pane's own order"
-        assert [sections[k] for k in await sort_by(app, pilot, "verdict", reverse=True)] == \
-            ["landed", "only on branch", "needs review", "landed modified", "revert owed", "missing"]
-        assert [refs[k] for k in await sort_by(app, pilot, "ref")] == \
-            ["#9", "#10", "#11", "#100", "66666666", "99999999"], "PRs by number, then the commits named by SHA"
+        assert [sections[k] for k in await sort_by(app, pilot, "verdict", reverse=True)] == [
+            "landed",
+            "only on branch",
+            "needs review",
+            "landed modified",
+            "revert owed",
+            "missing",
+        ]
+        assert [refs[k] for k in await sort_by(app, pilot, "ref")] == [
+            "#9",
+            "#10",
+            "#11",
+            "#100",
+            "66666666",
+            "99999999",
+        ], "PRs by number, then the commits named by SHA"
         titles = [pane.rows[int(k)].title for k in await sort_by(app, pilot, "title")]
         assert titles == sorted(titles, key=str.casefold)
 
@@ -226,17 +324,27 @@ async def test_the_checklist_sorts_steps_by_colour_and_keeps_section_titles_last
         keys = await sort_by(app, pilot, "mark")
         steps = [k for k in keys if not k.startswith("section:")]
         assert steps[:3] == ["milestone_empty", "promote_pypi", "validation_issue"], "✘ red, ⚠ amber, ✔ green, then ○"
-        assert all(k.startswith("section:") for k in keys[len(steps):]), "section titles sort after every step"
+        assert all(k.startswith("section:") for k in keys[len(steps) :]), "section titles sort after every step"
         kinds = [k for k in await sort_by(app, pilot, "kind") if not k.startswith("section:")]
         automatic = {v.step.id for v in app.pane().report[0].steps if v.step.kind is StepKind.AUTOMATIC}
-        assert set(kinds[:len(automatic)]) == automatic
+        assert set(kinds[: len(automatic)]) == automatic
 
 
 async def test_sorting_600_rows_fills_the_table_once_and_does_not_stall():
     class BigMilestone(FakeBackend):
         def load_milestone(self):
-            items = tuple(_item(n, ItemKind.PULL, ItemState.OPEN if n % 3 else ItemState.MERGED, f"Fix {n}",
-                                ("regression",), ("alice",), timedelta(hours=n)) for n in range(600, 0, -1))
+            items = tuple(
+                _item(
+                    n,
+                    ItemKind.PULL,
+                    ItemState.OPEN if n % 3 else ItemState.MERGED,
+                    f"Fix {n}",
+                    ("regression",),
+                    ("alice",),
+                    timedelta(hours=n),
+                )
+                for n in range(600, 0, -1)
+            )
             return self._load("milestone", lambda: replace(milestone_report(NOW), items=items, skipped=()))
 
     app = PaneAlone(BigMilestone(), MilestonePane)
@@ -251,6 +359,7 @@ async def test_sorting_600_rows_fills_the_table_once_and_does_not_stall():
             def counted(*args, **kwargs):
                 calls.append(name)
                 return original(*args, **kwargs)
+
             return counted
 
         for name in ("add_row", "remove_row", "replace_rows"):
@@ -268,13 +377,17 @@ async def test_sorting_600_rows_fills_the_table_once_and_does_not_stall():
         assert took < 1.0, f"a sort of 600 rows took {took * 1000:.0f} ms"
 
 
-@pytest.mark.parametrize(("backend", "pane_cls", "regex"), [
-    (SmallNumbersMilestone, MilestonePane, "arm"),
-    (SmallNumbersTracker, PicksPane, "!rejected"),
-    (ManyRefsCI, CIPane, "release/[02]"),
-    (SmallNumbersBranch, BranchDiffPane, "#1|6666"),
-    (FakeBackend, ChecklistPane, "issue|tag"),
-], ids=["milestone", "picks", "ci", "branch", "checklist"])
+@pytest.mark.parametrize(
+    ("backend", "pane_cls", "regex"),
+    [
+        (SmallNumbersMilestone, MilestonePane, "arm"),
+        (SmallNumbersTracker, PicksPane, "!rejected"),
+        (ManyRefsCI, CIPane, "release/[02]"),
+        (SmallNumbersBranch, BranchDiffPane, "#1|6666"),
+        (FakeBackend, ChecklistPane, "issue|tag"),
+    ],
+    ids=["milestone", "picks", "ci", "branch", "checklist"],
+)
 async def test_in_every_pane_filter_then_sort_shows_what_sort_then_filter_shows(backend, pane_cls, regex):
     filter_first, sort_first = PaneAlone(backend(), pane_cls), PaneAlone(backend(), pane_cls)
     orders: dict[str, list[str]] = {}

@@ -32,8 +32,9 @@ async def test_candidates_in_the_milestone_are_left_out_and_answers_cycle_yes_no
         for key in ("b", "e", "w"):
             await pilot.press(key)
             await settle(app, pilot)
-        assert backend.state.triage == {"acme/torchlet#9101": {"breaks_core": True, "regression": True,
-                                                               "no_workaround": True}}
+        assert backend.state.triage == {
+            "acme/torchlet#9101": {"breaks_core": True, "regression": True, "no_workaround": True}
+        }
         assert rows(app)[0][3:] == ["yes", "yes", "yes", "fits"]
         await pilot.press("e")
         await settle(app, pilot)
@@ -83,9 +84,13 @@ async def test_the_overview_of_a_patch_release_says_today_s_phase_and_the_days_l
     from cockpit.domain.schedule import PatchPhase, PatchSchedule, PhaseDates
 
     backend = patch_backend()
-    schedule = PatchSchedule((PhaseDates(PatchPhase.TRIAGE, date(2026, 2, 16), date(2026, 2, 27)),
-                              PhaseDates(PatchPhase.CHERRY_PICK, date(2026, 3, 1), date(2026, 3, 4))),
-                             cherry_pick_deadline=NOW.replace(day=4, hour=17))
+    schedule = PatchSchedule(
+        (
+            PhaseDates(PatchPhase.TRIAGE, date(2026, 2, 16), date(2026, 2, 27)),
+            PhaseDates(PatchPhase.CHERRY_PICK, date(2026, 3, 1), date(2026, 3, 4)),
+        ),
+        cherry_pick_deadline=NOW.replace(day=4, hour=17),
+    )
     backend.config = replace(backend.config, schedule=schedule)
     app = CockpitApp(backend, clock=lambda: NOW)  # NOW is 2 March 2026
     async with app.run_test(size=(120, 40)) as pilot:

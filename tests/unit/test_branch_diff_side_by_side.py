@@ -101,11 +101,34 @@ def test_a_collector_paused_by_someone_else_stays_paused():
         gc.enable()
 
 
-pieces = st.sampled_from([
-    "Fixes", "fix", "Closes:", "resolved", "#12", "#123", " ", "\n", "\n\n", "\t", "İ", "ß", "_", "x",
-    "https://github.com/acme/torchlet/issues/45", "https://github.com", "/acme/torchlet/issues/", "45", "(#9)",
-    "https://h/acme/torchlet/issues/7.", "prefix", "close", "\x0b", "\u2028",
-])
+pieces = st.sampled_from(
+    [
+        "Fixes",
+        "fix",
+        "Closes:",
+        "resolved",
+        "#12",
+        "#123",
+        " ",
+        "\n",
+        "\n\n",
+        "\t",
+        "İ",
+        "ß",
+        "_",
+        "x",
+        "https://github.com/acme/torchlet/issues/45",
+        "https://github.com",
+        "/acme/torchlet/issues/",
+        "45",
+        "(#9)",
+        "https://h/acme/torchlet/issues/7.",
+        "prefix",
+        "close",
+        "\x0b",
+        "\u2028",
+    ]
+)
 messages = st.lists(st.lists(pieces, max_size=8).map("".join), max_size=6)
 
 
@@ -115,15 +138,18 @@ def test_finding_fixes_in_many_messages_at_once_answers_as_one_by_one(texts):
     assert refs.fixed_issues_each(texts, REPO) == {i: found for i, found in one_by_one.items() if found}
 
 
-@pytest.mark.parametrize("url, number", [
-    ("https://github.com/acme/torchlet/pull/123", 123),
-    ("https://github.com/acme/torchlet/pull/123.", 123),
-    ("https://github.com/acme/torchlet/pull/", None),
-    ("https://github.com/acme/torchlet/pull/12x", None),
-    ("https://github.com/acme/torchlet/pull/\u0661\u0662", None),  # Arabic-Indic digits are no PR number
-    ("https://github.com/acme/torchlet/pull/12/files", None),
-    ("HTTPS://GitHub.com/ACME/torchlet/pull/7", 7),
-    ("https://github.com/acme/torchlet-extra/pull/7", None),
-])
+@pytest.mark.parametrize(
+    "url, number",
+    [
+        ("https://github.com/acme/torchlet/pull/123", 123),
+        ("https://github.com/acme/torchlet/pull/123.", 123),
+        ("https://github.com/acme/torchlet/pull/", None),
+        ("https://github.com/acme/torchlet/pull/12x", None),
+        ("https://github.com/acme/torchlet/pull/\u0661\u0662", None),  # Arabic-Indic digits are no PR number
+        ("https://github.com/acme/torchlet/pull/12/files", None),
+        ("HTTPS://GitHub.com/ACME/torchlet/pull/7", 7),
+        ("https://github.com/acme/torchlet-extra/pull/7", None),
+    ],
+)
 def test_the_merge_bots_resolved_line_names_only_an_exact_pull_url(url, number):
     assert refs.resolved_pr(f"Summary\n\nPull Request resolved: {url}\nApproved by: x", REPO) == number

@@ -403,7 +403,9 @@ def test_every_configured_ci_field_is_honoured_by_the_loader():
     )
     assert report.requests == 5 and not any(a[0] == "branch_commits" for a in backend.github.asked)
     assert [(h.repository, h.branch, h.required) for h in report.history] == [
-        ("acme/torchlet", "release/2.5", ("pull", "trunk", "lint")), ("acme/vision", "release/0.20", ("pull",))]
+        ("acme/torchlet", "release/2.5", ("pull", "trunk", "lint")),
+        ("acme/vision", "release/0.20", ("pull",)),
+    ]
 
 
 def test_without_an_rc_tag_the_binary_builds_are_named_as_not_judged():

@@ -54,12 +54,15 @@ def test_a_storage_table_written_before_variants_existed_still_means_the_plain_i
 
 
 def test_variants_name_each_accelerator_index_and_the_platforms_it_publishes(tmp_path):
-    text = GOOD + """
+    text = (
+        GOOD
+        + """
 [storage.variants]
 cpu = ["manylinux_2_28_x86_64", "macosx_11_0_arm64"]
 cu126 = ["manylinux_2_28_x86_64", "win_amd64"]
 "rocm6.3" = ["linux_x86_64"]
 """
+    )
     config = load_config(write(tmp_path, text))
     assert config.storage.indexes == (
         ("cpu", ("manylinux_2_28_x86_64", "macosx_11_0_arm64")),

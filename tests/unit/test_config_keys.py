@@ -13,16 +13,46 @@ from cockpit.errors import ConfigError
 
 PATH = Path("/releases/2.5/cockpit.toml")
 GOOD = {
-    "release": {"version": "2.5.0", "repository": "acme/torchlet", "branch": "release/2.5", "main": "main",
-                "milestone": 12, "tracker_issue": 4000, "skip_labels": ["x"], "validation_comment": "ok {version}"},
-    "github": {"api_url": "https://api.github.com", "timeout": 5, "max_rate_limit_wait": 5, "retries": 2,
-               "refresh_interval": 60, "auth": "auto"},
+    "release": {
+        "version": "2.5.0",
+        "repository": "acme/torchlet",
+        "branch": "release/2.5",
+        "main": "main",
+        "milestone": 12,
+        "tracker_issue": 4000,
+        "skip_labels": ["x"],
+        "validation_comment": "ok {version}",
+    },
+    "github": {
+        "api_url": "https://api.github.com",
+        "timeout": 5,
+        "max_rate_limit_wait": 5,
+        "retries": 2,
+        "refresh_interval": 60,
+        "auth": "auto",
+    },
     "git": {"clone": "torchlet", "remote": "origin", "cut": "", "release_only_patterns": ["^Bump"]},
-    "ci": [{"repository": "acme/vision", "branch": "release/2.5", "required": ["pull"], "binary_workflow": "b",
-            "unstable_jobs": ["flaky"]}],
-    "storage": {"index_url": "http://x", "pypi_url": "http://x", "packages": ["torchlet"], "platforms": ["linux"],
-                "python_tags": ["cp312"], "free_threaded": False, "size_limit_mb": 1000, "size_warn_mb": 800,
-                "release_date": "2026-03-01", "variants": {"cu126": ["manylinux_2_28_x86_64", "win_amd64"]}},
+    "ci": [
+        {
+            "repository": "acme/vision",
+            "branch": "release/2.5",
+            "required": ["pull"],
+            "binary_workflow": "b",
+            "unstable_jobs": ["flaky"],
+        }
+    ],
+    "storage": {
+        "index_url": "http://x",
+        "pypi_url": "http://x",
+        "packages": ["torchlet"],
+        "platforms": ["linux"],
+        "python_tags": ["cp312"],
+        "free_threaded": False,
+        "size_limit_mb": 1000,
+        "size_warn_mb": 800,
+        "release_date": "2026-03-01",
+        "variants": {"cu126": ["manylinux_2_28_x86_64", "win_amd64"]},
+    },
     "ui": {"stale_days": 7, "theme": "dark"},
     "keymap": {"app.quit": "ctrl+q"},
     "checklist": {"template": "steps.toml"},
@@ -145,6 +175,7 @@ def test_a_missing_required_key_is_named(key):
 
 def test_every_key_of_the_config_is_in_the_table():
     """A key added to cockpit.toml must be added to WRONG too."""
+
     def leaves(node, prefix=""):
         for name, value in node.items():
             dotted = f"{prefix}{name}"
@@ -154,5 +185,6 @@ def test_every_key_of_the_config_is_in_the_table():
                 yield from leaves(value[0], f"{dotted}[0].")
             else:
                 yield dotted
+
     covered = {k for k, _v, _e in WRONG}
     assert set(leaves(GOOD)) - covered - {"keymap"} == set()

@@ -20,18 +20,28 @@ NOW = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)
 
 
 def pr(number, state=PullState.MERGED, base="main"):
-    return PullRequest(number, f"Fix {number}", state, base, f"b-{number}", f"https://github.com/{REPO}/pull/{number}",
-                       created_at=NOW - timedelta(days=1), repository=REPO)
+    return PullRequest(
+        number,
+        f"Fix {number}",
+        state,
+        base,
+        f"b-{number}",
+        f"https://github.com/{REPO}/pull/{number}",
+        created_at=NOW - timedelta(days=1),
+        repository=REPO,
+    )
 
 
 def said(body, comment_id=1):
-    return parse_request(IssueComment(id=comment_id, author="dev", body=body, created_at=NOW - timedelta(days=1)),
-                         repository=REPO)
+    return parse_request(
+        IssueComment(id=comment_id, author="dev", body=body, created_at=NOW - timedelta(days=1)), repository=REPO
+    )
 
 
 def rows_for(requests, pulls):
-    rows, unrequested = analyze_picks(requests, pulls={p.number: p for p in pulls}, release_branch=BRANCH,
-                                      repository=REPO, now=NOW)
+    rows, unrequested = analyze_picks(
+        requests, pulls={p.number: p for p in pulls}, release_branch=BRANCH, repository=REPO, now=NOW
+    )
     return rows, unrequested
 
 

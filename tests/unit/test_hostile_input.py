@@ -30,15 +30,26 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))
 
 REPO = "acme/torchlet"
 HOSTILE = [
-    "[bold red]shouting[/]", "[/]", "[link=https://evil.example]click[/link]", "[@click=app.quit]quit[/]",
-    "\x1b[31mred\x1b[0m\x1b]52;c;aGk=\x07", "\x00\x01\x02\x7f\r\n\t", "💥" * 200, "A" * 20_000,
-    "line\nbreak", "\u202eevil rtl", "Fixes #1 #2 (#3) https://github.com/acme/torchlet/pull/4",
+    "[bold red]shouting[/]",
+    "[/]",
+    "[link=https://evil.example]click[/link]",
+    "[@click=app.quit]quit[/]",
+    "\x1b[31mred\x1b[0m\x1b]52;c;aGk=\x07",
+    "\x00\x01\x02\x7f\r\n\t",
+    "💥" * 200,
+    "A" * 20_000,
+    "line\nbreak",
+    "\u202eevil rtl",
+    "Fixes #1 #2 (#3) https://github.com/acme/torchlet/pull/4",
 ]
-nasty_text = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=400),
-                       st.text(alphabet=st.characters(max_codepoint=0x20), max_size=80))
+nasty_text = st.one_of(
+    st.sampled_from(HOSTILE), st.text(max_size=400), st.text(alphabet=st.characters(max_codepoint=0x20), max_size=80)
+)
 json_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | nasty_text,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(nasty_text, inner, max_size=4), max_leaves=20)
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(nasty_text, inner, max_size=4),
+    max_leaves=20,
+)
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -51,7 +62,7 @@ def test_git_log_parser_skips_garbage_and_invalid_utf8(raw, pieces):
 
 
 def test_a_commit_message_in_latin_1_is_read_not_refused():
-    record = (b"a" * 40 + b"\x1f" + b"b" * 40 + b"\x1fJos\xe9\x1f1700000000\x1fCaf\xe9 fix (#12)\x1fbody \xff\x00")
+    record = b"a" * 40 + b"\x1f" + b"b" * 40 + b"\x1fJos\xe9\x1f1700000000\x1fCaf\xe9 fix (#12)\x1fbody \xff\x00"
     [commit] = parse_log(record)
     assert commit.subject.startswith("Caf") and commit.author.startswith("Jos")
 

@@ -51,8 +51,10 @@ def test_core_module_imports_no_ui_or_library(module):
 
 PACKAGE_ROOT = Path(cockpit.__file__).parent
 ADAPTER_CLASSES = {"GitRepo", "GitHubClient", "WheelIndex", "PyPIClient", "StepCommandRunner"}
-BUILDS_ITS_OWN = {"cockpit.cli.init": "`cockpit init` opens the clone it is asked about; it moves to "
-                                      "bootstrap.git_repo with the discovery rework"}
+BUILDS_ITS_OWN = {
+    "cockpit.cli.init": "`cockpit init` opens the clone it is asked about; it moves to "
+    "bootstrap.git_repo with the discovery rework"
+}
 
 
 def _source_modules(*packages: str) -> list[str]:
@@ -102,8 +104,10 @@ def test_the_ui_runs_actions_through_the_registry_it_is_given(module):
     assert not _within(_imports(module), "cockpit.actions"), f"{module} imports an action module"
 
 
-@pytest.mark.parametrize("module", _source_modules("cockpit", "cockpit.cli", "cockpit.loaders", "cockpit.actions",
-                                                   "cockpit.ui", "cockpit.ui.panes"))
+@pytest.mark.parametrize(
+    "module",
+    _source_modules("cockpit", "cockpit.cli", "cockpit.loaders", "cockpit.actions", "cockpit.ui", "cockpit.ui.panes"),
+)
 def test_only_the_composition_root_builds_adapters(module):
     """App and CLI alike get their GitHub client, clone, index and PyPI clients from cockpit.bootstrap."""
     if module in ("cockpit.bootstrap", *BUILDS_ITS_OWN):

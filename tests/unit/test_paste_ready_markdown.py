@@ -42,8 +42,13 @@ def report_with_title(title: str) -> str:
 def branch_markdown_with_title(title: str, *, count: int = 1) -> str:
     url = "https://github.com/acme/torchlet/pull/{}"
     items = tuple(ItemDiff(90000 + n, title, Verdict.MISSING, html_url=url.format(90000 + n)) for n in range(count))
-    report = BranchDiffReport(items=items, missing_in_main=(CommitRecord("b" * 40, title, author="x"),),
-                              cut="c" * 40, branch="release/2.5", main="main")
+    report = BranchDiffReport(
+        items=items,
+        missing_in_main=(CommitRecord("b" * 40, title, author="x"),),
+        cut="c" * 40,
+        branch="release/2.5",
+        main="main",
+    )
     return to_markdown(report, "1 missing")
 
 
@@ -93,8 +98,12 @@ def test_the_whole_missing_in_branch_table_fits_in_one_github_comment():
 
 def test_the_whole_report_fits_in_one_github_comment():
     base = picture()
-    items = tuple(MilestoneItem(10_000 + n, ItemKind.PULL, "C" * 290, ItemState.OPEN,
-                                f"https://github.com/acme/torchlet/pull/{10_000 + n}") for n in range(400))
+    items = tuple(
+        MilestoneItem(
+            10_000 + n, ItemKind.PULL, "C" * 290, ItemState.OPEN, f"https://github.com/acme/torchlet/pull/{10_000 + n}"
+        )
+        for n in range(400)
+    )
     markdown = render_markdown(dataclasses.replace(base, milestone=dataclasses.replace(base.milestone, items=items)))
     assert len(markdown) < GITHUB_COMMENT_LIMIT
     last = markdown.rstrip().splitlines()[-1]
@@ -112,10 +121,18 @@ def test_the_pick_detail_view_shows_a_pr_title_that_tries_markdown_as_text():
     from cockpit.domain.picks import PickRequest, PickRow, PickStatus, PRRef
     from cockpit.ui.panes.picks import detail_markdown
 
-    pull = PullRequest(91300, "Fix [docs](https://evil.example) ![x](https://evil.example/p.png) @alice",
-                       PullState.MERGED, "main", "fix", "https://github.com/acme/torchlet/pull/91300")
+    pull = PullRequest(
+        91300,
+        "Fix [docs](https://evil.example) ![x](https://evil.example/p.png) @alice",
+        PullState.MERGED,
+        "main",
+        "fix",
+        "https://github.com/acme/torchlet/pull/91300",
+    )
     request = PickRequest(1, "bob", "request body", trunk_prs=(PRRef(91300),))
     row = PickRow(request, PickStatus.UNDER_REVIEW, pulls=(pull,))
     heading = next(line for line in detail_markdown(row, "acme/torchlet").splitlines() if line.startswith("### "))
-    assert heading == ("### Trunk PR #91300: Fix \\[docs\\]\\(https://evil.example\\) "
-                       "\\!\\[x\\]\\(https://evil.example/p.png\\) `@alice`")
+    assert heading == (
+        "### Trunk PR #91300: Fix \\[docs\\]\\(https://evil.example\\) "
+        "\\!\\[x\\]\\(https://evil.example/p.png\\) `@alice`"
+    )

@@ -63,18 +63,21 @@ def test_a_deadline_given_as_a_day_means_the_end_of_that_day_utc():
     assert s is not None and s.cherry_pick_deadline == datetime(2026, 9, 25, 23, 59, 59, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("schedule, key, expected", [
-    ({"triage": {"start": "soon", "end": "2026-09-14"}}, "schedule.triage.start", "an ISO date"),
-    ({"triage": {"start": "2026-09-14", "end": "2026-09-01"}}, "schedule.triage.end", "on or after start"),
-    ({"triage": {"start": "2026-09-01"}}, "schedule.triage.end", "an ISO date"),
-    ({"triage": {"begin": "2026-09-01"}}, "schedule.triage.begin", "only 'start' and 'end'"),
-    ({"triage": "2026-09-01"}, "schedule.triage", "a table"),
-    ({"cherry_picking": {}}, "schedule.cherry_picking", "one of"),
-    ({"cherry_pick_deadline": "Friday"}, "schedule.cherry_pick_deadline", "an ISO date or date-time"),
-    ({"qualifying_labels": []}, "schedule.qualifying_labels", "a non-empty list"),
-    ({"qualifying_labels": "high priority"}, "schedule.qualifying_labels", "a list of strings"),
-    ({"triage_label": 3}, "schedule.triage_label", "a string"),
-])
+@pytest.mark.parametrize(
+    "schedule, key, expected",
+    [
+        ({"triage": {"start": "soon", "end": "2026-09-14"}}, "schedule.triage.start", "an ISO date"),
+        ({"triage": {"start": "2026-09-14", "end": "2026-09-01"}}, "schedule.triage.end", "on or after start"),
+        ({"triage": {"start": "2026-09-01"}}, "schedule.triage.end", "an ISO date"),
+        ({"triage": {"begin": "2026-09-01"}}, "schedule.triage.begin", "only 'start' and 'end'"),
+        ({"triage": "2026-09-01"}, "schedule.triage", "a table"),
+        ({"cherry_picking": {}}, "schedule.cherry_picking", "one of"),
+        ({"cherry_pick_deadline": "Friday"}, "schedule.cherry_pick_deadline", "an ISO date or date-time"),
+        ({"qualifying_labels": []}, "schedule.qualifying_labels", "a non-empty list"),
+        ({"qualifying_labels": "high priority"}, "schedule.qualifying_labels", "a list of strings"),
+        ({"triage_label": 3}, "schedule.triage_label", "a string"),
+    ],
+)
 def test_a_wrong_schedule_is_refused_naming_the_file_the_key_and_what_was_expected(schedule, key, expected):
     with pytest.raises(ConfigError) as err:
         config(schedule)
@@ -108,21 +111,43 @@ def test_phase_steps_turn_green_when_their_phase_is_over_and_amber_while_it_runs
 
 
 def req(comment_id, *, posted, fixes=(), body="", release=(), trunk=()):
-    return PickRequest(comment_id, "dev", body, trunk_prs=tuple(PRRef(n) for n in trunk),
-                       release_prs=tuple(PRRef(n) for n in release), category="Regression", fixes=fixes,
-                       created_at=posted)
+    return PickRequest(
+        comment_id,
+        "dev",
+        body,
+        trunk_prs=tuple(PRRef(n) for n in trunk),
+        release_prs=tuple(PRRef(n) for n in release),
+        category="Regression",
+        fixes=fixes,
+        created_at=posted,
+    )
 
 
 def pull(number, state=PullState.OPEN, base=BRANCH):
-    return PullRequest(number, f"pick {number}", state, base, f"b{number}", f"https://github.com/{REPO}/pull/{number}",
-                       created_at=DEADLINE - timedelta(days=3))
+    return PullRequest(
+        number,
+        f"pick {number}",
+        state,
+        base,
+        f"b{number}",
+        f"https://github.com/{REPO}/pull/{number}",
+        created_at=DEADLINE - timedelta(days=3),
+    )
 
 
 def report(requests, qualifying=frozenset({500})):
     pulls = {p.number: p for p in (pull(11), pull(12), pull(13), pull(14), pull(1, PullState.MERGED, "main"))}
     rules = PatchRules(DEADLINE, qualifying, ("high priority",))
-    return picks_report(requests, tracker_issue=1, tracker_title="[v2.5.1] Release Tracker", pulls=pulls,
-                        release_branch=BRANCH, repository=REPO, now=DEADLINE + timedelta(days=1), patch_rules=rules)
+    return picks_report(
+        requests,
+        tracker_issue=1,
+        tracker_title="[v2.5.1] Release Tracker",
+        pulls=pulls,
+        release_branch=BRANCH,
+        repository=REPO,
+        now=DEADLINE + timedelta(days=1),
+        patch_rules=rules,
+    )
 
 
 def flags_of(rep):
@@ -131,8 +156,12 @@ def flags_of(rep):
 
 def test_a_request_posted_after_the_deadline_is_flagged_and_one_before_it_is_not():
     issue = f"https://github.com/{REPO}/issues/500"
-    rep = report([req(1, posted=DEADLINE - timedelta(hours=1), fixes=(issue,), release=(11,), trunk=(1,)),
-                  req(2, posted=DEADLINE + timedelta(minutes=5), fixes=(issue,), release=(12,), trunk=(1,))])
+    rep = report(
+        [
+            req(1, posted=DEADLINE - timedelta(hours=1), fixes=(issue,), release=(11,), trunk=(1,)),
+            req(2, posted=DEADLINE + timedelta(minutes=5), fixes=(issue,), release=(12,), trunk=(1,)),
+        ]
+    )
     flags = flags_of(rep)
     assert PickFlag.AFTER_DEADLINE not in flags[1] and PickFlag.AFTER_DEADLINE in flags[2]
     assert rep.gate.status is GateStatus.RED and "after deadline" in rep.gate.details[0]
@@ -142,10 +171,14 @@ def test_a_request_must_link_a_high_priority_issue_or_a_ci_failure():
     hp, plain = f"https://github.com/{REPO}/issues/500", f"https://github.com/{REPO}/issues/501"
     ci_run = "https://github.com/acme/torchlet/actions/runs/7001/job/9001"
     before = DEADLINE - timedelta(days=1)
-    rep = report([req(1, posted=before, fixes=(hp,), release=(11,), trunk=(1,)),
-                  req(2, posted=before, fixes=(plain,), release=(12,), trunk=(1,)),
-                  req(3, posted=before, body=f"Fails on rc1: {ci_run}", release=(13,), trunk=(1,)),
-                  req(4, posted=before, release=(14,), trunk=(1,))])
+    rep = report(
+        [
+            req(1, posted=before, fixes=(hp,), release=(11,), trunk=(1,)),
+            req(2, posted=before, fixes=(plain,), release=(12,), trunk=(1,)),
+            req(3, posted=before, body=f"Fails on rc1: {ci_run}", release=(13,), trunk=(1,)),
+            req(4, posted=before, release=(14,), trunk=(1,)),
+        ]
+    )
     flags = flags_of(rep)
     assert [PickFlag.NO_QUALIFYING_LINK in flags[n] for n in (1, 2, 3, 4)] == [False, True, False, True]
     notes = {r.request.comment_id: r.notes for r in rep.rows}
@@ -154,15 +187,24 @@ def test_a_request_must_link_a_high_priority_issue_or_a_ci_failure():
 
 def test_when_the_labels_could_not_be_read_only_requests_linking_nothing_are_flagged():
     before = DEADLINE - timedelta(days=1)
-    rep = report([req(1, posted=before, fixes=("#501",), release=(11,), trunk=(1,)),
-                  req(2, posted=before, release=(12,), trunk=(1,))], qualifying=None)
+    rep = report(
+        [
+            req(1, posted=before, fixes=("#501",), release=(11,), trunk=(1,)),
+            req(2, posted=before, release=(12,), trunk=(1,)),
+        ],
+        qualifying=None,
+    )
     flags = flags_of(rep)
     assert PickFlag.NO_QUALIFYING_LINK not in flags[1] and PickFlag.NO_QUALIFYING_LINK in flags[2]
 
 
 def test_linked_issues_are_read_from_the_fixes_and_the_text_of_this_repository_only():
-    r = req(1, posted=DEADLINE, fixes=("#7", "https://github.com/acme/vision/issues/8"),
-            body=f"see https://github.com/{REPO}/issues/9 and https://github.com/{REPO}/pull/10")
+    r = req(
+        1,
+        posted=DEADLINE,
+        fixes=("#7", "https://github.com/acme/vision/issues/8"),
+        body=f"see https://github.com/{REPO}/issues/9 and https://github.com/{REPO}/pull/10",
+    )
     assert linked_issues(r, REPO) == {7, 9}
     ci = req(2, posted=DEADLINE, fixes=("#3",), body="https://hud.pytorch.org/pytorch/pytorch/commit/abc")
     assert links_ci_failure(ci) and not links_ci_failure(r)

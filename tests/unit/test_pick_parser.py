@@ -35,14 +35,29 @@ CORPUS = sorted((Path(__file__).parent / "pick_comments").glob("*.md"))
 SEPARATOR = "<!-- expect -->\n"
 # Every shape the issue "Meet the real world" found in real trackers, and the ones domain-facts.md names.
 REAL_WORLD_SHAPES = {
-    "heading: landed main PR", "heading: cherry-pick PR", "heading: a cherry-pick PR", "quoted link under a heading",
-    "heading: criteria category and reasons", "category: see <issue URL>", "category: Markdown link",
-    "category: per <URL>", "NA with several release PRs in one field", "manager appended words",
-    "free-form: main PR / cherry-pick / Cat", "free-form: main PRs and release PR",
-    "free-form: cherry pick PR then a reason line", "free-form: task list", "free-form: prose cherrypick",
-    "free-form: weekly list of main PRs", "free-form: no role told",
-    "not a request: quoted template", "not a request: empty template", "not a request: bot reply",
-    "not a request: question", "not a request: bot command", "not a request: reply",
+    "heading: landed main PR",
+    "heading: cherry-pick PR",
+    "heading: a cherry-pick PR",
+    "quoted link under a heading",
+    "heading: criteria category and reasons",
+    "category: see <issue URL>",
+    "category: Markdown link",
+    "category: per <URL>",
+    "NA with several release PRs in one field",
+    "manager appended words",
+    "free-form: main PR / cherry-pick / Cat",
+    "free-form: main PRs and release PR",
+    "free-form: cherry pick PR then a reason line",
+    "free-form: task list",
+    "free-form: prose cherrypick",
+    "free-form: weekly list of main PRs",
+    "free-form: no role told",
+    "not a request: quoted template",
+    "not a request: empty template",
+    "not a request: bot reply",
+    "not a request: question",
+    "not a request: bot command",
+    "not a request: reply",
 }
 
 
@@ -95,11 +110,20 @@ def test_every_template_request_of_the_corpus_is_read_fully_and_every_free_form_
     for path in CORPUS:
         body, expect = corpus_case(path)
         r = parse_request(comment(body), repository=REPO)
-        got = {"trunk": [p.label(REPO) for p in r.trunk_prs], "release": [p.label(REPO) for p in r.release_prs],
-               "mentioned": [p.label(REPO) for p in r.mentioned_prs], "category": r.category, "parsed": r.parsed}
-        want = {"trunk": expect.get("trunk", []), "release": expect.get("release", []),
-                "mentioned": expect.get("mentioned", []), "category": expect.get("category", ""),
-                "parsed": expect.get("parsed", True)}
+        got = {
+            "trunk": [p.label(REPO) for p in r.trunk_prs],
+            "release": [p.label(REPO) for p in r.release_prs],
+            "mentioned": [p.label(REPO) for p in r.mentioned_prs],
+            "category": r.category,
+            "parsed": r.parsed,
+        }
+        want = {
+            "trunk": expect.get("trunk", []),
+            "release": expect.get("release", []),
+            "mentioned": expect.get("mentioned", []),
+            "category": expect.get("category", ""),
+            "parsed": expect.get("parsed", True),
+        }
         kind = "not a request" if not want["parsed"] else "free-form" if expect.get("free_form") else "template"
         if got != want:
             wrong[kind].append(path.stem)
@@ -113,15 +137,19 @@ def test_a_template_with_words_but_no_pr_in_its_fields_is_left_for_a_person_to_r
 
 
 def test_a_category_line_starting_with_release_is_category_text_not_a_release_label():
-    body = ("Link to landed trunk PR (if applicable):\n* NA\n\nLink to release branch PR:\n* #150001\n\n"
-            "Criteria Category:\n* Release: bump the version to 2.5.1\n")
+    body = (
+        "Link to landed trunk PR (if applicable):\n* NA\n\nLink to release branch PR:\n* #150001\n\n"
+        "Criteria Category:\n* Release: bump the version to 2.5.1\n"
+    )
     request = parse_request(comment(body), repository=REPO)
     assert request.release_prs == (PRRef(150001),) and request.category == "Release: bump the version to 2.5.1"
 
 
 def test_a_quoted_sentence_under_a_label_is_someone_else_s_text_not_a_value():
-    body = ("Link to landed trunk PR (if applicable):\n> the fix in https://github.com/acme/torchlet/pull/77 broke us\n"
-            "* #78\n\nLink to release branch PR:\n* #79\n")
+    body = (
+        "Link to landed trunk PR (if applicable):\n> the fix in https://github.com/acme/torchlet/pull/77 broke us\n"
+        "* #78\n\nLink to release branch PR:\n* #79\n"
+    )
     request = parse_request(comment(body), repository=REPO)
     assert PRRef(77) not in request.trunk_prs and request.release_prs == (PRRef(79),)
 
@@ -132,8 +160,10 @@ def test_a_free_form_comment_that_names_no_pr_is_no_request():
 
 
 def test_a_quoted_template_above_a_free_form_ask_reads_only_the_ask():
-    body = ("> Link to landed trunk PR (if applicable):\n> * https://github.com/acme/torchlet/pull/1\n\n"
-            "Please cherry-pick https://github.com/acme/torchlet/pull/2 too")
+    body = (
+        "> Link to landed trunk PR (if applicable):\n> * https://github.com/acme/torchlet/pull/1\n\n"
+        "Please cherry-pick https://github.com/acme/torchlet/pull/2 too"
+    )
     request = parse_request(comment(body), repository=REPO)
     assert request.free_form and request.trunk_prs == (PRRef(2),) and request.mentioned_prs == ()
 
@@ -144,8 +174,10 @@ def test_an_issue_named_by_fixes_is_not_taken_for_a_pr():
 
 
 def test_the_bot_category_keeps_the_class_and_moves_its_issue_to_the_fixes():
-    body = ("Link to landed trunk PR (if applicable):\n* #1\n\nLink to release branch PR:\n* #2\n\n"
-            "Criteria Category:\nCritical - https://github.com/acme/torchlet/issues/3\n")
+    body = (
+        "Link to landed trunk PR (if applicable):\n* #1\n\nLink to release branch PR:\n* #2\n\n"
+        "Criteria Category:\nCritical - https://github.com/acme/torchlet/issues/3\n"
+    )
     request = parse_request(comment(body), repository=REPO)
     assert request.category == "Critical" and request.fixes == ("https://github.com/acme/torchlet/issues/3",)
 

@@ -10,9 +10,9 @@ from cockpit.services import refs
 
 REPO = "acme/torchlet"
 numbers = st.integers(min_value=1, max_value=10**7)
-titles = st.text(alphabet=st.characters(categories=("L", "Zs"), exclude_characters="\n\r"), min_size=1, max_size=40).filter(
-    lambda t: t.strip()
-)
+titles = st.text(
+    alphabet=st.characters(categories=("L", "Zs"), exclude_characters="\n\r"), min_size=1, max_size=40
+).filter(lambda t: t.strip())
 
 
 @given(n=numbers, m=numbers)
@@ -80,7 +80,11 @@ def test_fix_keywords_name_whole_issue_numbers(n, word):
 
 
 def test_the_merge_bots_trunk_commit_names_its_pr_by_line_and_suffix():
-    commit = CommitRecord("a" * 40, "Fix thing (#1234)", f"Body mentions #99.\n\nPull Request resolved: https://github.com/{REPO}/pull/1234\nApproved by: x")
+    commit = CommitRecord(
+        "a" * 40,
+        "Fix thing (#1234)",
+        f"Body mentions #99.\n\nPull Request resolved: https://github.com/{REPO}/pull/1234\nApproved by: x",
+    )
     assert refs.trunk_prs(commit, REPO) == {1234}
 
 
@@ -90,14 +94,19 @@ def test_a_trunk_commit_resolving_another_repositorys_pr_is_not_ours():
 
 
 def test_a_pick_copied_with_its_body_does_not_claim_prs_its_body_mentions():
-    body = f"Follow-up to #500 and https://github.com/{REPO}/pull/501\n\nPull Request resolved: https://github.com/{REPO}/pull/600\n(cherry picked from commit {'f' * 40})"
+    body = (
+        f"Follow-up to #500 and https://github.com/{REPO}/pull/501\n\n"
+        f"Pull Request resolved: https://github.com/{REPO}/pull/600\n(cherry picked from commit {'f' * 40})"
+    )
     found = refs.branch_refs(CommitRecord("b" * 40, "Fix leak (#600) (#952)", body), REPO)
     assert set(found.prs) == {600, 952}
     assert found.picked_from == ("f" * 40,)
 
 
 def test_a_bare_branch_commit_body_mentions_count():
-    found = refs.branch_refs(CommitRecord("b" * 40, "Backport loader fix", f"From https://github.com/{REPO}/pull/77 and #78"), REPO)
+    found = refs.branch_refs(
+        CommitRecord("b" * 40, "Backport loader fix", f"From https://github.com/{REPO}/pull/77 and #78"), REPO
+    )
     assert found.prs == {77: EvidenceKind.PR_URL, 78: EvidenceKind.PR_NUMBER}
 
 
@@ -117,8 +126,14 @@ urlish = st.text(alphabet="htps:/.gihubcomacmeorlTP-_0123456789 ", max_size=60)
 
 @given(tail=urlish, n=numbers, host=st.sampled_from(["github.com", "ghe.corp.example", "GitHub.com"]))
 def test_the_resolved_line_reads_exactly_what_the_url_pattern_reads(tail, n, host):
-    for url in (f"https://{host}/{REPO}/pull/{n}", f"http://{host}/{REPO.upper()}/pull/{n}", tail,
-                f"https://{host}/{REPO}/pull/{n}{tail}", f"https://{host}/{REPO}-x/pull/{n}", f"https://{tail}/{REPO}/pull/{n}"):
+    for url in (
+        f"https://{host}/{REPO}/pull/{n}",
+        f"http://{host}/{REPO.upper()}/pull/{n}",
+        tail,
+        f"https://{host}/{REPO}/pull/{n}{tail}",
+        f"https://{host}/{REPO}-x/pull/{n}",
+        f"https://{tail}/{REPO}/pull/{n}",
+    ):
         match = refs._url_pattern(REPO, "pull").fullmatch(url)
         assert refs._own_pull_number(url, REPO) == (int(match.group(1)) if match else None), url
 
@@ -130,7 +145,9 @@ def test_the_before_cut_grep_finds_whole_numbers_of_this_repository_only(n, othe
     from cockpit.services.branch_loader import before_cut_pattern
 
     pattern = re.compile(before_cut_pattern([n], REPO), re.M)
-    assert pattern.search(f"Fix (#{n})") and pattern.search(f"Pull Request resolved: https://github.com/{REPO}/pull/{n}")
+    assert pattern.search(f"Fix (#{n})") and pattern.search(
+        f"Pull Request resolved: https://github.com/{REPO}/pull/{n}"
+    )
     assert not pattern.search(f"Fix (#{n}0)") and not pattern.search(f"https://github.com/other/lib/pull/{n}")
     assert not pattern.search(f"https://github.com/acmeXtorchlet/pull/{n}")
     if other != n:
@@ -140,7 +157,9 @@ def test_the_before_cut_grep_finds_whole_numbers_of_this_repository_only(n, othe
 @given(n=numbers, head=st.integers(min_value=1, max_value=999))
 def test_a_number_is_never_read_from_the_tail_of_a_longer_one(n, head):
     longer = int(f"{head}{n}")
-    commit = CommitRecord("a" * 40, f"Fix it (#{longer})", f"Pull Request resolved: https://github.com/{REPO}/pull/{longer}")
+    commit = CommitRecord(
+        "a" * 40, f"Fix it (#{longer})", f"Pull Request resolved: https://github.com/{REPO}/pull/{longer}"
+    )
     assert refs.trunk_prs(commit, REPO) == {longer}
     assert n not in refs.mentioned_prs(f"see #{longer} and {REPO}#{longer}", REPO)
     assert n not in refs.branch_refs(commit, REPO).prs and n not in refs.all_prs(commit, REPO)
@@ -150,7 +169,8 @@ def test_a_kept_pick_names_its_pr_by_suffix_and_by_the_exact_resolved_url():
     commit = CommitRecord(
         "c" * 40,
         "Fix loader (#1234)",
-        f"Body.\n\nPull Request resolved: https://github.com/{REPO}/pull/1234\n\n(cherry picked from commit {'d' * 40})",
+        f"Body.\n\nPull Request resolved: https://github.com/{REPO}/pull/1234\n\n"
+        f"(cherry picked from commit {'d' * 40})",
     )
     found = refs.branch_refs(commit, REPO)
     assert found.kinds[1234] == (EvidenceKind.PR_NUMBER, EvidenceKind.PR_URL)

@@ -18,8 +18,14 @@ from cockpit.services.release_discovery import (
 )
 
 
-def issue(number: int, title: str, *, labels: tuple[str, ...] = ("release tracker",), open_: bool = True,
-          kind: ItemKind = ItemKind.ISSUE) -> MilestoneItem:
+def issue(
+    number: int,
+    title: str,
+    *,
+    labels: tuple[str, ...] = ("release tracker",),
+    open_: bool = True,
+    kind: ItemKind = ItemKind.ISSUE,
+) -> MilestoneItem:
     state = ItemState.OPEN if open_ else ItemState.CLOSED
     return MilestoneItem(number, kind, title, state, f"https://github.com/acme/torchlet/issues/{number}", labels=labels)
 

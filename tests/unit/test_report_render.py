@@ -30,15 +30,28 @@ def picture(**changes) -> ReleasePicture:
     pypi = Gate("pypi_not_published", "Not yet on PyPI", GREEN, "2.5.0 is not on PyPI yet")
     rc = Gate("rc_artifacts", "RC artifacts valid", RED, "1 problem: 1 missing")
     steps = (
-        StepView(ChecklistStep("tag_final_rc", "Final RC requirements", "Create and push the final RC tag"),
-                 Signoff("tag_final_rc", True, "Rosa Marquez", "2026-11-30T11:57:36+00:00", "rc3 | at abc\nfine")),
-        StepView(ChecklistStep("ci_green", "Final RC requirements", "Release branch CI is green",
-                               kind=StepKind.AUTOMATIC, gate="ci_green"),
-                 gate=Gate("ci_green", "CI green", RED, "2 jobs failed")),
+        StepView(
+            ChecklistStep("tag_final_rc", "Final RC requirements", "Create and push the final RC tag"),
+            Signoff("tag_final_rc", True, "Rosa Marquez", "2026-11-30T11:57:36+00:00", "rc3 | at abc\nfine"),
+        ),
+        StepView(
+            ChecklistStep(
+                "ci_green",
+                "Final RC requirements",
+                "Release branch CI is green",
+                kind=StepKind.AUTOMATIC,
+                gate="ci_green",
+            ),
+            gate=Gate("ci_green", "CI green", RED, "2 jobs failed"),
+        ),
         StepView(ChecklistStep("perf", "After the final RC", "Performance run shows no regression")),
         StepView(ChecklistStep("tutorials", "After the final RC", "Tutorials submitted", required=False)),
-        StepView(ChecklistStep("promote_pypi", "Promotion", "Promote wheels to PyPI", gate="pypi_not_published",
-                               irreversible=True), locked="done and locked: already on PyPI"),
+        StepView(
+            ChecklistStep(
+                "promote_pypi", "Promotion", "Promote wheels to PyPI", gate="pypi_not_published", irreversible=True
+            ),
+            locked="done and locked: already on PyPI",
+        ),
     )
     checklist = ChecklistReport(steps, Gate("checklist", "Checklist", RED, "2 of 4 required steps done"))
     item = MilestoneItem(91234, ItemKind.PULL, NASTY, ItemState.OPEN, "https://github.com/acme/torchlet/pull/91234")

@@ -39,12 +39,15 @@ def test_opening_the_cockpit_builds_no_subcommand_parser(monkeypatch):
     assert args.handler == "cockpit.cli.commands:run_app"
 
 
-@pytest.mark.parametrize("argv, said", [
-    (["--config"], "argument --config: expected one argument"),
-    (["--bogus"], "unrecognized arguments: --bogus"),
-    (["--help"], "COMMAND"),  # the full help, with the subcommands
-    (["no-such-command"], "invalid choice: 'no-such-command'"),
-])
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["--config"], "argument --config: expected one argument"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        (["--help"], "COMMAND"),  # the full help, with the subcommands
+        (["no-such-command"], "invalid choice: 'no-such-command'"),
+    ],
+)
 def test_help_and_mistakes_are_answered_by_the_full_parser(argv, said, capsys):
     with pytest.raises(SystemExit):
         cli.parse_command_line(argv)
@@ -80,8 +83,11 @@ def test_the_collector_is_paused_until_the_cockpit_is_on_screen_then_collects_ag
 
 def test_a_command_that_opens_no_screen_runs_with_the_collector_on(monkeypatch, capsys, collector_on, tmp_path):
     seen = []
-    monkeypatch.setattr(commands, "load_config", lambda path: seen.append(gc.isenabled()) or (_ for _ in ()).throw(
-        commands.ConfigError("stop here")))
+    monkeypatch.setattr(
+        commands,
+        "load_config",
+        lambda path: seen.append(gc.isenabled()) or (_ for _ in ()).throw(commands.ConfigError("stop here")),
+    )
     (tmp_path / "cockpit.toml").write_text("", encoding="utf-8")
     assert cli.main(["--config", str(tmp_path / "cockpit.toml"), "locate"]) == 2
     assert seen == [True] and gc.isenabled()

@@ -436,8 +436,9 @@ def test_a_session_killed_while_signing_off_leaves_every_sign_off_with_its_audit
     kills = checked = 0
     deadline = time.monotonic() + 20  # a busy machine gets fewer kills, never a failure for it
     while kills < 40 and time.monotonic() < deadline:
-        proc = subprocess.Popen([sys.executable, "-c", SIGNER, str(state_path)], cwd=REPO,
-                                stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SIGNER, str(state_path)], cwd=REPO, stdout=subprocess.PIPE, text=True
+        )
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(rng.uniform(0.01, 0.08))
         proc.send_signal(signal.SIGKILL)
@@ -531,8 +532,9 @@ def test_a_corrupt_state_file_says_the_parse_error_where_the_copy_went_and_how_t
     (copy,) = state_path.parent.glob(f"{state_path.name}.corrupt-*")
     assert why.summary == "state file corrupt"
     assert "does not parse (" in why.detail and "line 2" in why.detail and str(copy) in why.detail
-    assert why.remedy == (f"repair {state_path} by hand (or move it away to start with an empty state), "
-                          "then start again")
+    assert why.remedy == (
+        f"repair {state_path} by hand (or move it away to start with an empty state), then start again"
+    )
 
 
 def test_locate_tells_the_state_file_and_its_lock_as_they_are(state_path):

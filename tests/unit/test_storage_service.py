@@ -48,7 +48,11 @@ def test_a_january_2025_release_supports_python_3_10_to_3_13():
 
 def test_free_threaded_builds_are_added_from_3_13_on():
     assert default_python_tags(date(2025, 1, 29), free_threaded=True) == (
-        "cp310", "cp311", "cp312", "cp313", "cp313t",
+        "cp310",
+        "cp311",
+        "cp312",
+        "cp313",
+        "cp313t",
     )
     assert default_python_tags(date(2025, 11, 1), free_threaded=True)[-4:] == ("cp313", "cp313t", "cp314", "cp314t")
 
@@ -83,7 +87,11 @@ def test_months_before_clamps_to_the_end_of_a_shorter_month():
 def test_wheel_filenames_with_local_versions_build_tags_and_tag_sets_parse():
     w = parse_wheel_filename("torch-2.5.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl")
     assert (w.name, w.version, w.public_version, w.python, w.platform) == (
-        "torch", "2.5.0+cu130", "2.5.0", "cp312", "manylinux_2_28_x86_64",
+        "torch",
+        "2.5.0+cu130",
+        "2.5.0",
+        "cp312",
+        "manylinux_2_28_x86_64",
     )
     assert parse_wheel_filename("Torch_Let-2.5.0-1-py3-none-any.whl").name == "torch_let"
     assert parse_wheel_filename("a-1-py2.py3-none-any.whl").tags() == {("py2", "any"), ("py3", "any")}
@@ -202,8 +210,10 @@ FAMILY = expected_artifacts(["torchlet"], "2.5.0", [LINUX, "macosx_11_0_arm64"],
 
 def family_sizes(linux_mb: float = 780, mac_mb: float = 72) -> list[IndexFile]:
     """A healthy RC: Linux wheels around 780 MB, macOS ones around 72 MB (a tenth, by design)."""
-    return [wheel(e.filename, size=int((linux_mb if e.platform == LINUX else mac_mb) * MB) + i * 3 * MB)
-            for i, e in enumerate(FAMILY)]
+    return [
+        wheel(e.filename, size=int((linux_mb if e.platform == LINUX else mac_mb) * MB) + i * 3 * MB)
+        for i, e in enumerate(FAMILY)
+    ]
 
 
 def test_a_wheel_whose_head_says_22_bytes_is_truncated_and_blocks_the_release():
@@ -226,7 +236,8 @@ def test_a_wheel_far_smaller_than_its_siblings_of_the_same_platform_is_truncated
     report = validate_rc(FAMILY, found, version="2.5.0")
     assert kinds(report) == [("truncated", cut)]
     assert "212 MB, under 50% of the 783 MB typical of its 3 siblings (torchlet manylinux_2_28_x86_64)" in (
-        report.problems[0].detail)
+        report.problems[0].detail
+    )
 
 
 def test_small_platforms_and_python_to_python_spread_are_not_truncation():

@@ -56,8 +56,10 @@ def test_another_variants_build_in_a_sub_index_is_unexpected_and_stands_for_noth
 
 def test_the_cpu_macos_wheels_without_a_local_version_stand_for_the_cpu_variant():
     want = expected("cpu", platforms=(MAC,))
-    found = [in_index("cpu", "torchlet-2.5.0-cp312-none-macosx_11_0_arm64.whl", 70 * MB),
-             in_index("cpu", "torchlet-2.5.0-cp313-none-macosx_11_0_arm64.whl", 71 * MB)]
+    found = [
+        in_index("cpu", "torchlet-2.5.0-cp312-none-macosx_11_0_arm64.whl", 70 * MB),
+        in_index("cpu", "torchlet-2.5.0-cp313-none-macosx_11_0_arm64.whl", 71 * MB),
+    ]
     assert validate_rc(want, found, version="2.5.0").problems == ()
 
 
@@ -99,14 +101,17 @@ def test_a_wheel_whose_metadata_names_another_version_is_the_wrong_version():
 
 def test_metadata_that_agrees_is_fine_and_metadata_that_cannot_be_trusted_is_amber():
     want = expected("cpu")
-    found = [replace(f, has_metadata=True, metadata_name="Torchlet", metadata_version="2.5.0+cpu")
-             for f in staged(want)]
+    found = [
+        replace(f, has_metadata=True, metadata_name="Torchlet", metadata_version="2.5.0+cpu") for f in staged(want)
+    ]
     assert validate_rc(want, found, version="2.5.0").problems == ()
     found[0] = replace(found[0], metadata_version=None, metadata_error="http://index/x.metadata: has no Version: field")
     found[1] = replace(found[1], metadata_name="torchlet-nightly")
     report = validate_rc(want, found, version="2.5.0")
-    assert {(p.kind, p.filename) for p in report.problems} == {("bad_metadata", found[0].filename),
-                                                               ("bad_metadata", found[1].filename)}
+    assert {(p.kind, p.filename) for p in report.problems} == {
+        ("bad_metadata", found[0].filename),
+        ("bad_metadata", found[1].filename),
+    }
     assert storage_gate(report).status is GateStatus.AMBER
 
 
@@ -135,10 +140,14 @@ def test_the_pane_and_report_group_problems_under_a_heading_per_variant():
     report = validate_rc(want, found, version="2.5.0")
     groups = problems_by_variant(report)
     assert [heading for heading, _ in groups] == [
-        "cpu: 4 expected wheels, 1 missing", "cu126: all 4 expected wheels staged", "xpu: all 2 expected wheels staged"]
+        "cpu: 4 expected wheels, 1 missing",
+        "cu126: all 4 expected wheels staged",
+        "xpu: all 2 expected wheels staged",
+    ]
     assert [p.kind for p in groups[0][1]] == ["missing"]
     assert storage_gate(replace(report, problems=())).summary == (
-        "all 10 expected wheels staged across 3 variants (cpu, cu126, xpu), each within 850 MB")
+        "all 10 expected wheels staged across 3 variants (cpu, cu126, xpu), each within 850 MB"
+    )
 
 
 def test_the_plain_index_alone_needs_no_variant_headings():

@@ -26,8 +26,11 @@ def test_text_sorts_without_regard_to_case_and_an_empty_cell_has_no_key():
 
 
 def test_ages_sort_youngest_first_and_a_moment_without_a_zone_is_utc():
-    moments = {"10 days": NOW - timedelta(days=10), "3 hours": NOW - timedelta(hours=3),
-               "2 days": (NOW - timedelta(days=2)).replace(tzinfo=None)}
+    moments = {
+        "10 days": NOW - timedelta(days=10),
+        "3 hours": NOW - timedelta(hours=3),
+        "2 days": (NOW - timedelta(days=2)).replace(tzinfo=None),
+    }
     assert sorted(moments, key=lambda name: newest_first(moments[name])) == ["3 hours", "2 days", "10 days"]
     assert newest_first(None) is None
 
@@ -43,8 +46,9 @@ def test_empty_cells_go_last_whichever_the_direction_and_ties_keep_their_order()
     assert [r[0] for r in sort_rows(rows, lambda r: r[1], reverse=True)] == ["a", "d", "c", "b", "e"]
 
 
-rows_strategy = st.lists(st.tuples(st.integers(0, 1000), st.none() | st.integers(-5, 5), st.sampled_from("abcABC")),
-                         max_size=40)
+rows_strategy = st.lists(
+    st.tuples(st.integers(0, 1000), st.none() | st.integers(-5, 5), st.sampled_from("abcABC")), max_size=40
+)
 
 
 @given(rows_strategy, st.booleans())
@@ -53,7 +57,7 @@ def test_the_sort_is_stable_and_keeps_every_row(rows, reverse):
     assert sorted(ordered, key=repr) == sorted(rows, key=repr)
     keys = [r[1] for r in ordered if r[1] is not None]
     assert keys == sorted(keys, reverse=reverse)
-    assert all(r[1] is None for r in ordered[len(keys):])
+    assert all(r[1] is None for r in ordered[len(keys) :])
     for key in {r[1] for r in rows}:
         assert [r for r in ordered if r[1] == key] == [r for r in rows if r[1] == key], "ties keep the pane's order"
 

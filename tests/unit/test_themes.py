@@ -67,28 +67,40 @@ def test_every_status_colour_of_a_shipped_theme_is_readable_on_its_background():
 
 
 def test_a_theme_without_semantic_colours_takes_them_from_its_palette(tmp_path):
-    write(tmp_path, "plain.toml", 'primary = "#112233"\nsuccess = "#00AA00"\nerror = "#AA0000"\n'
-                                  'warning = "#AAAA00"\naccent = "#AA00AA"\nforeground = "#EEEEEE"\n'
-                                  '[semantic]\nstale = "#777777"\n')
+    write(
+        tmp_path,
+        "plain.toml",
+        'primary = "#112233"\nsuccess = "#00AA00"\nerror = "#AA0000"\n'
+        'warning = "#AAAA00"\naccent = "#AA00AA"\nforeground = "#EEEEEE"\n'
+        '[semantic]\nstale = "#777777"\n',
+    )
     (theme,), problems = load_themes([tmp_path])
     assert problems == []
     assert theme.name == "plain"  # the file's name when the file names no theme
-    assert theme.variables == {"cockpit-pass": "#00AA00", "cockpit-fail": "#AA0000", "cockpit-pending": "#AAAA00",
-                               "cockpit-missing": "#AA00AA", "cockpit-stale": "#777777"}
+    assert theme.variables == {
+        "cockpit-pass": "#00AA00",
+        "cockpit-fail": "#AA0000",
+        "cockpit-pending": "#AAAA00",
+        "cockpit-missing": "#AA00AA",
+        "cockpit-stale": "#777777",
+    }
 
 
-@pytest.mark.parametrize("text, named", [
-    ('primary = "#112233"\nbackground = "not-a-colour"\n', "key 'background': expected a colour"),
-    ('primary = "#112233"\ndark = "yes"\n', "key 'dark': expected true or false"),
-    ('primary = "#112233"\nbackgroud = "#000000"\n', "key 'backgroud': not a theme key"),
-    ('dark = true\n', "missing key 'primary'"),
-    ('primary = "#112233"\n[semantic]\npassed = "#00FF00"\n', "key 'semantic.passed': not a semantic colour"),
-    ('primary = "#112233"\n[semantic]\nfail = 3\n', "key 'semantic.fail': expected a colour"),
-    ('primary = "#112233"\nsemantic = "red"\n', "key 'semantic': expected a table"),
-    ('name = "My Theme"\nprimary = "#112233"\n', "key 'name': expected a lower-case name"),
-    ('primary = "#112233"\ntext_alpha = 3\n', "key 'text_alpha': expected a number from 0 to 1"),
-    ('primary = "#112233\n', "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ('primary = "#112233"\nbackground = "not-a-colour"\n', "key 'background': expected a colour"),
+        ('primary = "#112233"\ndark = "yes"\n', "key 'dark': expected true or false"),
+        ('primary = "#112233"\nbackgroud = "#000000"\n', "key 'backgroud': not a theme key"),
+        ("dark = true\n", "missing key 'primary'"),
+        ('primary = "#112233"\n[semantic]\npassed = "#00FF00"\n', "key 'semantic.passed': not a semantic colour"),
+        ('primary = "#112233"\n[semantic]\nfail = 3\n', "key 'semantic.fail': expected a colour"),
+        ('primary = "#112233"\nsemantic = "red"\n', "key 'semantic': expected a table"),
+        ('name = "My Theme"\nprimary = "#112233"\n', "key 'name': expected a lower-case name"),
+        ('primary = "#112233"\ntext_alpha = 3\n', "key 'text_alpha': expected a number from 0 to 1"),
+        ('primary = "#112233\n', "not valid TOML"),
+    ],
+)
 def test_a_bad_theme_file_is_skipped_with_a_line_naming_the_file_key_and_expectation(tmp_path, text, named):
     write(tmp_path, "good.toml", 'primary = "#112233"\n')
     bad = write(tmp_path, "bad.toml", text)

@@ -17,8 +17,15 @@ def at(day: int, month: int = 9) -> datetime:
 
 def item(number: int, created: int, closed: int | None = None, state: ItemState | None = None) -> MilestoneItem:
     shut = state or (ItemState.CLOSED if closed else ItemState.OPEN)
-    return MilestoneItem(number, ItemKind.ISSUE, f"item {number}", shut, "", created_at=at(created),
-                         closed_at=at(closed) if closed else None)
+    return MilestoneItem(
+        number,
+        ItemKind.ISSUE,
+        f"item {number}",
+        shut,
+        "",
+        created_at=at(created),
+        closed_at=at(closed) if closed else None,
+    )
 
 
 def test_the_burn_down_counts_items_open_at_each_days_end_until_today():
@@ -43,14 +50,23 @@ def test_the_burn_down_starts_when_the_first_item_came_if_the_milestone_is_older
 
 
 def request(comment_id: int, day: int, release_pr: int | None = None) -> PickRequest:
-    return PickRequest(comment_id, "someone", "", release_prs=(PRRef(release_pr),) if release_pr else (),
-                       created_at=at(day))
+    return PickRequest(
+        comment_id, "someone", "", release_prs=(PRRef(release_pr),) if release_pr else (), created_at=at(day)
+    )
 
 
 def release_pull(number: int, merged: int | None = None, closed: int | None = None) -> PullRequest:
     state = PullState.MERGED if merged else PullState.CLOSED_UNMERGED if closed else PullState.OPEN
-    return PullRequest(number, "pick", state, "release/2.5", "pick", "", merged_at=at(merged) if merged else None,
-                       closed_at=at(closed or merged) if (closed or merged) else None)
+    return PullRequest(
+        number,
+        "pick",
+        state,
+        "release/2.5",
+        "pick",
+        "",
+        merged_at=at(merged) if merged else None,
+        closed_at=at(closed or merged) if (closed or merged) else None,
+    )
 
 
 def test_the_pick_flow_counts_arrivals_resolutions_and_the_queue_per_day():
@@ -59,8 +75,9 @@ def test_the_pick_flow_counts_arrivals_resolutions_and_the_queue_per_day():
         PickRow(request(2, 1, 102), PickStatus.REJECTED, pulls=(release_pull(102, closed=2),)),
         PickRow(request(3, 2, 103), PickStatus.UNDER_REVIEW, pulls=(release_pull(103),)),
         PickRow(request(4, 3), PickStatus.NO_RELEASE_PR),
-        PickRow(PickRequest(5, "bot", "thanks", parsed=False, not_a_request=True, created_at=at(2)),
-                PickStatus.UNPARSED),
+        PickRow(
+            PickRequest(5, "bot", "thanks", parsed=False, not_a_request=True, created_at=at(2)), PickStatus.UNPARSED
+        ),
     ]
     flow = pick_flow(rows, date(2026, 9, 4))
     assert flow.arrived == DailySeries(date(2026, 9, 1), (2, 1, 1, 0))
@@ -69,24 +86,43 @@ def test_the_pick_flow_counts_arrivals_resolutions_and_the_queue_per_day():
 
 
 def run(run_id: int, name: str, conclusion: str | None, status: str = "completed", sha: str = "") -> WorkflowRun:
-    return WorkflowRun(run_id, name, sha or f"{run_id:040x}", "release/2.5", status, conclusion, event="push",
-                       created_at=at(run_id % 28 + 1))
+    return WorkflowRun(
+        run_id,
+        name,
+        sha or f"{run_id:040x}",
+        "release/2.5",
+        status,
+        conclusion,
+        event="push",
+        created_at=at(run_id % 28 + 1),
+    )
 
 
 def test_the_first_red_is_on_a_commit_after_the_last_commit_whose_required_runs_all_passed():
     a, b, c = "a" * 40, "b" * 40, "c" * 40
-    newest_first = [run(9, "pull", "failure", sha=c), run(8, "trunk", "success", sha=c),
-                    run(7, "pull", "failure", sha=b), run(6, "trunk", "success", sha=b),
-                    run(5, "pull", "success", sha=a), run(4, "trunk", "success", sha=a)]
+    newest_first = [
+        run(9, "pull", "failure", sha=c),
+        run(8, "trunk", "success", sha=c),
+        run(7, "pull", "failure", sha=b),
+        run(6, "trunk", "success", sha=b),
+        run(5, "pull", "success", sha=a),
+        run(4, "trunk", "success", sha=a),
+    ]
     strip = ci_strip(RunHistory("acme/torchlet", "release/2.5", tuple(newest_first), ("pull", "trunk")))
     assert outcome_line(strip) == "✓✓✓✗✓✗"
     assert strip.first_red is not None and strip.first_red.id == 7
 
 
 def test_the_ci_history_keeps_the_newest_required_runs_oldest_first_and_finds_the_run_that_broke_it():
-    newest_first = [run(9, "pull", None, status="in_progress"), run(8, "lint", "failure"), run(7, "docs", "failure"),
-                    run(6, "trunk", "failure"), run(5, "pull", "success"), run(4, "trunk", "failure"),
-                    run(3, "pull", "success")]
+    newest_first = [
+        run(9, "pull", None, status="in_progress"),
+        run(8, "lint", "failure"),
+        run(7, "docs", "failure"),
+        run(6, "trunk", "failure"),
+        run(5, "pull", "success"),
+        run(4, "trunk", "failure"),
+        run(3, "pull", "success"),
+    ]
     strip = ci_strip(RunHistory("acme/torchlet", "release/2.5", tuple(newest_first), ("pull", "trunk", "lint")))
     assert strip.outcomes == ("pass", "fail", "pass", "fail", "fail", "pending")
     assert strip.first_red is not None and strip.first_red.id == 6

@@ -7,10 +7,11 @@ itself with a bounded backoff (never sooner than a rate limit's reset, never lat
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -43,6 +44,7 @@ def retry_delay(failures: int, exc: BaseException, *, base: float, cap: float) -
         delay = max(delay, reset_at - time.time())
     return min(cap, delay)
 
+
 if TYPE_CHECKING:
     from textual.widgets import DataTable  # imported when a table pane is built, after the first paint
 
@@ -68,11 +70,15 @@ class Pane(Vertical):
         if cls.PANE:
             # One worker group per pane: a newer load of this pane cancels the older one only.
             cls._start_load = work(
-                thread=True, exclusive=True, exit_on_error=False, group=cls.PANE,
-                name=f"load {cls.PANE}", description=f"Loading the {cls.PANE} report",
+                thread=True,
+                exclusive=True,
+                exit_on_error=False,
+                group=cls.PANE,
+                name=f"load {cls.PANE}",
+                description=f"Loading the {cls.PANE} report",
             )(Pane._fetch_in_thread)
 
-    def __init__(self, backend: "Backend", **kwargs: Any) -> None:
+    def __init__(self, backend: Backend, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.backend = backend
         self.report: Any = None
@@ -111,7 +117,7 @@ class Pane(Vertical):
         return self.query(".pane-table").first()
 
     @property
-    def table(self) -> "DataTable":
+    def table(self) -> DataTable:
         from textual.widgets import DataTable
 
         return self.query_one(".pane-table", DataTable)
@@ -174,7 +180,7 @@ class Pane(Vertical):
     def now(self) -> datetime:
         """The app's clock (injected in tests)."""
         clock = getattr(self.app, "clock", None)
-        return clock() if clock is not None else datetime.now(timezone.utc)
+        return clock() if clock is not None else datetime.now(UTC)
 
     def _loaded(self, report: Any) -> None:
         self.refreshing = False
@@ -214,10 +220,8 @@ class Pane(Vertical):
         render()
         if table is None or not table.row_count:
             return
-        try:
+        with contextlib.suppress(Exception):  # the row is gone: stay at the same height
             row = table.get_row_index(key) if key is not None else row
-        except Exception:  # the row is gone: stay at the same height
-            pass
         table.move_cursor(row=min(row, table.row_count - 1), animate=False, scroll=True)
 
     def inputs_failed(self, exc: BaseException) -> None:
@@ -230,8 +234,13 @@ class Pane(Vertical):
         self.last_failure = exc
         self.error = error_text(exc)
         self.failures += 1
-        _log.info("%s failed to load (%d in a row): %s", self.PANE, self.failures, self.error,
-                  exc_info=None if isinstance(exc, CockpitError) else (type(exc), exc, exc.__traceback__))
+        _log.info(
+            "%s failed to load (%d in a row): %s",
+            self.PANE,
+            self.failures,
+            self.error,
+            exc_info=None if isinstance(exc, CockpitError) else (type(exc), exc, exc.__traceback__),
+        )
         self.body.loading = False
         self._take_focus_if_shown()
         self.stale = self.report is not None and self.loaded_at is not None
@@ -240,7 +249,9 @@ class Pane(Vertical):
         again = f"Trying again in {delay:.0f} s; press r to try now." if delay is not None else "Press r to try again."
         error = self.query_one(".pane-error", Static)
         if self.stale:
-            error.update(Text(f"Showing the last good data ({self.stale_text()}). Could not refresh:\n{self.error}\n{again}"))
+            error.update(
+                Text(f"Showing the last good data ({self.stale_text()}). Could not refresh:\n{self.error}\n{again}")
+            )
         else:
             error.update(Text(f"Could not load this pane.\n{self.error}\n{again}"))
         error.display = True

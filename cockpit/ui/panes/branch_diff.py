@@ -26,9 +26,13 @@ from cockpit.ui.table_sort import Column, TableRow, by_text
 from cockpit.ui.widgets import status_text
 
 _STATUS = {
-    "missing": GateStatus.RED, "revert owed": GateStatus.RED,
-    "landed modified": GateStatus.AMBER, "needs review": GateStatus.AMBER, "only on branch": GateStatus.AMBER,
-    "landed": GateStatus.GREEN, "landed before cut": GateStatus.GREEN,
+    "missing": GateStatus.RED,
+    "revert owed": GateStatus.RED,
+    "landed modified": GateStatus.AMBER,
+    "needs review": GateStatus.AMBER,
+    "only on branch": GateStatus.AMBER,
+    "landed": GateStatus.GREEN,
+    "landed before cut": GateStatus.GREEN,
 }
 _WORD = {"landed before cut": "before cut"}  # fits the 15-column verdict
 VERDICT_W, REF_W = 15, 8

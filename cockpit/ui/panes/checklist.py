@@ -79,10 +79,20 @@ class ChecklistPane(TablePane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle", "Tick", id="checklist.toggle", tooltip="Tick or untick the selected manual step"),
         Binding("n", "note", "Note", id="checklist.note", tooltip="Add a note to the selected step"),
-        Binding("x", "run_step", "Run", id="checklist.run",
-                tooltip="Run the step's command: the dry run first, then the command, output in the log"),
-        Binding("w", "walkthrough", "Walkthrough", id="checklist.walkthrough",
-                tooltip="Release day: one step at a time, full screen"),
+        Binding(
+            "x",
+            "run_step",
+            "Run",
+            id="checklist.run",
+            tooltip="Run the step's command: the dry run first, then the command, output in the log",
+        ),
+        Binding(
+            "w",
+            "walkthrough",
+            "Walkthrough",
+            id="checklist.walkthrough",
+            tooltip="Release day: one step at a time, full screen",
+        ),
         Binding("enter", "detail", "Detail", id="checklist.detail", tooltip="Show what the step means and its command"),
     ]
 
@@ -121,8 +131,13 @@ class ChecklistPane(TablePane):
             title = plain(view.step.title)
             if self.app.size.width < 120:  # keep the state in view at 80 columns; enter shows the whole title
                 title.truncate(TITLE_WIDTH_NARROW, overflow="ellipsis")
-            cells = (status_text(self, status, mark), title, plain(step_state(view)),
-                     Text(view.step.kind.value), plain(note))
+            cells = (
+                status_text(self, status, mark),
+                title,
+                plain(step_state(view)),
+                Text(view.step.kind.value),
+                plain(note),
+            )
             rows.append(TableRow(view.step.id, view, cells))
         self.draw_rows(rows)
         self.post_message(VerdictReady(verdict))
@@ -157,12 +172,22 @@ class ChecklistPane(TablePane):
         if view.step.kind is StepKind.AUTOMATIC:
             gate = view.gate
             why = f"{STATUS_WORD[gate.status]}: {gate.summary}" if gate else "not known yet"
-            self.notify(f"'{view.step.title}' is automatic: it follows the gate {view.step.gate} ({why}) "
-                        "and cannot be ticked by hand.", markup=False)
+            self.notify(
+                f"'{view.step.title}' is automatic: it follows the gate {view.step.gate} ({why}) "
+                "and cannot be ticked by hand.",
+                markup=False,
+            )
             return
         irreversible = view.step.irreversible and not view.done
-        perform(self, self.PANE, "checklist.toggle", view.step.id, confirm=irreversible,
-                danger="irreversible" if irreversible else None, on_done=self._reload_if_done)
+        perform(
+            self,
+            self.PANE,
+            "checklist.toggle",
+            view.step.id,
+            confirm=irreversible,
+            danger="irreversible" if irreversible else None,
+            on_done=self._reload_if_done,
+        )
 
     def action_run_step(self) -> None:
         view = self.selected_step()
@@ -183,6 +208,7 @@ class ChecklistPane(TablePane):
             def done(ok: bool) -> None:
                 log.write_line(f"== {what} {'finished' if ok else 'did not finish'}: {step.title}")
                 self.reload()
+
             return done
 
         def start(action_id: str, what: str, **kw: Any) -> None:
@@ -213,6 +239,7 @@ class ChecklistPane(TablePane):
 
         def write(line: str) -> None:
             app.call_from_thread(log.write_line, line)
+
         return write
 
     def action_note(self) -> None:
@@ -222,8 +249,9 @@ class ChecklistPane(TablePane):
 
         def noted(text: str | None) -> None:
             if text is not None:
-                perform(self, self.PANE, "checklist.note", (view.step.id, text), confirm=False,
-                        on_done=self._reload_if_done)
+                perform(
+                    self, self.PANE, "checklist.note", (view.step.id, text), confirm=False, on_done=self._reload_if_done
+                )
 
         old = view.signoff.note if view.signoff else ""
         self.app.push_screen(TextInputScreen(f"Note on '{view.step.title}'", value=old), noted)

@@ -54,8 +54,11 @@ COLUMNS: tuple[Column[RefRow], ...] = (
     Column("repository", "Repository", by_text(lambda row: row.verdict.repository)),
     Column("ref", "Ref", by_text(lambda row: row.verdict.ref)),
     Column("verdict", "Verdict", lambda row: status_rank(row.verdict.status)),
-    Column("counts", "Fail/Pend/Unst",
-           lambda row: (len(row.verdict.failed), len(row.verdict.pending), len(row.verdict.unstable))),
+    Column(
+        "counts",
+        "Fail/Pend/Unst",
+        lambda row: (len(row.verdict.failed), len(row.verdict.pending), len(row.verdict.unstable)),
+    ),
     Column("last_green", "Last green", _behind_green),
     Column("reason", "Reason", by_text(lambda row: row.verdict.reason)),
 )

@@ -29,7 +29,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def verdict_line(verdict: GoNoGo) -> str:
-    """"NO-GO: 4 gates red, 3 required steps unsigned" or "GO: ..." in the release manager's words."""
+    """ "NO-GO: 4 gates red, 3 required steps unsigned" or "GO: ..." in the release manager's words."""
     if verdict.go:
         return "GO: every gate green, every required step signed"
     gates = [g for g in verdict.gates if g.name != "checklist"]
@@ -94,8 +94,13 @@ class OverviewPane(Pane):
     PANE = "overview"
     GATES = ("rc_artifacts", "pypi_not_published")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "toggle_trends", "Trends", id="overview.trends",
-                tooltip="Show the trends (burn-down, pick flow, CI history) in place of the RC artifacts, or back"),
+        Binding(
+            "t",
+            "toggle_trends",
+            "Trends",
+            id="overview.trends",
+            tooltip="Show the trends (burn-down, pick flow, CI history) in place of the RC artifacts, or back",
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -115,7 +120,7 @@ class OverviewPane(Pane):
             self.call_after_refresh(self.show_phase)
 
     def show_phase(self) -> None:
-        """"Patch 2.5.1 · Build and promote: 8 days left ..." from the schedule and today's date."""
+        """ "Patch 2.5.1 · Build and promote: 8 days left ..." from the schedule and today's date."""
         from cockpit.services.schedule import phase_on, release_is_patch
 
         schedule, release = self.backend.config.schedule, self.backend.config.release

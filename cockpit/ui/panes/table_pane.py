@@ -16,13 +16,13 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Static
 
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.row_filter import RowFilter, parse_filter, row_text
+from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.table_sort import Column, TableRow, sort_rows
 
 
@@ -39,19 +39,36 @@ class FilterInput(Input):
 class TablePane(Pane):
     """A pane whose body is a ``DataTable`` of rows (every pane but the overview)."""
 
-    BINDINGS = [
-        Binding("slash", "start_filter", "Filter", key_display="/", id="table.filter",
-                tooltip="Filter the rows by a regular expression (! in front hides the matches)"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="table.clear_filter",
-                tooltip="Clear the filter and show every row"),
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "slash",
+            "start_filter",
+            "Filter",
+            key_display="/",
+            id="table.filter",
+            tooltip="Filter the rows by a regular expression (! in front hides the matches)",
+        ),
+        Binding(
+            "escape",
+            "clear_filter",
+            "Clear filter",
+            show=False,
+            id="table.clear_filter",
+            tooltip="Clear the filter and show every row",
+        ),
         Binding("j", "cursor('down')", "Down", show=False, id="table.down", tooltip="Move down one row"),
         Binding("k", "cursor('up')", "Up", show=False, id="table.up", tooltip="Move up one row"),
         Binding("g", "cursor('first')", "First", show=False, id="table.first", tooltip="Go to the first row"),
         Binding("G", "cursor('last')", "Last", show=False, id="table.last", tooltip="Go to the last row"),
         Binding("s", "cycle_sort", "Sort", id="table.sort", tooltip="Sort by the next column (or click a header)"),
         Binding("S", "reverse_sort", "Reverse", show=False, id="table.sort_reverse", tooltip="Reverse the sort order"),
-        Binding("y", "copy_link", "Copy", id="table.copy",
-                tooltip="Copy the selected row's URL or SHA to the clipboard (OSC 52)"),
+        Binding(
+            "y",
+            "copy_link",
+            "Copy",
+            id="table.copy",
+            tooltip="Copy the selected row's URL or SHA to the clipboard (OSC 52)",
+        ),
     ]
     LINK_NAME: ClassVar[str] = "URL"
     """What ``y`` copies, in words ("URL", "SHA", "command")."""
@@ -75,8 +92,9 @@ class TablePane(Pane):
             yield Static("", classes=self.SUMMARY_CLASSES)
         with Horizontal(classes="table-tools"):
             yield Static("/", classes="tools-prompt")
-            filter_input = FilterInput(placeholder="regex (!regex hides)", compact=True, select_on_focus=False,
-                                       classes="filter-input")
+            filter_input = FilterInput(
+                placeholder="regex (!regex hides)", compact=True, select_on_focus=False, classes="filter-input"
+            )
             filter_input.can_focus = False  # until / is pressed: tab and the first focus go to the table
             yield filter_input
             yield Static("", classes="tools-status")
@@ -118,7 +136,7 @@ class TablePane(Pane):
         self._drawn = len(shown)
         if self.row_filter.active:
             keeps = self.row_filter.keeps
-            shown = [row for row, text in zip(shown, self._texts) if keeps(text)]
+            shown = [row for row, text in zip(shown, self._texts, strict=True) if keeps(text)]
         column = self.sorted_by()
         if column is not None:
             shown = sort_rows(shown, lambda row: column.sort_key(row.item), reverse=self.sort_reverse)
@@ -129,7 +147,7 @@ class TablePane(Pane):
         self._show_tools()
 
     def sort_status(self) -> str:
-        """"sorted by State ▲" for the line beside the filter; "" when unsorted or said elsewhere."""
+        """ "sorted by State ▲" for the line beside the filter; "" when unsorted or said elsewhere."""
         column = self.sorted_by()
         if column is None or self.sort_column is None:
             return ""
@@ -186,8 +204,7 @@ class TablePane(Pane):
         table = self.table
         if not table.row_count:
             return
-        row = {"down": table.cursor_row + 1, "up": table.cursor_row - 1, "first": 0,
-               "last": table.row_count - 1}[where]
+        row = {"down": table.cursor_row + 1, "up": table.cursor_row - 1, "first": 0, "last": table.row_count - 1}[where]
         table.move_cursor(row=max(0, min(row, table.row_count - 1)), animate=False, scroll=True)
 
     def action_cycle_sort(self) -> None:

@@ -4,8 +4,10 @@ the milestone or drop its label."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from cockpit.domain.gates import GateStatus
@@ -44,16 +46,38 @@ class TriagePane(TablePane):
     PANE = "triage"
     SUMMARY_CLASSES = "pane-filter"
     COLUMNS = COLUMNS
-    BINDINGS = [
-        Binding("b", "answer('breaks_core')", "Breaks core?", id="triage.breaks_core",
-                tooltip="Answer: does it break core or first-party domain-library functionality? (yes, no, unset)"),
-        Binding("e", "answer('regression')", "Regression?", id="triage.regression",
-                tooltip="Answer: is it a regression from the previous release? (yes, no, unset)"),
-        Binding("w", "answer('no_workaround')", "No workaround?", id="triage.no_workaround",
-                tooltip="Answer: is there no viable workaround? (yes, no, unset)"),
-        Binding("m", "add_to_milestone", "Add to milestone", id="triage.add",
-                tooltip="Add the selected item to the patch milestone"),
-        Binding("x", "drop_label", "Drop label", id="triage.drop", tooltip="Remove the triage label from the selected item"),
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "b",
+            "answer('breaks_core')",
+            "Breaks core?",
+            id="triage.breaks_core",
+            tooltip="Answer: does it break core or first-party domain-library functionality? (yes, no, unset)",
+        ),
+        Binding(
+            "e",
+            "answer('regression')",
+            "Regression?",
+            id="triage.regression",
+            tooltip="Answer: is it a regression from the previous release? (yes, no, unset)",
+        ),
+        Binding(
+            "w",
+            "answer('no_workaround')",
+            "No workaround?",
+            id="triage.no_workaround",
+            tooltip="Answer: is there no viable workaround? (yes, no, unset)",
+        ),
+        Binding(
+            "m",
+            "add_to_milestone",
+            "Add to milestone",
+            id="triage.add",
+            tooltip="Add the selected item to the patch milestone",
+        ),
+        Binding(
+            "x", "drop_label", "Drop label", id="triage.drop", tooltip="Remove the triage label from the selected item"
+        ),
         Binding("o", "open", "Open", id="triage.open", tooltip="Open the selected item in the browser"),
         Binding("enter", "detail", "Detail", show=False, id="triage.detail", tooltip="Show the selected item in full"),
     ]
@@ -64,8 +88,10 @@ class TriagePane(TablePane):
     def show(self, report: TriageReport) -> None:
         self.draw_rows(self._row(c) for c in report.candidates)
         fits = sum(1 for c in report.candidates if c.answers.verdict == "fits")
-        line = (f"{len(report.candidates)} labelled {report.label!r}, not in milestone {report.milestone_title} · "
-                f"{fits} meet every criterion · b/e/w answer, m add to the milestone, x drop the label")
+        line = (
+            f"{len(report.candidates)} labelled {report.label!r}, not in milestone {report.milestone_title} · "
+            f"{fits} meet every criterion · b/e/w answer, m add to the milestone, x drop the label"
+        )
         self.query_one(".pane-filter", Static).update(Text(line))
 
     def _row(self, c: TriageCandidate) -> TableRow[TriageCandidate]:
@@ -97,8 +123,14 @@ class TriagePane(TablePane):
             return
         current = c.answers.get(question)
         following = {None: True, True: False, False: None}[current]
-        perform(self, self.PANE, "triage.answer", TriageAnswer(c, question, following), confirm=False,
-                on_done=self._reload_if_done)
+        perform(
+            self,
+            self.PANE,
+            "triage.answer",
+            TriageAnswer(c, question, following),
+            confirm=False,
+            on_done=self._reload_if_done,
+        )
 
     def _reload_if_done(self, ok: bool) -> None:
         if ok:
@@ -129,7 +161,8 @@ class TriagePane(TablePane):
         if c is None:
             return
         lines = (
-            f"{'Pull request' if c.item.kind is ItemKind.PULL else 'Issue'}" + (f" · by {c.item.author}" if c.item.author else ""),
+            f"{'Pull request' if c.item.kind is ItemKind.PULL else 'Issue'}"
+            + (f" · by {c.item.author}" if c.item.author else ""),
             "Labels: " + (", ".join(c.item.labels) or "none"),
             *(f"{question} {_ANSWER_WORD[c.answers.get(key)]}" for key, question in QUESTIONS),
             f"Patch-release criteria: {c.answers.verdict}",
