@@ -54,7 +54,7 @@ def _check_clone(
     The branch counts when it is local or in a remote-tracking ref (``--remote``'s, else any remote's):
     nothing is fetched.
     """
-    from cockpit.adapters.git import GitRepo
+    from cockpit.bootstrap import git_repo
     from cockpit.errors import GitError
     from cockpit.services.release_discovery import choose_remote
 
@@ -62,7 +62,7 @@ def _check_clone(
         problems.append(f"--clone {clone}: no such folder; expected your local clone of the repository")
         return
     try:
-        repo = GitRepo(clone, read_only=True)
+        repo = git_repo(clone, read_only=True)
         remotes = repo.remotes()
         remote_ok = remote is None or not _REMOTE.match(remote) or remote in remotes
         if not remote_ok:
@@ -183,8 +183,7 @@ def run_init(args: argparse.Namespace) -> int:
 
 def discover(args: argparse.Namespace) -> tuple[Discovery | None, str]:
     """What the clone and GitHub say about the release, or the one line saying why they could not be read."""
-    from cockpit.adapters.git import GitRepo
-    from cockpit.bootstrap import github_client
+    from cockpit.bootstrap import git_repo, github_client
     from cockpit.config import GitHubConfig
     from cockpit.errors import CockpitError, GitHubError, RateLimited
 
@@ -192,7 +191,7 @@ def discover(args: argparse.Namespace) -> tuple[Discovery | None, str]:
     branch = release_branch(version)
     try:
         found = discover_clone(
-            GitRepo(args.clone.expanduser().resolve(), read_only=True), args, repository, branch, version
+            git_repo(args.clone.expanduser().resolve(), read_only=True), args, repository, branch, version
         )
     except CockpitError as exc:
         return None, f"--clone {args.clone}: {exc.message}"
