@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
