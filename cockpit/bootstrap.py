@@ -166,14 +166,29 @@ class CockpitBackend:
         return load_storage(self)
 
     def checklist_steps(self) -> Sequence[ChecklistStep]:
-        from cockpit.services.checklist import load_template
+        """The template's steps that apply to this release (the patch phases only to a patch release)."""
+        from cockpit.services.checklist import load_template, steps_for_release
+        from cockpit.services.schedule import release_is_patch
 
-        return load_template(self.config.checklist_template)
+        steps = load_template(self.config.checklist_template)
+        return steps_for_release(steps, patch=release_is_patch(self.config.release))
 
     def load_checklist(self, gates: dict[str, Gate]) -> ChecklistReport:
+        """The checklist joined with ``gates`` and, for a patch release with a ``[schedule]``, its phase gates
+        as of the backend's clock."""
         from cockpit.services.checklist import checklist_report
 
-        return checklist_report(self.checklist_steps(), self.state.signoffs(), gates)
+        return checklist_report(self.checklist_steps(), self.state.signoffs(), {**gates, **self.phase_gates(gates)})
+
+    def phase_gates(self, gates: dict[str, Gate]) -> dict[str, Gate]:
+        """Each patch phase's gate from the schedule and today; none unless this is a patch release with a schedule."""
+        from cockpit.services.phase_gates import phase_gates
+        from cockpit.services.schedule import release_is_patch
+
+        schedule = self.config.schedule
+        if schedule is None or not release_is_patch(self.config.release):
+            return {}
+        return phase_gates(schedule, self.clock(), gates)
 
     def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo:
         from cockpit.services.overview import go_no_go

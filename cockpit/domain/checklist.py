@@ -26,6 +26,7 @@ class ChecklistStep:
     required: bool = True
     after_go: bool = False  # done after the go decision (the promotion itself): go/no-go does not wait for it
     action: str | None = None  # a built-in action `x` runs instead of the command ("rc_tag")
+    patch_only: bool = False  # its section applies to patch releases only (2.5.1, not 2.5.0)
 
 
 def _ignore(line: str) -> None:

@@ -105,3 +105,5 @@ class ReleasePicture:
     branch_diff: BranchReport | None = None
     storage: StorageGateReport | None = None
     errors: dict[str, str] = field(default_factory=dict)
+    patch_phase: str = ""  # a patch release with a [schedule]: "Patch 2.5.1 · Build and promote: 8 days left ..."
+    phase_gates: dict[str, Gate] = field(default_factory=dict)  # and each phase's gate, as its checklist step reads it

@@ -6,7 +6,10 @@ motion: a schedule whose cherry-pick deadline has passed by the world's clock (`
 issues, or none, lack a qualifying link), and issues labelled for triage review, some in the patch
 milestone already, one closed. It records in ``world.truth["patch"]``: ``now``, ``phase``,
 ``days_left``, ``after_deadline`` and ``no_qualifying_link`` (tracker comment ids of parsed
-requests), and ``triage`` (the issue numbers the triage pane must list).
+requests), ``triage`` (the issue numbers the triage pane must list), and ``phase_gates`` (each
+phase's checklist gate, worked out here from ``SCHEDULE`` and ``PATCH_NOW``: green once a phase's
+last day passed, amber while it runs, unknown before; cherry-picking, over by then, red because
+requests are still pending).
 """
 
 from __future__ import annotations
@@ -96,7 +99,24 @@ def _truth(world: World, triage: list[int]) -> dict:
         "no_qualifying_link": sorted(unlinked),
         "triage": triage,
         "deadline": _iso(DEADLINE),
+        "phase_gates": _phase_gates(world, requests),
     }
+
+
+def _phase_gates(world: World, requests: list[str]) -> dict[str, str]:
+    """Each phase's gate status by the planted dates and clock (written out here, not by the service)."""
+    today = PATCH_NOW.date()
+    found = {}
+    for phase, dates in SCHEDULE.items():
+        if not isinstance(dates, dict):
+            continue
+        start, end = date.fromisoformat(dates["start"]), date.fromisoformat(dates["end"])
+        found[f"phase_{phase}"] = "unknown" if today < start else "amber" if today <= end else "green"
+    if PATCH_NOW > DEADLINE:  # the cherry-picking is over: red while a planted request is still pending
+        pending = ("under_review", "no_release_pr", "free_form", "unparsed")
+        still_open = any(world.truth["picks"][cid]["status"] in pending for cid in requests)
+        found["phase_cherry_pick"] = "red" if still_open else "green"
+    return found
 
 
 def _iso(when: datetime) -> str:

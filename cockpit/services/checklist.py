@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ LOCKING_GATES = {"pypi_not_published": "already on PyPI"}
 _PLACEHOLDER = re.compile(r"(?<!\$)\{(\w*)\}")  # ${VAR} is the shell's, not ours
 _STEP_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 _TOP_KEYS = {"schema", "section"}
-_SECTION_KEYS = {"title", "required", "after_go", "step"}
+_SECTION_KEYS = {"title", "required", "after_go", "patch_only", "step"}
 _STEP_KEYS = {
     "id",
     "title",
@@ -89,9 +90,11 @@ def parse_template(source: str, data: Mapping[str, Any]) -> tuple[ChecklistStep,
             raise ConfigError(f"{source}: {where}, key 'title': expected a non-empty string")
         required = _get(source, where, section, "required", bool, "true or false", True)
         after_go = _get(source, where, section, "after_go", bool, "true or false", False)
+        patch_only = _get(source, where, section, "patch_only", bool, "true or false", False)
         raw_steps = _get(source, where, section, "step", list, "[[section.step]] tables")
         for j, raw in enumerate(raw_steps):
             step = _step(source, f"{where}.step[{j}]", raw, title, required, after_go)
+            step = replace(step, patch_only=patch_only) if patch_only else step
             if step.id in seen:
                 raise ConfigError(
                     f"{source}: {where}.step[{j}] ('{step.id}'), key 'id': duplicate; {seen[step.id]} already uses it"
@@ -168,6 +171,11 @@ def _unknown_keys(source: str, where: str, table: Mapping[str, Any], known: set[
     if extra:
         place = f"{where}, " if where else ""
         raise ConfigError(f"{source}: {place}key '{extra[0]}': unknown; expected one of {', '.join(sorted(known))}")
+
+
+def steps_for_release(steps: Sequence[ChecklistStep], *, patch: bool) -> tuple[ChecklistStep, ...]:
+    """The steps that apply to this release: sections marked ``patch_only`` only for a patch release."""
+    return tuple(step for step in steps if patch or not step.patch_only)
 
 
 def fill_placeholders(text: str, values: Mapping[str, str]) -> str:

@@ -7,6 +7,7 @@ summary, and the go/no-go verdict is NO-GO because of it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
@@ -30,8 +31,8 @@ def _failed(name: str, error: str) -> Gate:
     return Gate(name, GATE_TITLES[name], GateStatus.UNKNOWN, f"could not load: {error}")
 
 
-def gather(backend: Backend) -> ReleasePicture:
-    """Load every pane through ``backend``."""
+def gather(backend: Backend, now: datetime | None = None) -> ReleasePicture:
+    """Load every pane through ``backend``; ``now`` (default: the wall clock) places a patch release in its schedule."""
     loaders: dict[str, Callable[[], Any]] = {
         "milestone": backend.load_milestone,
         "branch_diff": backend.load_branch_diff,
@@ -57,6 +58,7 @@ def gather(backend: Backend) -> ReleasePicture:
     gates[checklist.gate.name] = checklist.gate
     verdict = backend.go_no_go(gates, checklist)
     rel = backend.config.release
+    phase, phase_gates = _patch_phases(backend, now or datetime.now(UTC), gates)
     return ReleasePicture(
         version=rel.version,
         repository=rel.repository,
@@ -65,5 +67,18 @@ def gather(backend: Backend) -> ReleasePicture:
         checklist=checklist,
         verdict=verdict,
         errors=errors,
+        patch_phase=phase,
+        phase_gates=phase_gates,
         **reports,
     )
+
+
+def _patch_phases(backend: Backend, now: datetime, gates: dict[str, Gate]) -> tuple[str, dict[str, Gate]]:
+    """A patch release's phase line and phase gates; nothing for any other release or without a schedule."""
+    from cockpit.services.phase_gates import phase_gates, phase_line
+    from cockpit.services.schedule import release_is_patch
+
+    schedule, release = backend.config.schedule, backend.config.release
+    if schedule is None or not release_is_patch(release):
+        return "", {}
+    return phase_line(release.version, schedule, now), phase_gates(schedule, now, gates)

@@ -56,6 +56,7 @@ def render_markdown(picture: ReleasePicture, today: date | None = None) -> str:
         f"{'GO' if v.go else 'NO-GO'}",
         "",
     ]
+    lines += _patch_phase(picture)
     lines += ["| gate | status | summary |", "|---|---|---|"]
     for gate in picture.gates.values():
         lines.append(f"| {md_text(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
@@ -68,6 +69,16 @@ def render_markdown(picture: ReleasePicture, today: date | None = None) -> str:
         lines += _section("Trends", trends_markdown(picture, today))
     lines += _checklist(picture)
     return cap_comment("\n".join(lines) + "\n", whole="`cockpit report --format json`")
+
+
+def _patch_phase(p: ReleasePicture) -> list[str]:
+    """A patch release's phase line and its phase gates, before the pane gates."""
+    if not p.patch_phase:
+        return []
+    rows = [f"**{_cell(p.patch_phase)}**", "", "| phase | status | summary |", "|---|---|---|"]
+    for gate in p.phase_gates.values():
+        rows.append(f"| {md_text(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
+    return [*rows, ""]
 
 
 def _section(title: str, rows: list[str]) -> list[str]:

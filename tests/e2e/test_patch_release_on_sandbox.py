@@ -124,3 +124,21 @@ def test_answers_to_the_criteria_are_kept_in_the_state_file_and_audited(patch_sa
         b.state.close()
     text = patch_sandbox.config.resolved_state_path.read_text()
     assert "[triage" in text and "regression = true" in text
+
+
+def test_the_checklist_phase_steps_read_as_the_planted_schedule_and_the_worlds_clock_say(patch_sandbox):
+    from cockpit.services.picture import gather
+    from cockpit.services.report_render import render_markdown
+
+    b = backend(patch_sandbox, read_only=True)
+    try:
+        picture = gather(b, now=b.clock())
+    finally:
+        b.state.close()
+    truth = patch_sandbox.world.truth["patch"]
+    steps = {v.step.gate: v.gate.status.value for v in picture.checklist.steps if v.step.patch_only}
+    assert steps == truth["phase_gates"]
+    assert {name: g.status.value for name, g in picture.phase_gates.items()} == truth["phase_gates"]
+    assert truth["phase_gates"]["phase_cherry_pick"] == "red"  # over, with requests still under review
+    assert picture.patch_phase.startswith(f"Patch 2.5.1 · Build and promote: {truth['days_left']} days left")
+    assert f"Build and promote: {truth['days_left']} days left" in render_markdown(picture)

@@ -17,6 +17,7 @@ from cockpit.services.checklist import (
     load_template,
 )
 from cockpit.services.overview import BLOCKING, go_no_go
+from cockpit.services.phase_gates import PHASE_GATES
 
 GREEN = GateStatus.GREEN
 
@@ -50,6 +51,7 @@ def test_the_packaged_template_follows_the_process_document(steps):
         "Promotion",
         "Release day preparation",
         "Patch release",
+        "Patch release phases",
     ]
     by_id = {s.id: s for s in steps}
     automatic = {s.id: s.gate for s in steps if s.kind is StepKind.AUTOMATIC}
@@ -60,12 +62,14 @@ def test_the_packaged_template_follows_the_process_document(steps):
         "ci_green": "ci_green",
         "reverts_propagated": "branch_diff_clean",
         "staged_binaries_valid": "rc_artifacts",
+        **{gate: gate for gate in PHASE_GATES.values()},  # the patch phases, each its own step
     }
     pypi = by_id["promote_pypi"]
     assert pypi.irreversible and pypi.kind is StepKind.MANUAL and pypi.gate == "pypi_not_published"
     assert not by_id["promote_stable"].irreversible
     assert [s.id for s in steps if s.irreversible] == ["promote_pypi"]
-    assert all(not s.required for s in steps if s.section == "Patch release")
+    assert all(not s.required for s in steps if s.section.startswith("Patch release"))
+    assert [s.id for s in steps if s.patch_only] == list(PHASE_GATES.values())
     assert all(s.help and s.title for s in steps)
     tag = by_id["tag_final_rc"]
     assert tag.dry_run and "{rc_tag}" in tag.command and "git push {remote} {rc_tag}" in tag.command
