@@ -200,6 +200,10 @@ class SessionState(Protocol):
 
     def set_pref(self, key: str, value: Any) -> None: ...
 
+    def rc_sizes(self) -> dict[str, dict[str, int]]: ...
+
+    def record_rc_sizes(self, tag: str, sizes: dict[str, int]) -> bool: ...
+
 
 class Ports(Protocol):
     """What a loader or an action is given (``cockpit.bootstrap.CockpitBackend`` is the real one).

@@ -53,6 +53,8 @@ class StorageGateReport:
     report: StorageReport
     gate: Gate
     pypi_gate: Gate
+    # the wheel sizes at each RC: tag -> filename -> bytes, the recorded RCs with this load's observation
+    rc_sizes: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

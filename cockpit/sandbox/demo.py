@@ -203,6 +203,30 @@ def sign_go_steps(config: Config) -> int:
     return len(steps)
 
 
+def seed_rc_sizes(config: Config, world: World) -> int:
+    """Write the world's earlier RCs' wheel sizes into the session state, as a cockpit that judged
+    those RCs would have recorded them (the test channel now holds only the newest RC's files).
+
+    Only into a state file that has recorded no RC yet, so a reopened demo keeps its own history.
+    Returns how many RCs were written.
+    """
+    from cockpit.state.store import StateStore
+
+    earlier = world.truth.get("storage", {}).get("earlier_rcs") or {}
+    if not earlier:
+        return 0
+    store = StateStore(config.resolved_state_path)
+    try:
+        if store.read_only or store.rc_sizes():
+            return 0
+        with store.one_write():
+            for tag, sizes in earlier.items():
+                store.record_rc_sizes(tag, {name: int(size) for name, size in sizes.items()})
+        return len(earlier)
+    finally:
+        store.close()
+
+
 class SandboxServers:
     """The GitHub and wheel-index emulators for one world, on ephemeral 127.0.0.1 ports."""
 

@@ -19,10 +19,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Sparkline, Static
 
+from cockpit.services.rc_sizes import RCSizes, WheelSizes, megabytes, rc_size_series, short_tag
 from cockpit.services.trends import BurnDown, CIStrip, PickFlow, burn_down, ci_strip, pick_flow
+from cockpit.services.trends_text import BARS
 
 if TYPE_CHECKING:
-    from cockpit.domain.reports import CIReport, MilestoneReport, PicksReport
+    from cockpit.domain.reports import CIReport, MilestoneReport, PicksReport, StorageGateReport
 
 LABEL_WIDTH = 10
 _CELL = {"pass": ("▇", "$cockpit-pass"), "fail": ("▇", "$cockpit-fail"), "pending": ("▃", "$cockpit-pending")}
@@ -62,6 +64,7 @@ class TrendsSection(VerticalScroll):
     TrendsSection { height: 1fr; margin: 1 2 0 2; }
     TrendsSection > .trend-heading { height: auto; text-style: bold; }
     TrendsSection > #trend-ci { height: auto; }
+    TrendsSection > #trend-sizes { height: auto; }
     """
 
     def compose(self) -> ComposeResult:
@@ -73,9 +76,16 @@ class TrendsSection(VerticalScroll):
         yield TrendLine("pending", id="trend-pending")
         yield Static("CI history: loading…", id="trend-ci-heading", classes="trend-heading")
         yield Static("", id="trend-ci")
+        yield Static("RC sizes: loading…", id="trend-sizes-heading", classes="trend-heading")
+        yield Static("", id="trend-sizes")
 
     def show_reports(
-        self, today: date, milestone: MilestoneReport | None, picks: PicksReport | None, ci: CIReport | None
+        self,
+        today: date,
+        milestone: MilestoneReport | None,
+        picks: PicksReport | None,
+        ci: CIReport | None,
+        storage: StorageGateReport | None = None,
     ) -> None:
         """Draw each picture whose pane has loaded; the others keep saying "loading…"."""
         if milestone is not None:
@@ -84,6 +94,8 @@ class TrendsSection(VerticalScroll):
             self.show_flow(pick_flow(picks.rows, today))
         if ci is not None:
             self.show_ci([ci_strip(h) for h in ci.history])
+        if storage is not None:
+            self.show_sizes(rc_size_series(storage.rc_sizes, storage.report.size_limit_mb))
 
     def show_burn_down(self, picture: BurnDown) -> None:
         series = picture.open_items
@@ -110,6 +122,40 @@ class TrendsSection(VerticalScroll):
         )
         lines = [ci_line(s) for s in strips]
         self.query_one("#trend-ci", Static).update(Content("\n").join(lines) if lines else Content("no runs read"))
+
+    def show_sizes(self, series: RCSizes) -> None:
+        rcs, limit = ", ".join(short_tag(t) for t in series.tags), megabytes(series.limit_bytes)
+        words = (
+            f"the largest wheel of each package and variant at {rcs}, against the {limit} MB limit"
+            if series.wheels
+            else "no RC recorded yet"
+        )
+        self.query_one("#trend-sizes-heading", Static).update(Content(f"RC sizes: {words}"))
+        lines = [size_line(series, w) for w in series.wheels]
+        self.query_one("#trend-sizes", Static).update(Content("\n").join(lines) if lines else Content(""))
+
+
+SIZE_LABEL_WIDTH = 22
+
+
+def size_line(series: RCSizes, wheel: WheelSizes) -> Content:
+    """``torchlet cu126   ▆█  1061.2 MB at rc2, 106% of the limit``: one bar an RC, its height the share
+    of the limit, red over it, amber from 90%."""
+    cells: list[tuple[str, str]] = []
+    for size in wheel.sizes:
+        if size is None:
+            cells.append(("·", "$foreground-muted"))
+            continue
+        share = series.share(size)
+        bar = BARS[min(len(BARS) - 1, max(0, round(share * (len(BARS) - 1))))]
+        cells.append((bar, "$cockpit-fail" if share > 1 else "$cockpit-pending" if share >= 0.9 else "$cockpit-pass"))
+    newest = wheel.newest
+    share = series.share(newest) if newest is not None else 0.0
+    at = next((short_tag(t) for t, s in zip(reversed(series.tags), reversed(wheel.sizes), strict=True) if s), "")
+    tail = f"  {megabytes(newest)} MB at {at}, {share:.0%} of the limit"
+    style = "$cockpit-fail" if share > 1 else "$cockpit-pending" if share >= 0.9 else "$foreground-muted"
+    name = wheel.family[: SIZE_LABEL_WIDTH - 1].ljust(SIZE_LABEL_WIDTH)
+    return Content.assemble((name, "$foreground-muted"), *cells, (tail, style))
 
 
 def ci_line(strip: CIStrip) -> Content:
