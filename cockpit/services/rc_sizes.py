@@ -29,7 +29,7 @@ class WheelSizes:
     """One wheel's size at each RC of ``RCSizes.tags`` (bytes; None when that RC did not have it)."""
 
     filename: str
-    family: str  # "torchlet cu126": the package and its variant ("" variant: the plain build)
+    family: str  # "torchlet cu126": the package and its variant ("torchlet (plain)": no local version)
     sizes: tuple[int | None, ...]
 
     @property
@@ -58,11 +58,12 @@ def rc_number(tag: str) -> int | None:
 
 
 def family_of(filename: str) -> str:
-    """``torchlet cu126`` for ``torchlet-2.5.0+cu126-...whl``; the filename itself when it is no wheel name."""
+    """``torchlet cu126`` for ``torchlet-2.5.0+cu126-...whl`` (``torchlet (plain)`` without a local
+    version, as the macOS CPU builds are named); the filename itself when it is no wheel name."""
     wheel = parse_wheel_filename(filename)
     if wheel is None:
         return filename
-    return f"{wheel.name} {wheel.local_version}".rstrip()
+    return f"{wheel.name} {wheel.local_version or '(plain)'}"
 
 
 def with_current(
@@ -79,7 +80,7 @@ def rc_size_series(history: Mapping[str, Mapping[str, int]], limit_mb: float, pe
     """Per family, the ``per_family`` largest wheels of the newest RC, each with its size at every RC.
 
     RC tags order by their number (``rc10`` after ``rc9``); entries that are not RC tags are left
-    out. Families are in name order, the wheels of one family largest first.
+    out. The wheels are largest first (the nearest the limit on top), ties in family order.
     """
     tags = tuple(sorted((t for t in history if rc_number(t) is not None), key=lambda t: rc_number(t) or 0))
     if not tags:
@@ -92,6 +93,7 @@ def rc_size_series(history: Mapping[str, Mapping[str, int]], limit_mb: float, pe
     for family in sorted(families):
         largest = sorted(families[family], key=lambda f: (-newest[f], f))[: max(per_family, 0)]
         wheels.extend(WheelSizes(f, family, tuple(history[t].get(f) for t in tags)) for f in largest)
+    wheels.sort(key=lambda w: (-newest[w.filename], w.family))  # the nearest the limit first
     return RCSizes(tags, tuple(wheels), int(limit_mb * MB))
 
 

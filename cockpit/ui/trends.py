@@ -135,12 +135,12 @@ class TrendsSection(VerticalScroll):
         self.query_one("#trend-sizes", Static).update(Content("\n").join(lines) if lines else Content(""))
 
 
-SIZE_LABEL_WIDTH = 22
+SIZE_LABEL_WIDTH = 24
 
 
 def size_line(series: RCSizes, wheel: WheelSizes) -> Content:
-    """``torchlet cu126   ▆█  1061.2 MB at rc2, 106% of the limit``: one bar an RC, its height the share
-    of the limit, red over it, amber from 90%."""
+    """``torchlet cu126   ▆█  930.0 → 1061.2 MB at rc2, 106% of the limit`` (from the first recorded RC):
+    one bar an RC, its height the share of the limit, red over it, amber from 90%."""
     cells: list[tuple[str, str]] = []
     for size in wheel.sizes:
         if size is None:
@@ -152,7 +152,9 @@ def size_line(series: RCSizes, wheel: WheelSizes) -> Content:
     newest = wheel.newest
     share = series.share(newest) if newest is not None else 0.0
     at = next((short_tag(t) for t, s in zip(reversed(series.tags), reversed(wheel.sizes), strict=True) if s), "")
-    tail = f"  {megabytes(newest)} MB at {at}, {share:.0%} of the limit"
+    known = [s for s in wheel.sizes if s is not None]
+    before = f"{megabytes(known[0])} → " if len(known) > 1 else ""
+    tail = f"  {before}{megabytes(newest)} MB at {at}, {share:.0%} of the limit"
     style = "$cockpit-fail" if share > 1 else "$cockpit-pending" if share >= 0.9 else "$foreground-muted"
     name = wheel.family[: SIZE_LABEL_WIDTH - 1].ljust(SIZE_LABEL_WIDTH)
     return Content.assemble((name, "$foreground-muted"), *cells, (tail, style))

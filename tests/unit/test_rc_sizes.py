@@ -41,7 +41,7 @@ def test_a_wheel_the_newest_rc_no_longer_builds_drops_out_and_two_per_family_can
 
 def test_the_family_is_the_package_and_its_variant_the_mac_cpu_build_has_none():
     assert family_of(CU126_BIG) == "torchlet cu126"
-    assert family_of(CPU_MAC) == "torchlet"
+    assert family_of(CPU_MAC) == "torchlet (plain)"
     assert family_of("README.txt") == "README.txt"
 
 
@@ -114,3 +114,8 @@ def test_malformed_recorded_sizes_are_skipped(tmp_path):
         assert store.rc_sizes() == {"v2.5.0-rc1": {"a.whl": 5}}
     finally:
         store.close()
+
+
+def test_the_wheels_nearest_the_limit_come_first_whatever_their_family():
+    history = {"v2.5.0-rc1": {CPU_MAC: 70_000_000, VISION: 30_000_000, CU126_SMALL: 700_000_000}}
+    assert [w.filename for w in rc_size_series(history, 1000).wheels] == [CU126_SMALL, CPU_MAC, VISION]

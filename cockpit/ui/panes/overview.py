@@ -207,12 +207,10 @@ class OverviewPane(Pane):
 
     def _draw_trends(self, trends: TrendsSection) -> None:
         reports = {}
-        for name in ("milestone", "picks", "ci", "storage"):
+        for name in ("milestone", "picks", "ci"):
             pane = self.app.mounted_pane(name) if hasattr(self.app, "mounted_pane") else None
             reports[name] = pane.report if pane is not None else None
-        trends.show_reports(
-            self.now().date(), reports["milestone"], reports["picks"], reports["ci"], reports["storage"]
-        )
+        trends.show_reports(self.now().date(), reports["milestone"], reports["picks"], reports["ci"], self.report)
 
     def show_verdict(self, verdict: GoNoGo) -> None:
         widget = self.query_one("#verdict", Static)
