@@ -14,6 +14,7 @@ import tomli_w
 from cockpit.errors import CockpitError
 from cockpit.locations import cache_dir
 from cockpit.sandbox.model import World
+from cockpit.sandbox.world_names import T_END, iso
 from cockpit.sandbox.world_scale import DEFAULT_SCALE, Scale
 
 if TYPE_CHECKING:
@@ -150,6 +151,8 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             "main": "main",
             "milestone": world.milestone_number,
             "tracker_issue": world.tracker_issue,
+            # the "Final RC" day the tracker issue announces, which the burn-down marks
+            **({} if world.schedule else {"final_rc_date": iso(T_END)[:10]}),
         },
         "github": {"api_url": github_url, "auth": "none", "timeout": 5, "retries": 2, "max_rate_limit_wait": 5},
         "git": {"clone": world.clone_path, "remote": "origin"},

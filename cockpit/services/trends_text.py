@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from cockpit.domain.reports import ReleasePicture
+from cockpit.domain.reports import ReleaseDays, ReleasePicture
+from cockpit.services.burn_marks import burn_down_marks, legend, mark_line
 from cockpit.services.markdown import md_code, md_text
 from cockpit.services.rc_sizes import RCSizes, growing_towards_limit, megabytes, rc_size_series, short_tag
 from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
@@ -49,14 +50,21 @@ def _span(series: DailySeries) -> str:
     return f"{series.start.isoformat()} to {series.end.isoformat()} ({days} day{'s' if days != 1 else ''})"
 
 
-def burn_down_lines(picture: BurnDown) -> list[str]:
+def burn_down_lines(picture: BurnDown, days: ReleaseDays | None = None) -> list[str]:
     series = picture.open_items
     if not series.values:
         return ["- Milestone burn-down: no items yet"]
     now, peak = series.values[-1], max(series.values)
     target = f"; due {picture.target.isoformat()}" if picture.target else ""
     line = f"- Milestone burn-down, open items {_span(series)}: `{sparkline(series.values)}` now {now}, peak {peak}"
-    return [line + target]
+    marks = burn_down_marks(days) if days is not None else ()
+    if not marks:
+        return [line + target]
+    return [
+        line + target,
+        f"  - open   `{sparkline(series.values)}`",
+        f"  - marked `{mark_line(series, marks, REPORT_WIDTH)}` {md_text(legend(series, marks))}",
+    ]
 
 
 def pick_flow_lines(flow: PickFlow) -> list[str]:
@@ -128,7 +136,8 @@ def trends_markdown(picture: ReleasePicture, today: date) -> list[str]:
     """The rows of the "Trends" section of ``cockpit report``: each picture as a sparkline line or a small table."""
     lines: list[str] = []
     if picture.milestone is not None:
-        lines += burn_down_lines(burn_down(picture.milestone.milestone, picture.milestone.items, today))
+        days = picture.branch_diff.days if picture.branch_diff is not None else None
+        lines += burn_down_lines(burn_down(picture.milestone.milestone, picture.milestone.items, today), days)
     if picture.picks is not None:
         lines += pick_flow_lines(pick_flow(picture.picks.rows, today))
     if picture.ci is not None:

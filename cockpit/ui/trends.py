@@ -15,12 +15,15 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
+from cockpit.domain.reports import ReleaseDays
+from cockpit.services.burn_marks import Mark, burn_down_marks, legend, mark_line
 from cockpit.services.rc_sizes import RCSizes, WheelSizes, megabytes, rc_size_series, short_tag
-from cockpit.services.trends import BurnDown, CIStrip, PickFlow, burn_down, ci_strip, pick_flow
+from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
 from cockpit.services.trends_text import BARS
 
 if TYPE_CHECKING:
@@ -57,6 +60,49 @@ class TrendLine(Horizontal):
         self.query_one(Sparkline).data = [float(v) for v in values] or [0.0]
 
 
+class MarkAxis(Widget):
+    """The axis under the burn-down's sparkline, ``┬`` at the cut, each RC tag and the target; drawn at
+    its own width, which is the sparkline's (the same label column before both)."""
+
+    DEFAULT_CSS = """
+    MarkAxis { width: 1fr; height: 1; color: $foreground-muted; }
+    """
+
+    series: DailySeries | None = None
+    marks: tuple[Mark, ...] = ()
+
+    def show(self, series: DailySeries, marks: tuple[Mark, ...]) -> None:
+        self.series, self.marks = series, marks
+        self.refresh()
+
+    def render(self) -> Content:
+        if self.series is None or not self.marks:
+            return Content("")
+        return Content(mark_line(self.series, self.marks, self.size.width))
+
+
+class BurnMarks(Horizontal):
+    """A label, the mark axis, and below them the legend (``cut 06-01, rc1 06-15, target 12-10 (ahead)``)."""
+
+    DEFAULT_CSS = """
+    BurnMarks { height: auto; }
+    BurnMarks > .trend-label { width: 10; color: $foreground-muted; }
+    BurnMarks > Vertical { width: 1fr; height: auto; }
+    BurnMarks .burn-legend { height: auto; color: $foreground-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("marks", classes="trend-label")
+        with Vertical():
+            yield MarkAxis()
+            yield Static("", classes="burn-legend")
+
+    def show(self, series: DailySeries, marks: tuple[Mark, ...]) -> None:
+        self.display = bool(marks)
+        self.query_one(MarkAxis).show(series, marks)
+        self.query_one(".burn-legend", Static).update(Content(legend(series, marks)))
+
+
 class TrendsSection(VerticalScroll):
     """Burn-down, pick flow and CI history, each a heading line and its pictures; scrolls at 80x24."""
 
@@ -70,6 +116,7 @@ class TrendsSection(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static("Milestone burn-down: loading…", id="trend-burn-heading", classes="trend-heading")
         yield TrendLine("open", id="trend-burn")
+        yield BurnMarks(id="trend-burn-marks")
         yield Static("Cherry-pick flow: loading…", id="trend-flow-heading", classes="trend-heading")
         yield TrendLine("arrived", id="trend-arrived", classes="-arrived")
         yield TrendLine("resolved", id="trend-resolved", classes="-resolved")
@@ -86,10 +133,11 @@ class TrendsSection(VerticalScroll):
         picks: PicksReport | None,
         ci: CIReport | None,
         storage: StorageGateReport | None = None,
+        days: ReleaseDays | None = None,
     ) -> None:
         """Draw each picture whose pane has loaded; the others keep saying "loading…"."""
         if milestone is not None:
-            self.show_burn_down(burn_down(milestone.milestone, milestone.items, today))
+            self.show_burn_down(burn_down(milestone.milestone, milestone.items, today), days or ReleaseDays())
         if picks is not None:
             self.show_flow(pick_flow(picks.rows, today))
         if ci is not None:
@@ -97,13 +145,14 @@ class TrendsSection(VerticalScroll):
         if storage is not None:
             self.show_sizes(rc_size_series(storage.rc_sizes, storage.report.size_limit_mb))
 
-    def show_burn_down(self, picture: BurnDown) -> None:
+    def show_burn_down(self, picture: BurnDown, days: ReleaseDays | None = None) -> None:
         series = picture.open_items
         values = series.values
         words = f"{values[-1]} open now, peak {max(values)}, since {series.start.isoformat()}" if values else "no items"
         due = f", due {picture.target.isoformat()}" if picture.target else ""
         self.query_one("#trend-burn-heading", Static).update(Content(f"Milestone burn-down: {words}{due}"))
         self.query_one("#trend-burn", TrendLine).show(values)
+        self.query_one(BurnMarks).show(series, burn_down_marks(days) if days is not None else ())
 
     def show_flow(self, flow: PickFlow) -> None:
         arrived, resolved, pending = flow.arrived.values, flow.resolved.values, flow.pending.values

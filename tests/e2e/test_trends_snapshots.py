@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Sparkline, Static
 
+from cockpit.services.burn_marks import burn_down_marks, cell_of, legend
 from cockpit.services.rc_sizes import rc_size_series
 from cockpit.services.trends import burn_down, ci_strip, pick_flow
-from cockpit.ui.trends import SIZE_LABEL_WIDTH
+from cockpit.ui.trends import SIZE_LABEL_WIDTH, MarkAxis
 from tests.e2e.test_snapshots_sandbox import NOW, loaded, showing, snapshot_app  # noqa: F401 (a fixture)
 from tests.pilot import settle
 
@@ -72,6 +73,15 @@ async def test_the_trends_draw_the_sandbox_series(loaded):  # noqa: F811
             assert strip.repository.split("/")[-1] in ci_text
             if strip.first_red is not None:
                 assert f"first red: {strip.first_red.name} at {strip.first_red.head_sha[:8]}" in ci_text
+        days = loaded.load_branch_diff().days
+        axis = app.query_one(MarkAxis)
+        series = burn_down(milestone.milestone, milestone.items, today).open_items
+        marked = {i for i, c in enumerate(str(axis.render())) if c == "┬"}
+        wanted = (days.cut, *(day for _t, day in days.rc_tags), days.final_rc_target)
+        assert marked == {cell_of((d - series.start).days, len(burn), axis.size.width) for d in wanted}
+        assert len(marked) == 4  # the cut, rc1, rc2 and the final-RC target, each in its own cell
+        legend_text = str(app.query_one("#trend-burn-marks .burn-legend", Static).render())
+        assert legend_text == legend(series, burn_down_marks(days))
         sizes = rc_size_series(loaded.load_storage().rc_sizes, 1000)
         assert sizes.tags == ("v2.5.0-rc1", "v2.5.0-rc2")
         sizes_text = str(app.query_one("#trend-sizes", Static).render())
