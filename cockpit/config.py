@@ -10,6 +10,7 @@ import builtins  # _Table has a method named str: annotations after it name the 
 import re
 import tomllib
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,7 @@ class Config:
     keymap: dict[str, str] = field(default_factory=dict)
     theme: str = ""
     schedule: PatchSchedule | None = None  # [schedule]: a patch release's phases and deadline
+    final_rc_date: date | None = None  # [release] final_rc_date: the target the burn-down marks
 
     @property
     def resolved_state_path(self) -> Path:
@@ -289,7 +291,22 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         keymap={inert(key): inert(value) for key, value in km.data.items()},
         theme=ui.str("theme", "", nonempty=False),
         schedule=parse_schedule(root.table("schedule")) if "schedule" in data else None,
+        final_rc_date=_optional_date(rel, "final_rc_date"),
     )
+
+
+def _optional_date(t: _Table, key: str) -> date | None:
+    """An ISO day (``"2026-12-10"`` or a TOML date), None when absent; a time or anything else fails."""
+    expected = 'an ISO date like "2026-12-10"'
+    value: Any = t.get(key, (str, date), expected, None)
+    if value is None or (isinstance(value, date) and not isinstance(value, datetime)):
+        return value
+    if isinstance(value, datetime):
+        raise t.fail(key, expected + " (a day, not a time)", value.isoformat())
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise t.fail(key, expected, value) from None
 
 
 def parse_schedule(t: _Table) -> PatchSchedule:

@@ -14,6 +14,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from cockpit.domain.commits import CommitRecord
@@ -256,6 +257,18 @@ class GitRepo:
             if name:
                 tags[inert(name)] = peeled or obj
         return tags
+
+    def tag_dates(self) -> dict[str, datetime]:
+        """Tag name -> when it was made (an annotated tag's tagger date, else its commit's date), in ONE call."""
+        out = self._text(
+            "listing tag dates", ["for-each-ref", "--format=%(refname:strip=2)%00%(creatordate:unix)", "refs/tags"]
+        )
+        dates = {}
+        for line in out.splitlines():
+            name, _, stamp = line.partition("\0")
+            if name and stamp.strip().isdigit():
+                dates[inert(name)] = datetime.fromtimestamp(int(stamp), UTC)
+        return dates
 
     def remote_url(self, name: str) -> str | None:
         """The fetch URL of remote ``name``, or None when there is no such remote."""

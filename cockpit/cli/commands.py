@@ -71,13 +71,14 @@ def run_view(args: argparse.Namespace) -> int:
 
 def _sandbox_config(world, servers) -> Path:
     """Write the sandbox's config; an all-green world also gets its go sign-offs (first time only)."""
-    from cockpit.sandbox.demo import sign_go_steps, write_config
+    from cockpit.sandbox.demo import seed_rc_sizes, sign_go_steps, write_config
 
     path = write_config(
         world, Path(world.clone_path).parent, github_url=servers.github_url, index_url=servers.index_url
     )
     if world.all_green and sign_go_steps(load_config(path)):
         _say("all-green sandbox: the checklist's manual steps before the go decision are signed in advance")
+    seed_rc_sizes(load_config(path), world)
     return path
 
 

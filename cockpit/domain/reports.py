@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from cockpit.domain.artifacts import StorageReport
 from cockpit.domain.checklist import ChecklistStep, Signoff
@@ -43,9 +44,20 @@ class CIReport:
 
 
 @dataclass(frozen=True)
+class ReleaseDays:
+    """The days the burn-down marks: the branch cut (its commit's date), each RC tag's (oldest first),
+    and the final-RC target from the config; None or empty where unknown."""
+
+    cut: date | None = None
+    rc_tags: tuple[tuple[str, date], ...] = ()
+    final_rc_target: date | None = None
+
+
+@dataclass(frozen=True)
 class BranchReport:
     diff: BranchDiffReport
     gate: Gate
+    days: ReleaseDays = field(default_factory=ReleaseDays)
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,8 @@ class StorageGateReport:
     report: StorageReport
     gate: Gate
     pypi_gate: Gate
+    # the wheel sizes at each RC: tag -> filename -> bytes, the recorded RCs with this load's observation
+    rc_sizes: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

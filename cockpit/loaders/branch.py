@@ -7,11 +7,13 @@ again, the load fails and the pane shows its last diff as STALE, never as fresh.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from cockpit.domain.commits import BranchDiffReport
 from cockpit.domain.github import MilestoneItem
-from cockpit.domain.reports import BranchReport
+from cockpit.domain.reports import BranchReport, ReleaseDays
+from cockpit.errors import GitError
 
 if TYPE_CHECKING:
     from cockpit.ports import Ports
@@ -23,6 +25,25 @@ def rc_tags(backend: Ports) -> list[str]:
     from cockpit.services import clone_refs
 
     return clone_refs.rc_tags(backend.git.tags(), backend.config.release.version)
+
+
+def release_days(backend: Ports, cut: str) -> ReleaseDays:
+    """The cut commit's day, each RC tag's day and the configured final-RC target, for the burn-down.
+
+    Two git calls (the cut commit, every tag's date); a clone that cannot answer them leaves those
+    marks out rather than failing the branch diff, which has its own answer.
+    """
+    from cockpit.services import clone_refs
+
+    target = backend.config.final_rc_date
+    try:
+        found = backend.git.log(f"{cut}^!") if cut else []
+        dates = backend.git.tag_dates()
+    except (GitError, OSError):
+        return ReleaseDays(final_rc_target=target)
+    cut_day = datetime.fromtimestamp(found[0].authored_at, UTC).date() if found and found[0].authored_at else None
+    tags = clone_refs.rc_tags(list(dates), backend.config.release.version)
+    return ReleaseDays(cut_day, tuple((t, dates[t].date()) for t in tags), target)
 
 
 def release_branch(backend: Ports) -> ResolvedRef:
@@ -56,7 +77,7 @@ def shared_branch_diff(backend: Ports, *, reuse_within: float = 0.0) -> BranchRe
     def compute() -> BranchReport:
         _, items = fetch_milestone(backend, reuse_within=MILESTONE_REUSE_S)
         diff = analyze(backend, items, with_rc_delta=True)
-        return BranchReport(diff=diff, gate=branch_gate(diff))
+        return BranchReport(diff=diff, gate=branch_gate(diff), days=release_days(backend, diff.cut))
 
     return backend.shared.branch_diff.get(compute, reuse_within=reuse_within)
 

@@ -3,12 +3,13 @@ sizes and PEP 658 metadata, and whether PyPI has the version."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
 
 from cockpit.domain.reports import StorageGateReport
-from cockpit.errors import ConfigError, ProjectNotFound, StorageError
+from cockpit.errors import ConfigError, GitError, ProjectNotFound, ReadOnlyError, StateError, StorageError
 
 if TYPE_CHECKING:
     from cockpit.domain.artifacts import ExpectedArtifact, IndexFile
@@ -26,6 +27,31 @@ def release_date(backend: Ports) -> date:
                 f"{backend.config.path}: key 'storage.release_date': expected an ISO date like 2026-12-10, got {text!r}"
             ) from None
     return backend.clock().date()
+
+
+def rc_size_history(backend: Ports, found: list[IndexFile]) -> dict[str, dict[str, int]]:
+    """The recorded sizes of earlier RCs, with the ones just observed under the clone's newest RC tag.
+
+    The test channel holds only the current RC's files, so this load's sizes are recorded in the
+    session state (not in a read-only session: there they are shown, not kept). A clone that cannot
+    list its tags, or has no RC tag yet, records nothing: the sizes would have no RC to belong to.
+    """
+    from cockpit.services.clone_refs import rc_tags
+    from cockpit.services.rc_sizes import with_current
+
+    observed = {f.filename: f.size for f in found if f.size is not None and not f.yanked}
+    state = backend.state
+    recorded = state.rc_sizes()
+    try:
+        tags = rc_tags(backend.git.tags(), backend.config.release.version)
+    except (GitError, OSError):
+        return recorded
+    if not tags:
+        return recorded
+    if not backend.read_only and not state.read_only and observed:
+        with suppress(StateError, ReadOnlyError):  # the gate does not hang on the history; the state pane says why
+            state.record_rc_sizes(tags[-1], observed)
+    return with_current(recorded, tags[-1], observed)
 
 
 def load_storage(backend: Ports) -> StorageGateReport:
@@ -79,6 +105,11 @@ def load_storage(backend: Ports) -> StorageGateReport:
             versions.extend(backend.pypi.versions(package))
     published = version in versions
     report = replace(report, published_on_pypi=published, pypi_versions=tuple(versions))
-    result = StorageGateReport(report=report, gate=storage_gate(report), pypi_gate=pypi_gate(published, version))
+    result = StorageGateReport(
+        report=report,
+        gate=storage_gate(report),
+        pypi_gate=pypi_gate(published, version),
+        rc_sizes=rc_size_history(backend, found),
+    )
     backend.shared.pypi_gate = result.pypi_gate  # the checklist actions lock the PyPI step on it
     return result

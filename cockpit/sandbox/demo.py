@@ -14,6 +14,7 @@ import tomli_w
 from cockpit.errors import CockpitError
 from cockpit.locations import cache_dir
 from cockpit.sandbox.model import World
+from cockpit.sandbox.world_names import T_END, iso
 from cockpit.sandbox.world_scale import DEFAULT_SCALE, Scale
 
 if TYPE_CHECKING:
@@ -150,6 +151,8 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             "main": "main",
             "milestone": world.milestone_number,
             "tracker_issue": world.tracker_issue,
+            # the "Final RC" day the tracker issue announces, which the burn-down marks
+            **({} if world.schedule else {"final_rc_date": iso(T_END)[:10]}),
         },
         "github": {"api_url": github_url, "auth": "none", "timeout": 5, "retries": 2, "max_rate_limit_wait": 5},
         "git": {"clone": world.clone_path, "remote": "origin"},
@@ -201,6 +204,30 @@ def sign_go_steps(config: Config) -> int:
     finally:
         store.close()
     return len(steps)
+
+
+def seed_rc_sizes(config: Config, world: World) -> int:
+    """Write the world's earlier RCs' wheel sizes into the session state, as a cockpit that judged
+    those RCs would have recorded them (the test channel now holds only the newest RC's files).
+
+    Only into a state file that has recorded no RC yet, so a reopened demo keeps its own history.
+    Returns how many RCs were written.
+    """
+    from cockpit.state.store import StateStore
+
+    earlier = world.truth.get("storage", {}).get("earlier_rcs") or {}
+    if not earlier:
+        return 0
+    store = StateStore(config.resolved_state_path)
+    try:
+        if store.read_only or store.rc_sizes():
+            return 0
+        with store.one_write():
+            for tag, sizes in earlier.items():
+                store.record_rc_sizes(tag, {name: int(size) for name, size in sizes.items()})
+        return len(earlier)
+    finally:
+        store.close()
 
 
 class SandboxServers:

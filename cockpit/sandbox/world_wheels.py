@@ -16,7 +16,9 @@ previous patch release; PyPI has 2.4.0 and 2.4.1 of every package.
 
 ``truth["storage"]`` names every planted gap, flat (``missing``, ``yanked``, ``oversize``,
 ``wrong_version``) and per variant (``by_variant[variant][kind]``), with ``expected_count``,
-``packages`` and ``variants`` (variant -> platforms).
+``packages`` and ``variants`` (variant -> platforms). ``truth["storage"]["earlier_rcs"]`` holds
+rc1's sizes (tag -> filename -> bytes), which the demo writes into a new state file as the cockpit
+would have recorded them when it judged rc1 (``demo.seed_rc_sizes``).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ _CORE_MB = {
     "xpu": {LINUX: 450, WIN: 430},
 }
 _DOMAIN_MB = {"torchlet-vision": 7.5, "torchlet-audio": 3.4}
+RC1_OVERSIZE_BYTES = 930_000_000  # the wheel over the limit at rc2 weighed 930 MB at rc1
 YANK_REASON = "built against the wrong CUDA runtime; use rc3"
 RC_METADATA_VERSION = "2.5.0rc2+rocm6.3"
 # kind -> (package, variant, platform, python tag)
@@ -135,7 +138,22 @@ def wheels_and_pypi(
         for package in PACKAGES
         for v, days in (("2.4.0", 75), (previous, 20))
     ]
-    return wheels, pypi, _truth(version, gaps, previous)
+    truth = _truth(version, gaps, previous)
+    truth["earlier_rcs"] = earlier_rc_sizes(wheels, version)
+    return wheels, pypi, truth
+
+
+def earlier_rc_sizes(wheels: list[SbWheel], version: str) -> dict[str, dict[str, int]]:
+    """What rc1's wheels weighed, as a cockpit that judged rc1 would have recorded them: the channel now
+    holds rc2's files only. Every wheel was a little lighter; the oversize one was already at 93% of
+    the limit, so its growth towards it shows before rc2 crossed it."""
+    sizes = {}
+    for wheel in wheels:
+        if wheel.channel != "test":
+            continue
+        oversize = wheel.size > 1000 * 1000 * 1000
+        sizes[wheel.filename] = RC1_OVERSIZE_BYTES if oversize else int(wheel.size * 0.96)
+    return {f"v{version}-rc1": sizes}
 
 
 def _truth(version: str, gaps: dict, previous: str) -> dict:

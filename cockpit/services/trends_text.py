@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from cockpit.domain.reports import ReleasePicture
+from cockpit.domain.reports import ReleaseDays, ReleasePicture
+from cockpit.services.burn_marks import burn_down_marks, legend, mark_line
 from cockpit.services.markdown import md_code, md_text
+from cockpit.services.rc_sizes import RCSizes, growing_towards_limit, megabytes, rc_size_series, short_tag
 from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -48,14 +50,21 @@ def _span(series: DailySeries) -> str:
     return f"{series.start.isoformat()} to {series.end.isoformat()} ({days} day{'s' if days != 1 else ''})"
 
 
-def burn_down_lines(picture: BurnDown) -> list[str]:
+def burn_down_lines(picture: BurnDown, days: ReleaseDays | None = None) -> list[str]:
     series = picture.open_items
     if not series.values:
         return ["- Milestone burn-down: no items yet"]
     now, peak = series.values[-1], max(series.values)
     target = f"; due {picture.target.isoformat()}" if picture.target else ""
     line = f"- Milestone burn-down, open items {_span(series)}: `{sparkline(series.values)}` now {now}, peak {peak}"
-    return [line + target]
+    marks = burn_down_marks(days) if days is not None else ()
+    if not marks:
+        return [line + target]
+    return [
+        line + target,
+        f"  - open   `{sparkline(series.values)}`",
+        f"  - marked `{mark_line(series, marks, REPORT_WIDTH)}` {md_text(legend(series, marks))}",
+    ]
 
 
 def pick_flow_lines(flow: PickFlow) -> list[str]:
@@ -95,13 +104,44 @@ def ci_history_lines(strips: Sequence[CIStrip]) -> list[str]:
     return rows
 
 
+def rc_size_lines(series: RCSizes) -> list[str]:
+    """A small table: each family's largest wheel, its size in MB at each RC, and the limit."""
+    if not series.wheels:
+        return []
+    limit = megabytes(series.limit_bytes)
+    rcs = " | ".join(md_text(short_tag(t)) for t in series.tags)
+    rows = [
+        "",
+        "RC sizes (MB, the largest wheel of each package and variant; earlier RCs as the cockpit recorded them):",
+        "",
+        f"| Wheel | {rcs} | Limit |",
+        "|---|" + "---:|" * len(series.tags) + "---:|",
+    ]
+    for wheel in series.wheels:
+        cells = " | ".join(_size_cell(series, s) for s in wheel.sizes)
+        rows.append(f"| {md_code(wheel.filename)} | {cells} | {limit} |")
+    growing = growing_towards_limit(series)
+    if growing:
+        names = ", ".join(md_code(w.filename) for w in growing)
+        rows += ["", f"Growing towards the limit (90% or more of it now): {names}"]
+    return rows
+
+
+def _size_cell(series: RCSizes, size: int | None) -> str:
+    over = size is not None and size > series.limit_bytes
+    return f"**{megabytes(size)}** ✗" if over else megabytes(size)
+
+
 def trends_markdown(picture: ReleasePicture, today: date) -> list[str]:
     """The rows of the "Trends" section of ``cockpit report``: each picture as a sparkline line or a small table."""
     lines: list[str] = []
     if picture.milestone is not None:
-        lines += burn_down_lines(burn_down(picture.milestone.milestone, picture.milestone.items, today))
+        days = picture.branch_diff.days if picture.branch_diff is not None else None
+        lines += burn_down_lines(burn_down(picture.milestone.milestone, picture.milestone.items, today), days)
     if picture.picks is not None:
         lines += pick_flow_lines(pick_flow(picture.picks.rows, today))
     if picture.ci is not None:
         lines += ci_history_lines([ci_strip(h) for h in picture.ci.history])
+    if picture.storage is not None:
+        lines += rc_size_lines(rc_size_series(picture.storage.rc_sizes, picture.storage.report.size_limit_mb))
     return lines

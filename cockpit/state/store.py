@@ -433,6 +433,28 @@ class StateStore:
         self._save()
 
     @_guarded
+    def rc_sizes(self) -> dict[str, dict[str, int]]:
+        """The wheel sizes observed at each RC: tag -> filename -> bytes; malformed entries are skipped."""
+        out: dict[str, dict[str, int]] = {}
+        for tag, sizes in self._table("rc_sizes").items():
+            if isinstance(sizes, dict):
+                out[tag] = {f: n for f, n in sizes.items() if isinstance(n, int) and not isinstance(n, bool) and n >= 0}
+        return out
+
+    @_guarded
+    def record_rc_sizes(self, tag: str, sizes: dict[str, int]) -> bool:
+        """Record the sizes observed under RC ``tag`` (replacing what that tag had); whether the file changed.
+
+        An observation, not a decision: it is not audited, and nothing is written when it is what
+        the file already holds (each storage load would otherwise rewrite the file).
+        """
+        if self.rc_sizes().get(tag) == sizes:
+            return False
+        self._mutable_table("rc_sizes")[tag] = dict(sizes)
+        self._save()
+        return True
+
+    @_guarded
     def acknowledge(self, key: str) -> None:
         """Acknowledge a warning; remembers when."""
         self._mutable_table("acknowledged")[key] = iso(self._clock())

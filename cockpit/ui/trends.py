@@ -15,14 +15,19 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
-from cockpit.services.trends import BurnDown, CIStrip, PickFlow, burn_down, ci_strip, pick_flow
+from cockpit.domain.reports import ReleaseDays
+from cockpit.services.burn_marks import Mark, burn_down_marks, legend, mark_line
+from cockpit.services.rc_sizes import RCSizes, WheelSizes, megabytes, rc_size_series, short_tag
+from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
+from cockpit.services.trends_text import BARS
 
 if TYPE_CHECKING:
-    from cockpit.domain.reports import CIReport, MilestoneReport, PicksReport
+    from cockpit.domain.reports import CIReport, MilestoneReport, PicksReport, StorageGateReport
 
 LABEL_WIDTH = 10
 _CELL = {"pass": ("▇", "$cockpit-pass"), "fail": ("▇", "$cockpit-fail"), "pending": ("▃", "$cockpit-pending")}
@@ -55,6 +60,49 @@ class TrendLine(Horizontal):
         self.query_one(Sparkline).data = [float(v) for v in values] or [0.0]
 
 
+class MarkAxis(Widget):
+    """The axis under the burn-down's sparkline, ``┬`` at the cut, each RC tag and the target; drawn at
+    its own width, which is the sparkline's (the same label column before both)."""
+
+    DEFAULT_CSS = """
+    MarkAxis { width: 1fr; height: 1; color: $foreground-muted; }
+    """
+
+    series: DailySeries | None = None
+    marks: tuple[Mark, ...] = ()
+
+    def show(self, series: DailySeries, marks: tuple[Mark, ...]) -> None:
+        self.series, self.marks = series, marks
+        self.refresh()
+
+    def render(self) -> Content:
+        if self.series is None or not self.marks:
+            return Content("")
+        return Content(mark_line(self.series, self.marks, self.size.width))
+
+
+class BurnMarks(Horizontal):
+    """A label, the mark axis, and below them the legend (``cut 06-01, rc1 06-15, target 12-10 (ahead)``)."""
+
+    DEFAULT_CSS = """
+    BurnMarks { height: auto; }
+    BurnMarks > .trend-label { width: 10; color: $foreground-muted; }
+    BurnMarks > Vertical { width: 1fr; height: auto; }
+    BurnMarks .burn-legend { height: auto; color: $foreground-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("marks", classes="trend-label")
+        with Vertical():
+            yield MarkAxis()
+            yield Static("", classes="burn-legend")
+
+    def show(self, series: DailySeries, marks: tuple[Mark, ...]) -> None:
+        self.display = bool(marks)
+        self.query_one(MarkAxis).show(series, marks)
+        self.query_one(".burn-legend", Static).update(Content(legend(series, marks)))
+
+
 class TrendsSection(VerticalScroll):
     """Burn-down, pick flow and CI history, each a heading line and its pictures; scrolls at 80x24."""
 
@@ -62,36 +110,49 @@ class TrendsSection(VerticalScroll):
     TrendsSection { height: 1fr; margin: 1 2 0 2; }
     TrendsSection > .trend-heading { height: auto; text-style: bold; }
     TrendsSection > #trend-ci { height: auto; }
+    TrendsSection > #trend-sizes { height: auto; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static("Milestone burn-down: loading…", id="trend-burn-heading", classes="trend-heading")
         yield TrendLine("open", id="trend-burn")
+        yield BurnMarks(id="trend-burn-marks")
         yield Static("Cherry-pick flow: loading…", id="trend-flow-heading", classes="trend-heading")
         yield TrendLine("arrived", id="trend-arrived", classes="-arrived")
         yield TrendLine("resolved", id="trend-resolved", classes="-resolved")
         yield TrendLine("pending", id="trend-pending")
         yield Static("CI history: loading…", id="trend-ci-heading", classes="trend-heading")
         yield Static("", id="trend-ci")
+        yield Static("RC sizes: loading…", id="trend-sizes-heading", classes="trend-heading")
+        yield Static("", id="trend-sizes")
 
     def show_reports(
-        self, today: date, milestone: MilestoneReport | None, picks: PicksReport | None, ci: CIReport | None
+        self,
+        today: date,
+        milestone: MilestoneReport | None,
+        picks: PicksReport | None,
+        ci: CIReport | None,
+        storage: StorageGateReport | None = None,
+        days: ReleaseDays | None = None,
     ) -> None:
         """Draw each picture whose pane has loaded; the others keep saying "loading…"."""
         if milestone is not None:
-            self.show_burn_down(burn_down(milestone.milestone, milestone.items, today))
+            self.show_burn_down(burn_down(milestone.milestone, milestone.items, today), days or ReleaseDays())
         if picks is not None:
             self.show_flow(pick_flow(picks.rows, today))
         if ci is not None:
             self.show_ci([ci_strip(h) for h in ci.history])
+        if storage is not None:
+            self.show_sizes(rc_size_series(storage.rc_sizes, storage.report.size_limit_mb))
 
-    def show_burn_down(self, picture: BurnDown) -> None:
+    def show_burn_down(self, picture: BurnDown, days: ReleaseDays | None = None) -> None:
         series = picture.open_items
         values = series.values
         words = f"{values[-1]} open now, peak {max(values)}, since {series.start.isoformat()}" if values else "no items"
         due = f", due {picture.target.isoformat()}" if picture.target else ""
         self.query_one("#trend-burn-heading", Static).update(Content(f"Milestone burn-down: {words}{due}"))
         self.query_one("#trend-burn", TrendLine).show(values)
+        self.query_one(BurnMarks).show(series, burn_down_marks(days) if days is not None else ())
 
     def show_flow(self, flow: PickFlow) -> None:
         arrived, resolved, pending = flow.arrived.values, flow.resolved.values, flow.pending.values
@@ -110,6 +171,42 @@ class TrendsSection(VerticalScroll):
         )
         lines = [ci_line(s) for s in strips]
         self.query_one("#trend-ci", Static).update(Content("\n").join(lines) if lines else Content("no runs read"))
+
+    def show_sizes(self, series: RCSizes) -> None:
+        rcs, limit = ", ".join(short_tag(t) for t in series.tags), megabytes(series.limit_bytes)
+        words = (
+            f"the largest wheel of each package and variant at {rcs}, against the {limit} MB limit"
+            if series.wheels
+            else "no RC recorded yet"
+        )
+        self.query_one("#trend-sizes-heading", Static).update(Content(f"RC sizes: {words}"))
+        lines = [size_line(series, w) for w in series.wheels]
+        self.query_one("#trend-sizes", Static).update(Content("\n").join(lines) if lines else Content(""))
+
+
+SIZE_LABEL_WIDTH = 24
+
+
+def size_line(series: RCSizes, wheel: WheelSizes) -> Content:
+    """``torchlet cu126   ▆█  930.0 → 1061.2 MB at rc2, 106% of the limit`` (from the first recorded RC):
+    one bar an RC, its height the share of the limit, red over it, amber from 90%."""
+    cells: list[tuple[str, str]] = []
+    for size in wheel.sizes:
+        if size is None:
+            cells.append(("·", "$foreground-muted"))
+            continue
+        share = series.share(size)
+        bar = BARS[min(len(BARS) - 1, max(0, round(share * (len(BARS) - 1))))]
+        cells.append((bar, "$cockpit-fail" if share > 1 else "$cockpit-pending" if share >= 0.9 else "$cockpit-pass"))
+    newest = wheel.newest
+    share = series.share(newest) if newest is not None else 0.0
+    at = next((short_tag(t) for t, s in zip(reversed(series.tags), reversed(wheel.sizes), strict=True) if s), "")
+    known = [s for s in wheel.sizes if s is not None]
+    before = f"{megabytes(known[0])} → " if len(known) > 1 else ""
+    tail = f"  {before}{megabytes(newest)} MB at {at}, {share:.0%} of the limit"
+    style = "$cockpit-fail" if share > 1 else "$cockpit-pending" if share >= 0.9 else "$foreground-muted"
+    name = wheel.family[: SIZE_LABEL_WIDTH - 1].ljust(SIZE_LABEL_WIDTH)
+    return Content.assemble((name, "$foreground-muted"), *cells, (tail, style))
 
 
 def ci_line(strip: CIStrip) -> Content:

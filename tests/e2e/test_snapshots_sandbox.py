@@ -58,7 +58,7 @@ class LoadedOnce:
 @pytest.fixture(scope="module")
 def loaded(sandbox_world, tmp_path_factory):
     from cockpit.config import load_config
-    from cockpit.sandbox.demo import SandboxServers, write_config
+    from cockpit.sandbox.demo import SandboxServers, seed_rc_sizes, write_config
 
     with SandboxServers(sandbox_world) as servers:
         path = write_config(
@@ -67,6 +67,7 @@ def loaded(sandbox_world, tmp_path_factory):
             github_url=servers.github_url,
             index_url=servers.index_url,
         )
+        seed_rc_sizes(load_config(path), sandbox_world)  # rc1's sizes, as the demo plants them
         backend = build_backend(load_config(path), clock=lambda: NOW)
         urls = {servers.github_url: "http://127.0.0.1:PORT", servers.index_url: "http://127.0.0.1:PORT"}
         reports = {name: normalised(getattr(backend, name)(), urls) for name in LOADERS}

@@ -63,6 +63,7 @@ class FakeState:
         self.prefs: dict[str, Any] = {}
         self.ledger: dict[str, int | str] = {}
         self.triage: dict[str, dict[str, bool]] = {}
+        self.sizes: dict[str, dict[str, int]] = {}  # RC tag -> wheel filename -> bytes
         self.path = Path("/tmp/torchlet-session.toml")
         self.read_only = False
         self.problem: str | None = None
@@ -89,6 +90,14 @@ class FakeState:
 
     def triage_answers(self) -> dict[str, dict[str, bool]]:
         return {key: dict(entry) for key, entry in self.triage.items()}
+
+    def rc_sizes(self) -> dict[str, dict[str, int]]:
+        return {tag: dict(sizes) for tag, sizes in self.sizes.items()}
+
+    def record_rc_sizes(self, tag: str, sizes: dict[str, int]) -> bool:
+        changed = self.sizes.get(tag) != sizes
+        self.sizes[tag] = dict(sizes)
+        return changed
 
     def set_triage_answer(self, key: str, question: str, value: bool | None) -> None:
         entry = self.triage.setdefault(key, {})

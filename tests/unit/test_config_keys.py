@@ -4,6 +4,7 @@ what was expected (the table below walks all of them)."""
 from __future__ import annotations
 
 import copy
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ GOOD = {
         "tracker_issue": 4000,
         "skip_labels": ["x"],
         "validation_comment": "ok {version}",
+        "final_rc_date": "2026-12-10",
     },
     "github": {
         "api_url": "https://api.github.com",
@@ -73,6 +75,9 @@ WRONG = [
     ("release.skip_labels", "x", "a list of strings"),
     ("release.skip_labels", [1], "a list of strings"),
     ("release.validation_comment", 3, "a string"),
+    ("release.final_rc_date", "10/12/2026", 'an ISO date like "2026-12-10"'),
+    ("release.final_rc_date", 20261210, 'an ISO date like "2026-12-10"'),
+    ("release.final_rc_date", datetime(2026, 12, 10, 9, 0), "a day, not a time"),
     ("github", [], "a table"),
     ("github.api_url", 1, "a string"),
     ("github.timeout", "5", "a number"),
@@ -158,6 +163,15 @@ def _one_line_error(doc: dict) -> str:
 def test_the_complete_config_is_accepted():
     config = parse_config(PATH, copy.deepcopy(GOOD))
     assert config.release.version == "2.5.0" and config.keymap == {"app.quit": "ctrl+q"}
+    assert config.final_rc_date == date(2026, 12, 10)
+
+
+def test_the_final_rc_target_may_be_a_toml_date_or_left_out():
+    doc = copy.deepcopy(GOOD)
+    doc["release"]["final_rc_date"] = date(2026, 12, 11)
+    assert parse_config(PATH, doc).final_rc_date == date(2026, 12, 11)
+    del doc["release"]["final_rc_date"]
+    assert parse_config(PATH, doc).final_rc_date is None
 
 
 @pytest.mark.parametrize(("key", "value", "expected"), WRONG, ids=[f"{k}={v!r}" for k, v, _e in WRONG])

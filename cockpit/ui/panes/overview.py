@@ -206,11 +206,15 @@ class OverviewPane(Pane):
         self.screen.set_focus(self._trends if showing else self._storage_section()[1])
 
     def _draw_trends(self, trends: TrendsSection) -> None:
+        from cockpit.domain.reports import ReleaseDays
+
         reports = {}
-        for name in ("milestone", "picks", "ci"):
+        for name in ("milestone", "picks", "ci", "branch"):
             pane = self.app.mounted_pane(name) if hasattr(self.app, "mounted_pane") else None
             reports[name] = pane.report if pane is not None else None
-        trends.show_reports(self.now().date(), reports["milestone"], reports["picks"], reports["ci"])
+        branch = reports["branch"]
+        days = branch.days if branch is not None else ReleaseDays(final_rc_target=self.backend.config.final_rc_date)
+        trends.show_reports(self.now().date(), reports["milestone"], reports["picks"], reports["ci"], self.report, days)
 
     def show_verdict(self, verdict: GoNoGo) -> None:
         widget = self.query_one("#verdict", Static)
