@@ -161,18 +161,23 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         made: CommentPlan | None = shown.pop("comments", None)
         if made is None:
             raise ActionRefused("preview first: the preview reads which issues already have a validation comment")
-        posted, found = [], []
+        posted: list[int] = []
+        found: list[int] = []
+        record: dict[int, int] = {}
         phrase = settings.phrase_for(rel.version)
-        for step in made.to_post:
-            key = validation_key(backend.repository, step.number)
-            earlier = earlier_validation(backend.github.issue_comments(backend.repository, step.number), phrase)
-            if earlier is not None:  # posted meanwhile, or by an attempt whose answer was lost
-                backend.state.ledger_put(key, earlier.id)
-                found.append(step.number)
-                continue
-            comment = backend.github.create_comment(backend.repository, step.number, comment_text(step.number))
-            backend.state.ledger_put(key, comment.id)
-            posted.append(step.number)
+        try:
+            for step in made.to_post:
+                earlier = earlier_validation(backend.github.issue_comments(backend.repository, step.number), phrase)
+                if earlier is not None:  # posted meanwhile, or by an attempt whose answer was lost
+                    record[step.number] = earlier.id
+                    found.append(step.number)
+                    continue
+                comment = backend.github.create_comment(backend.repository, step.number, comment_text(step.number))
+                record[step.number] = comment.id
+                posted.append(step.number)
+        finally:  # recorded last, after every request: the state file is held from the first change to its write
+            for number, comment_id in record.items():
+                backend.state.ledger_put(validation_key(backend.repository, number), comment_id)
         skipped = len(made.steps) - len(made.to_post)
         return (
             f"validation comment posted on {len(posted)} issue(s)"

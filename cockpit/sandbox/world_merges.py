@@ -37,6 +37,7 @@ def plant_merges(plan: HistoryPlan, repo: SbRepo, tracker: int, picks: dict) -> 
     next_comment = max((c.id for c in repo.comments), default=COMMENT_ID_BASE) + 7919
     for k, (kind, role) in enumerate((("ready", roles[0]), ("blocked", roles[1]))):
         trunk = plan.by_role(role)
+        assert trunk.pr is not None, role  # a milestone PR's trunk commit came from that PR
         number = open_release_pr(plan, repo, role)
         pull = next(p for p in repo.pulls if p.number == number)
         when = T_END - (2 - k) * DAY
