@@ -237,3 +237,19 @@ def test_a_merge_whose_answer_was_lost_is_not_sent_again(sandbox, tmp_path):
     assert refusal and "merged" in refusal
     assert not backend.actions.run("picks.merge", row, confirmed=True).ok
     assert writes(sandbox.github, mark) == []
+
+
+def test_a_validation_comment_someone_wrote_in_their_own_words_counts_for_the_single_and_the_bulk_action(
+    sandbox, tmp_path
+):
+    backend, milestone = session(sandbox, tmp_path / "a")
+    preview = backend.actions.dry_run("milestone.validate_all", milestone)
+    first = int(re.search(r"^#(\d+) ", preview, re.M).group(1))
+    repo = sandbox.github.repos[sandbox.world.repository.lower()]
+    repo.add_comment(9_999_001, first, "qa-bot", "VALIDATED  FOR 2.5.0 on Windows and macOS, thanks!")
+    item = next(i for i in milestone.items if i.number == first)
+    mark = len(sandbox.github.log())
+    single = backend.actions.run("milestone.validate", item, confirmed=True)
+    assert single.ok and "already had its validation comment (by qa-bot)" in single.message
+    assert writes(sandbox.github, mark) == []
+    assert f"skip #{first} " in backend.actions.dry_run("milestone.validate_all", milestone)
