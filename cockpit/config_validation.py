@@ -32,10 +32,12 @@ def validation_settings(ev: _Table, rel: _Table, version: str, *, repository: Ca
         if unknown := unknown_placeholders(value):
             raise ev.fail(key, "text whose only placeholder is {version}", f"{value} (unknown: {unknown[0]})")
     where: Any = repository(ev, "validation_repository", "") if "validation_repository" in ev.data else ""
-    settings = ValidationSettings(issue_title=title, phrase=phrase, repository=where)
     comment = rel.str("validation_comment", VALIDATION_COMMENT, multiline=True)
-    filled = comment.replace("{version}", version)
-    if not is_validation_comment(filled, settings.phrase_for(version)):
+    if "validation_phrase" not in ev.data and not _contains(comment, phrase, version):
+        # a comment written before the phrase existed: it is recognised by its own words
+        phrase = _own_words(comment) or phrase
+    settings = ValidationSettings(issue_title=title, phrase=phrase, repository=where)
+    if not _contains(comment, phrase, version):
         raise rel.fail(
             "validation_comment",
             f"a comment containing [evidence] validation_phrase {settings.phrase_for(version)!r} "
@@ -43,3 +45,14 @@ def validation_settings(ev: _Table, rel: _Table, version: str, *, repository: Ca
             comment,
         )
     return settings
+
+
+def _contains(comment: str, phrase: str, version: str) -> bool:
+    return is_validation_comment(comment.replace("{version}", version), phrase.replace("{version}", version))
+
+
+def _own_words(comment: str) -> str:
+    """The comment's first line up to its first placeholder other than ``{version}``."""
+    first = comment.strip().splitlines()[0] if comment.strip() else ""
+    cut = min((i for i in (first.find("{number}"), first.find("{branch}")) if i >= 0), default=len(first))
+    return first[:cut].strip(" :;,.-")

@@ -173,3 +173,11 @@ def test_without_readable_protection_every_check_is_waited_on_and_the_plan_says_
     plan = judge(row(), pull(), APPROVED, [check("build"), check("lint")], required=None)
     assert plan.mergeable and "every check" in plan.required_from
     assert all(c.required for c in plan.checks)
+
+
+def test_a_validation_comment_written_before_the_phrase_existed_is_recognised_by_its_own_words(tmp_path):
+    text = GOOD.replace("tracker_issue = 4000", 'tracker_issue = 4000\nvalidation_comment = "Checked on {branch}"')
+    config = load_config(write(tmp_path, text))
+    assert config.validation.phrase_for("2.5.0") == "Checked on"
+    posted = config.validation_comment.format(version="2.5.0", number=1, branch="release/2.5")
+    assert is_validation_comment(posted, config.validation.phrase_for("2.5.0"))
