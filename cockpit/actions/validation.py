@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.domain.github import ItemKind
 from cockpit.domain.validation import CommentPlan, IssueDraft
 from cockpit.errors import ActionRefused
 from cockpit.services.milestone import validation_key
@@ -88,7 +89,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     def find_by_title() -> MilestoneItem | None:
         recent = backend.github.issues(where, state="all", limit=RECENT_ISSUES)
         found = backend.github.search_issues(where, search_query(), limit=100)
-        return next((i for i in (*recent, *found) if i.title.strip() == title and i.kind.value == "issue"), None)
+        return next((i for i in (*recent, *found) if i.title.strip() == title and i.kind is ItemKind.ISSUE), None)
 
     def create_issue(target: Any) -> str:
         made: IssueDraft = shown.pop("issue", None) or draft(target)

@@ -100,7 +100,11 @@ def merge_plan(
     statuses: Sequence[CommitStatus],
     required: tuple[str, ...] | None,
 ) -> MergePlan:
-    """The merge of ``pull`` at its current head, with every failing condition named in ``problems``."""
+    """The merge of ``pull`` at its current head, with every failing condition named in ``problems``.
+
+    ``required`` None (protection unreadable) or empty (it requires no check): every check is waited on.
+    """
+    required = required or None
     problems: list[str] = []
     if (why := request_refusal(row, repository)) is not None:
         problems.append(why)

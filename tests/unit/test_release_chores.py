@@ -169,10 +169,12 @@ def test_each_condition_that_fails_is_named(case, expected):
     assert any(expected in problem for problem in plan.problems), plan.problems
 
 
-def test_without_readable_protection_every_check_is_waited_on_and_the_plan_says_so():
-    plan = judge(row(), pull(), APPROVED, [check("build"), check("lint")], required=None)
+@pytest.mark.parametrize("required", [None, ()])
+def test_without_readable_or_required_checks_every_check_is_waited_on_and_the_plan_says_so(required):
+    plan = judge(row(), pull(), APPROVED, [check("build"), check("lint")], required=required)
     assert plan.mergeable and "every check" in plan.required_from
     assert all(c.required for c in plan.checks)
+    assert not judge(row(), pull(), APPROVED, [check("build"), check("lint", "failure")], required=required).mergeable
 
 
 def test_a_validation_comment_written_before_the_phrase_existed_is_recognised_by_its_own_words(tmp_path):
