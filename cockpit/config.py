@@ -14,9 +14,11 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from cockpit.domain.merging import DEFAULT_MERGE_METHOD, MERGE_METHODS
 from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.domain.schedule import PatchSchedule
 from cockpit.domain.text import inert
+from cockpit.domain.validation import VALIDATION_COMMENT, ValidationSettings
 from cockpit.errors import ConfigError
 
 CONFIG_NAME = "cockpit.toml"
@@ -75,7 +77,7 @@ class Config:
     ci: tuple[CITarget, ...] = ()
     storage: StorageConfig = field(default_factory=StorageConfig)
     skip_labels: tuple[str, ...] = ("release-feature-request",)
-    validation_comment: str = "Validated for {version}: this fix is in the release branch."
+    validation_comment: str = VALIDATION_COMMENT
     stale_days: float = 7.0
     checklist_template: Path | None = None
     state_path: Path | None = None
@@ -83,6 +85,8 @@ class Config:
     theme: str = ""
     schedule: PatchSchedule | None = None  # [schedule]: a patch release's phases and deadline
     final_rc_date: date | None = None  # [release] final_rc_date: the target the burn-down marks
+    validation: ValidationSettings = field(default_factory=ValidationSettings)  # [evidence] validation_*
+    merge_method: str = DEFAULT_MERGE_METHOD  # [release] merge_method: how a release-branch PR is merged
 
     @property
     def resolved_state_path(self) -> Path:
@@ -292,7 +296,24 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         theme=ui.str("theme", "", nonempty=False),
         schedule=parse_schedule(root.table("schedule")) if "schedule" in data else None,
         final_rc_date=_optional_date(rel, "final_rc_date"),
+        validation=_validation(root.table("evidence"), rel, version),
+        merge_method=_merge_method(rel),
     )
+
+
+def _merge_method(rel: _Table) -> str:
+    method = rel.str("merge_method", DEFAULT_MERGE_METHOD)
+    if method not in MERGE_METHODS:
+        raise rel.fail("merge_method", " or ".join(repr(m) for m in MERGE_METHODS), method)
+    return method
+
+
+def _validation(ev: _Table, rel: _Table, version: str) -> ValidationSettings:
+    """``[evidence]`` ``validation_issue_title``, ``validation_phrase``, ``validation_repository``; the
+    posted ``[release] validation_comment`` must contain the phrase (else it would be posted twice)."""
+    from cockpit.config_validation import validation_settings
+
+    return validation_settings(ev, rel, version, repository=_repository)
 
 
 def _optional_date(t: _Table, key: str) -> date | None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from cockpit.domain.ci import CheckRun, WorkflowRun
     from cockpit.domain.commits import CommitRecord
     from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
+    from cockpit.domain.merging import CommitStatus, Review
     from cockpit.loaders.shared import SharedResults
     from cockpit.state.read_only import ReadOnlyReason
 
@@ -90,6 +91,18 @@ class GitHubPort(Protocol):
     def remove_label(self, repo: str, number: int, label: str) -> None: ...
 
     def rerun_failed_jobs(self, repo: str, run_id: int) -> None: ...
+
+    def search_issues(self, repo: str, query: str, *, limit: int = 300) -> list[MilestoneItem]: ...
+
+    def create_issue(self, repo: str, title: str, body: str) -> MilestoneItem: ...
+
+    def pull_reviews(self, repo: str, number: int) -> list[Review]: ...
+
+    def commit_statuses(self, repo: str, sha: str) -> list[CommitStatus]: ...
+
+    def required_checks(self, repo: str, branch: str) -> tuple[str, ...] | None: ...
+
+    def merge_pull(self, repo: str, number: int, *, sha: str, method: str) -> str: ...
 
 
 class GitPort(Protocol):

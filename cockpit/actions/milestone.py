@@ -8,6 +8,7 @@ from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.commits import Verdict
 from cockpit.domain.github import ItemState, MilestoneItem
 from cockpit.services.milestone import validation_key
+from cockpit.services.validation_comments import earlier_validation
 
 if TYPE_CHECKING:
     from cockpit.ports import Ports
@@ -37,9 +38,10 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
 
     def validate(item: Any) -> str:
         text = validation_text(item)
-        # Someone may have posted it from another session or by hand: never post it twice.
+        # Someone may have posted it from another session or by hand: never post it twice. Any comment
+        # with the validation phrase counts, whoever wrote it (the evidence gate reads them the same way).
         comments = backend.github.issue_comments(repo, item.number)
-        earlier = next((c for c in comments if c.body.strip() == text.strip()), None)
+        earlier = earlier_validation(comments, backend.config.validation.phrase_for(rel.version))
         if earlier is not None:
             backend.state.ledger_put(validation_key(backend.repository, item.number), earlier.id)
             who = earlier.author or "someone"

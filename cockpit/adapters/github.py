@@ -25,6 +25,7 @@ from cockpit.domain.github import (
     PullRequest,
     RateLimit,
 )
+from cockpit.domain.merging import CommitStatus, Review
 from cockpit.errors import GitHubError
 
 T = TypeVar("T")
@@ -288,3 +289,62 @@ class GitHubClient:
             f"{_repo_path(repo)}/actions/runs/{int(run_id)}/rerun-failed-jobs",
             f"re-run the failed jobs of run {run_id} in {repo}",
         )
+
+    def create_issue(self, repo: str, title: str, body: str) -> MilestoneItem:
+        """Open an issue; GitHub answers with it (its number and URL)."""
+        what = f"open the issue {title!r} in {repo}"
+        data, _ = self._t.request("POST", f"{_repo_path(repo)}/issues", what, body={"title": title, "body": body})
+        return self._parsed(lambda: parse.item_from(data, repo), what)
+
+    def pull_reviews(self, repo: str, number: int) -> list[Review]:
+        """Every review of PR #number, oldest first."""
+        what = f"read the reviews of #{number} in {repo}"
+        rows = self._pages(f"{_repo_path(repo)}/pulls/{int(number)}/reviews", what)
+        return [self._parsed(partial(parse.review_from, r), what) for r in rows]
+
+    def commit_statuses(self, repo: str, sha: str) -> list[CommitStatus]:
+        """The legacy commit statuses of ``sha`` (latest per context); empty for a project that uses
+        check runs only (GitHub's combined ``state`` is then "pending" and means nothing)."""
+        what = f"read the commit statuses of {sha[:12]} in {repo}"
+        rows = self._pages(f"{_repo_path(repo)}/commits/{quote(sha, safe='')}/status", what, wrap="statuses")
+        return [self._parsed(partial(parse.status_from, r), what) for r in rows]
+
+    def required_checks(self, repo: str, branch: str) -> tuple[str, ...] | None:
+        """The check names branch protection requires on ``branch``; None when the branch is not
+        protected or the token is not shown its protection (the caller then waits on every check)."""
+        what = f"read the protection of {branch} in {repo}"
+        try:
+            data = self._get(f"{_repo_path(repo)}/branches/{quote(branch, safe='')}", what)
+        except GitHubError as exc:
+            if getattr(exc, "status", None) in (403, 404):
+                return None
+            raise
+        return self._parsed(lambda: parse.required_checks_from(data), what)
+
+    def merge_pull(self, repo: str, number: int, *, sha: str, method: str) -> str:
+        """Merge PR #number only if its head is still ``sha``; the merge commit's sha.
+
+        GitHub answers 409 when the head moved (someone pushed since it was judged) and 405 when it
+        will not merge (conflicts, protection); both raise ``GitHubError`` saying so, nothing merged.
+        """
+        what = f"merge #{number} of {repo} at {sha[:12]}"
+        try:
+            data, _ = self._t.request(
+                "PUT",
+                f"{_repo_path(repo)}/pulls/{int(number)}/merge",
+                what,
+                body={"sha": sha, "merge_method": method},
+            )
+        except GitHubError as exc:
+            if getattr(exc, "status", None) == 409:
+                error = GitHubError(
+                    f"#{number} was pushed to after it was judged: its head is no longer {sha[:12]}, so GitHub "
+                    f"refused the merge (409) and nothing was merged. Review the new head and try again."
+                )
+                error.status = 409  # type: ignore[attr-defined]
+                raise error from None
+            raise
+        merged = data.get("sha") if isinstance(data, dict) else None
+        if not isinstance(merged, str) or data.get("merged") is not True:
+            raise GitHubError(f"{what}: GitHub answered without a merge commit ({str(data)[:80]})")
+        return merged

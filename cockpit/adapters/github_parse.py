@@ -20,6 +20,7 @@ from cockpit.domain.github import (
     PullRequest,
     PullState,
 )
+from cockpit.domain.merging import CommitStatus, Review
 
 # any host: GitHub Enterprise bodies link to https://HOST/owner/name/pull/N
 _PR_URL = re.compile(r"(?:https?://)?[\w-]+(?:\.[\w-]+)+(?::\d+)?/([\w.-]+/[\w.-]+)/pull/(\d+)\b")
@@ -189,7 +190,38 @@ def pull_from(data: Any, repository: str) -> PullRequest:
         merge_commit_sha=d.get("merge_commit_sha") if isinstance(d.get("merge_commit_sha"), str) else None,
         body=_text(d, "body"),
         repository=_text(base_repo, "full_name") if isinstance(base_repo, dict) else repository,
+        head_sha=_text(head, "sha"),
+        mergeable=d.get("mergeable") if isinstance(d.get("mergeable"), bool) else None,
     )
+
+
+def review_from(data: Any) -> Review:
+    d = _dict(data, "a review")
+    return Review(
+        author=_login(d),
+        state=_str(d, "state"),
+        commit_id=_text(d, "commit_id"),
+        submitted_at=_time(d.get("submitted_at")),
+    )
+
+
+def status_from(data: Any) -> CommitStatus:
+    d = _dict(data, "a commit status")
+    return CommitStatus(context=_str(d, "context"), state=_str(d, "state"))
+
+
+def required_checks_from(data: Any) -> tuple[str, ...] | None:
+    """The required check names of a branch (``GET /branches/{branch}``); None when the branch is not
+    protected or its protection is not shown to this token."""
+    d = _dict(data, "a branch")
+    protection = d.get("protection")
+    checks = protection.get("required_status_checks") if isinstance(protection, dict) else None
+    if d.get("protected") is not True or not isinstance(checks, dict):
+        return None
+    contexts = checks.get("contexts")
+    if not isinstance(contexts, list) or not all(isinstance(c, str) for c in contexts):
+        raise Malformed("field 'protection.required_status_checks.contexts' should be a list of names")
+    return tuple(dict.fromkeys(contexts))
 
 
 def run_from(data: Any) -> WorkflowRun:

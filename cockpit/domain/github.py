@@ -84,6 +84,8 @@ class PullRequest:
     merge_commit_sha: str | None = None
     body: str = ""
     repository: str = ""
+    head_sha: str = ""  # the head commit the PR would merge
+    mergeable: bool | None = None  # GitHub's answer on the single-PR read; None while it computes (and in lists)
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def load_picks(backend: Ports) -> PicksReport:
         except GitError as exc:
             unread.append(f"merges into {rel.branch} without a request are not known: {exc}")
     rules = patch_rules(backend, requests, unread)
-    return picks_report(
+    report = picks_report(
         requests,
         tracker_issue=rel.tracker_issue,
         tracker_title=tracker.title,
@@ -88,6 +88,8 @@ def load_picks(backend: Ports) -> PicksReport:
         stale_days=backend.config.stale_days,
         patch_rules=rules,
     )
+    backend.shared.picks = report  # the validation issue lists the accepted picks
+    return report
 
 
 def _branch_diff(backend: Ports, *, with_milestone: bool) -> tuple[BranchDiffReport | None, str]:

@@ -19,7 +19,7 @@ from cockpit.errors import CockpitError
 if TYPE_CHECKING:
     from cockpit.domain.gates import Gate
     from cockpit.domain.github import Milestone, MilestoneItem
-    from cockpit.domain.reports import BranchReport
+    from cockpit.domain.reports import BranchReport, PicksReport
 
 T = TypeVar("T")
 
@@ -75,5 +75,7 @@ class SharedResults:
     """The milestone and its items (milestone, cherry-pick and branch-diff panes)."""
     branch_diff: Shared[BranchReport] = field(default_factory=_branch)
     """The branch diff (branch-diff and cherry-pick panes; the validation action reads the last)."""
+    picks: PicksReport | None = None
+    """The latest cherry-pick load: the validation issue lists its accepted picks."""
     pypi_gate: Gate | None = None
     """From the latest storage load: the checklist actions lock the PyPI step on it."""

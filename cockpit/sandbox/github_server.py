@@ -7,7 +7,8 @@
 
 It answers the endpoints the cockpit uses (repository, milestones, issues and pull requests,
 comments and their mutations, issue search, commits of a branch, check runs, workflow runs and jobs, re-run
-failed jobs, rate limit) with pagination and ``Link`` headers, weak ETags with 304s that do not
+failed jobs, rate limit; opening an issue, reviews, a branch's protection, commit statuses and the merge
+of a pull request: ``github_merge_routes``) with pagination and ``Link`` headers, weak ETags with 304s that do not
 count against the rate limit, and ``X-RateLimit-*`` headers. Errors carry GitHub's JSON body.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from cockpit.sandbox import github_render as render
+from cockpit.sandbox.github_merge_routes import MergeHandlers
 from cockpit.sandbox.github_paging import link_header, page_of
 from cockpit.sandbox.github_routes import RouteHandlers
 from cockpit.sandbox.github_search import SearchHandlers
@@ -36,7 +38,7 @@ _NUM = r"(\d+)"
 _BY_ID = re.compile(r"^/repositories/(\d+)(/.*)?$")
 
 
-class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
+class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers):
     """Serve ``world`` like api.github.com. ``token``: when set, other tokens get 401 Bad credentials.
 
     ``rate_limit`` is the primary budget per hour; every answered request but a 304 and
@@ -70,6 +72,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
             ("GET", repo + "/milestones", self.list_milestones),
             ("GET", repo + f"/milestones/{_NUM}", self.get_milestone),
             ("GET", repo + "/issues", self.list_issues),
+            ("POST", repo + "/issues", self.create_issue),
             ("GET", repo + f"/issues/comments/{_NUM}", self.get_comment),
             ("PATCH", repo + f"/issues/comments/{_NUM}", self.edit_comment),
             ("DELETE", repo + f"/issues/comments/{_NUM}", self.delete_comment),
@@ -80,6 +83,10 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
             ("DELETE", repo + f"/issues/{_NUM}/labels/{_SEG}", self.remove_label),
             ("GET", repo + "/pulls", self.list_pulls),
             ("GET", repo + f"/pulls/{_NUM}", self.get_pull),
+            ("GET", repo + f"/pulls/{_NUM}/reviews", self.list_reviews),
+            ("PUT", repo + f"/pulls/{_NUM}/merge", self.merge_pull),
+            ("GET", repo + f"/branches/{_SEG}", self.get_branch),
+            ("GET", repo + f"/commits/{_SEG}/status", self.combined_status),
             ("GET", repo + "/commits", self.list_commits),
             ("GET", repo + f"/commits/{_SEG}/check-runs", self.list_check_runs),
             ("GET", repo + "/actions/runs", self.list_runs),

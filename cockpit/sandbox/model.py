@@ -57,6 +57,7 @@ class SbPull:
     merged_at: str | None = None
     merge_commit_sha: str | None = None
     head_sha: str = ""
+    mergeable: bool = True  # False: conflicts with its base (GitHub answers 405 to a merge)
 
 
 @dataclass
@@ -67,6 +68,19 @@ class SbComment:
     body: str
     created_at: str = ""
     updated_at: str = ""
+
+
+@dataclass
+class SbReview:
+    """A review of pull request ``pull``; ``state`` APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED."""
+
+    id: int
+    pull: int
+    author: str
+    state: str
+    commit_id: str
+    submitted_at: str = ""
+    body: str = ""
 
 
 @dataclass
@@ -110,6 +124,8 @@ class SbRepo:
     branch_history: dict[str, list[str]] = field(default_factory=dict)  # branch -> shas newest first (bounded)
     workflow_runs: list[SbWorkflowRun] = field(default_factory=list)
     check_runs: list[SbCheckRun] = field(default_factory=list)
+    reviews: list[SbReview] = field(default_factory=list)
+    required_checks: dict[str, list[str]] = field(default_factory=dict)  # protected branch -> required check names
 
 
 @dataclass

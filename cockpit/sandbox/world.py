@@ -55,6 +55,8 @@ it comes from a fault, never from the data.
 - ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
   2.4.1 tracker, a closed unlabelled duplicate); ``decoy_milestones``: ``[{"number", "title"}]`` of
   closed milestones whose title names the release too loosely ("v2.5", the minor's planning).
+- ``merges``: the release-branch PRs planted for the merge action (``world_merges``): ``ready`` (approved,
+  required checks green), ``blocked`` (changes requested, a required check red), ``required``.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE, core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
+from cockpit.sandbox.world_merges import plant_merges
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
@@ -91,7 +94,7 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 5
+WORLD_FORMAT = 6
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -153,6 +156,7 @@ def build_world(
     vision_prs, vision_numbers = vision_pulls(branch)
     picks = comments_of_tracker(plan, core, facts, vision_numbers, all_green=all_green, comments=tracker_comments)
     decoys = decoy_trackers(plan, core, facts)
+    merges = {} if all_green else plant_merges(plan, core, facts.tracker, picks)
     writer = CIWriter()
     rc2 = f"v{version}-rc2"
     ci_core = torchlet_ci(
@@ -187,6 +191,7 @@ def build_world(
         all_green=all_green,
         decoy_trackers=decoys,
         decoy_milestones=[{"number": PLANNING_MILESTONE, "title": f"v{branch.removeprefix('release/')}"}],
+        merges=merges,
     )
     repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
     return World(
@@ -331,6 +336,7 @@ _REPO_LISTS = {
     "comments": model.SbComment,
     "workflow_runs": model.SbWorkflowRun,
     "check_runs": model.SbCheckRun,
+    "reviews": model.SbReview,
 }
 
 

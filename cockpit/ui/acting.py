@@ -33,8 +33,13 @@ def perform(
     confirm: bool = True,
     danger: str | None = None,
     on_done: Callable[[bool], None] | None = None,
+    preview_in_worker: bool = False,
 ) -> None:
     """Ask the registry whether ``action_id`` may run on ``target``; confirm unless safe; run it.
+
+    ``preview_in_worker``: the action's dry run reads the network (which PR head, which comments are
+    there): it is made in a worker first, and the refusal is asked after it, since it judges that
+    preview; the confirmation opens when both are known.
 
     A refusal is shown as a notification and nothing else happens. ``confirm=False`` skips the
     modal for non-irreversible actions the user already confirmed another way (a checklist tick).
@@ -44,6 +49,9 @@ def perform(
     """
     app = cockpit_app(widget)
     registry = app.backend.actions
+    if preview_in_worker:
+        _preview_then_confirm(widget, pane, action_id, target, on_done)
+        return
     try:
         reason = registry.refusal(action_id, target)
     except Exception as exc:
@@ -70,6 +78,45 @@ def perform(
         _run(widget, action_id, target, typed if expected else None, expected, on_done)
 
     app.push_screen(ConfirmScreen(title, danger, dry_run, expected=expected), confirmed)
+
+
+def _preview_then_confirm(
+    widget: Widget, pane: str, action_id: str, target: Any, on_done: Callable[[bool], None] | None
+) -> None:
+    app = cockpit_app(widget)
+    registry = app.backend.actions
+    title, danger = _describe(widget, pane, action_id)
+
+    def work() -> None:
+        try:
+            dry_run = registry.dry_run(action_id, target)
+            reason = dry_run if dry_run.startswith("(cannot describe") else registry.refusal(action_id, target)
+        except Exception as exc:
+            dry_run, reason = "", error_text(exc)
+        app.call_from_thread(shown, dry_run, reason)
+
+    def shown(dry_run: str, reason: str | None) -> None:
+        if reason:
+            app.notify(reason, title="Not done", severity="warning", markup=False)
+            return
+
+        def confirmed(typed: str | None) -> None:
+            if typed is None:
+                app.notify(f"{title}: cancelled", markup=False)
+                return
+            _run(widget, action_id, target, None, None, on_done)
+
+        app.push_screen(ConfirmScreen(title, danger, dry_run), confirmed)
+
+    app.notify(f"{title}: reading what it would do…", markup=False)
+    app.run_worker(
+        work,
+        name=f"{action_id}.preview",
+        group="actions",
+        description=f"Previewing {action_id}",
+        thread=True,
+        exit_on_error=False,
+    )
 
 
 def _run(

@@ -130,7 +130,7 @@ def test_every_answer_while_the_report_is_built_is_what_github_would_send(report
 def test_the_report_reads_through_the_adapters_every_list_and_lookup_they_have(report_answers):
     _, answers = report_answers
     read = {a.operation for a in answers}
-    reads = {op for op in adapter_operations() if op not in ACTIONS | LOOKUPS_OUTSIDE_THE_REPORT}
+    reads = {op for op in adapter_operations() if op not in ACTIONS | LOOKUPS_OUTSIDE_THE_REPORT | CHORES}
     assert reads <= read, f"not exercised by the report: {sorted(reads - read)}"
 
 
@@ -143,6 +143,14 @@ ACTIONS = {
 }
 # `cockpit init` (the repository, milestones by title, the tracker by title) and milestones by title
 LOOKUPS_OUTSIDE_THE_REPORT = {"repos/get", "issues/list-milestones", "search/issues-and-pull-requests"}
+# the release manager's last chores: open the validation issue, judge and merge a release-branch PR
+CHORES = {
+    "issues/create",
+    "pulls/merge",
+    "pulls/list-reviews",
+    "repos/get-branch",
+    "repos/get-combined-status-for-ref",
+}
 
 
 def test_every_get_carries_an_etag_and_the_rate_limit_headers(report_answers):
@@ -213,6 +221,46 @@ def test_what_the_cockpit_does_is_answered_as_github_answers(sandbox):
     done = {a.operation for a in recorder.answers}
     assert done >= ACTIONS | LOOKUPS_OUTSIDE_THE_REPORT
     assert nonconforming(recorder.answers) == []
+
+
+def test_the_chores_are_answered_as_github_answers_including_the_merges_github_refuses(sandbox):
+    """Opening the validation issue, judging a release PR (reviews, checks, statuses, the branch's
+    protection) and merging it: successes and the 409 (head moved), 405 (will not merge) and 422
+    (unknown method) refusals all in GitHub's shapes."""
+    recorder = Recorder().attach(sandbox.github)
+    world = sandbox.world
+    merges = world.truth["merges"]
+    client = GitHubClient(sandbox.github_url, None, timeout=5)
+    try:
+        opened = client.create_issue(world.repository, "[v2.5.0] Release validation", "- [ ] #1 a fix")
+        assert opened.title == "[v2.5.0] Release validation" and opened.state.is_open
+        assert client.required_checks(world.repository, world.release_branch) == tuple(merges["required"])
+        assert client.required_checks(world.repository, "main") is None  # not protected
+        ready = client.pull(world.repository, merges["ready"])
+        assert [r.state for r in client.pull_reviews(world.repository, ready.number)] == ["APPROVED"]
+        assert client.commit_statuses(world.repository, ready.head_sha) == []
+        assert {c.name for c in client.check_runs(world.repository, ready.head_sha)} >= set(merges["required"])
+        with pytest.raises(GitHubError, match="409"):
+            client.merge_pull(world.repository, ready.number, sha="0" * 40, method="squash")
+        with pytest.raises(GitHubError, match="405"):
+            client.merge_pull(
+                world.repository,
+                merges["blocked"],
+                sha=client.pull(world.repository, merges["blocked"]).head_sha,
+                method="squash",
+            )
+        with pytest.raises(GitHubError, match="422"):
+            client.merge_pull(world.repository, ready.number, sha=ready.head_sha, method="octopus")
+        merged = client.merge_pull(world.repository, ready.number, sha=ready.head_sha, method="squash")
+        assert client.pull(world.repository, ready.number).merge_commit_sha == merged
+        with pytest.raises(GitHubError, match="405"):  # merged already
+            client.merge_pull(world.repository, ready.number, sha=ready.head_sha, method="squash")
+    finally:
+        client.close()
+    done = {a.operation for a in recorder.answers}
+    assert done >= CHORES
+    assert {a.status for a in recorder.answers} >= {200, 201, 405, 409, 422}
+    assert nonconforming([a for a in recorder.answers if a.status < 400 or a.status in (405, 409, 422)]) == []
 
 
 def test_every_route_of_the_emulator_conforms_including_those_the_cockpit_does_not_use_yet():

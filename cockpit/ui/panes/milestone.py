@@ -113,6 +113,22 @@ class MilestonePane(TablePane):
             id="milestone.validate",
             tooltip="Post the validation comment on the selected closed item",
         ),
+        Binding(
+            "V",
+            "validate_all",
+            "Validate all",
+            show=False,
+            id="milestone.validate_all",
+            tooltip="Post the validation comment on every closed issue at once (preview first; done ones skipped)",
+        ),
+        Binding(
+            "N",
+            "validation_issue",
+            "Validation issue",
+            show=False,
+            id="milestone.validation_issue",
+            tooltip="Create the release's validation issue: a task list of closed issues and accepted picks",
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -253,6 +269,16 @@ class MilestonePane(TablePane):
 
     def action_validate(self) -> None:
         self._act("milestone.validate", False)
+
+    def action_validate_all(self) -> None:
+        if self.report is not None:
+            perform(
+                self, self.PANE, "milestone.validate_all", self.report, on_done=self._redraw, preview_in_worker=True
+            )
+
+    def action_validation_issue(self) -> None:
+        if self.report is not None:
+            perform(self, self.PANE, "milestone.validation_issue", self.report, preview_in_worker=True)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

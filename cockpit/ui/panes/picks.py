@@ -95,6 +95,13 @@ class PicksPane(TablePane):
             id="picks.bot_command",
             tooltip="Compose and post the bot's cherry-pick command for the trunk PR",
         ),
+        Binding(
+            "M",
+            "merge",
+            "Merge",
+            id="picks.merge",
+            tooltip="Merge the selected request's release PR at the head shown (approved, checks green)",
+        ),
     ]
 
     def fetch(self) -> PicksReport:
@@ -197,6 +204,15 @@ class PicksPane(TablePane):
         row = self.selected_row()
         if row is not None:
             perform(self, self.PANE, "picks.open", row)
+
+    def action_merge(self) -> None:
+        row = self.selected_row()
+        if row is not None:
+            perform(self, self.PANE, "picks.merge", row, on_done=self._reload_if_merged, preview_in_worker=True)
+
+    def _reload_if_merged(self, ok: bool) -> None:
+        if ok:
+            self.reload()
 
     def _refused(self, action_id: str, sample: object) -> bool:
         """In a read-only session, say so (with what the action would do) before asking for input."""
