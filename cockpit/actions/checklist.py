@@ -4,6 +4,7 @@ step's dry run and command (output streamed to the caller, the result in the aud
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from cockpit.actions.checklist_override import register_override
@@ -27,6 +28,8 @@ def locked_reason(backend: Ports, step_id: str) -> str | None:
     step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
     if step is None or not step.gate:
         return None
+    if step.gate == "pypi_promoted":  # the automatic PyPI step reads the same answer of PyPI
+        step = replace(step, gate="pypi_not_published")
     return why(step, backend.shared.pypi_gate if step.gate == "pypi_not_published" else None) or None
 
 
