@@ -46,10 +46,5 @@ GATE_TITLES = {
     "rc_artifacts": "RC artifacts valid",
     "pypi_not_published": "Not yet on PyPI",
     "checklist": "Checklist",
-    "rc_health": "RC builds green on the tag",
-    "final_rc_tagged": "Final RC tag at the branch head",
-    "pypi_staged": "PyPI wheels staged",
-    "stable_promoted": "Promoted to the stable index",
-    "pypi_promoted": "On PyPI",
 }
 """The one place a gate's name gets its title, so the overview, the panes and reports agree."""

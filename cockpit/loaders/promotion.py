@@ -14,7 +14,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.promotion import RCTagRuns
 from cockpit.errors import CockpitError, ProjectNotFound
 
@@ -43,7 +43,7 @@ def promotion_gates(backend: Ports) -> dict[str, Gate]:
         try:
             gates[name] = compute(backend)
         except CockpitError as exc:
-            gates[name] = Gate(name, GATE_TITLES[name], GateStatus.UNKNOWN, f"could not read the evidence: {exc}")
+            gates[name] = Gate(name, pg.TITLES[name], GateStatus.UNKNOWN, f"could not read the evidence: {exc}")
     return gates
 
 
@@ -112,7 +112,9 @@ def final_rc_tagged(backend: Ports) -> Gate:
 
 
 def _not_configured(name: str, why: str) -> Gate:
-    return Gate(name, GATE_TITLES[name], GateStatus.UNKNOWN, why)
+    from cockpit.services.promotion_gates import TITLES
+
+    return Gate(name, TITLES[name], GateStatus.UNKNOWN, why)
 
 
 def pypi_staged(backend: Ports) -> Gate:

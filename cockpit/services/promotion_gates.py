@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from cockpit.domain.artifacts import StorageReport
 from cockpit.domain.ci import WorkflowRun
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus, worst
+from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.promotion import RCTagRuns
 from cockpit.services.ci import BAD
 from cockpit.services.storage import storage_gate
@@ -23,10 +23,18 @@ PYPI_STAGED = "pypi_staged"
 STABLE_PROMOTED = "stable_promoted"
 PYPI_PROMOTED = "pypi_promoted"
 _SHOWN = 5  # names in a summary before "and N more"
+TITLES = {
+    RC_HEALTH: "RC builds green on the tag",
+    FINAL_RC_TAGGED: "Final RC tag at the branch head",
+    PYPI_STAGED: "PyPI wheels staged",
+    STABLE_PROMOTED: "Promoted to the stable index",
+    PYPI_PROMOTED: "On PyPI",
+}
+"""The checklist's own gates: its steps show them; the overview's one line per pane gate does not list them."""
 
 
 def _gate(name: str, status: GateStatus, summary: str, details: Iterable[str] = ()) -> Gate:
-    return Gate(name, GATE_TITLES[name], status, summary, tuple(details))
+    return Gate(name, TITLES[name], status, summary, tuple(details))
 
 
 def _names(names: Sequence[str]) -> str:
