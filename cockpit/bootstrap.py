@@ -55,10 +55,6 @@ def _shared_gates() -> Shared[dict[str, Gate]]:
     return Shared()
 
 
-PROMOTION_REUSE_S = 10.0
-"""The checklist reloads each time a pane's gate changes; its own evidence is read again after this long."""
-
-
 class CockpitBackend:
     """The real ``Backend`` (``cockpit/backend.py``) and the loaders' and actions' ``Ports``
     (``cockpit/ports.py``): adapters in, reports out.
@@ -194,16 +190,20 @@ class CockpitBackend:
         return checklist_report(self.checklist_steps(), self.state.signoffs(), evidence)
 
     def promotion_gates(self) -> dict[str, Gate]:
-        """The gates of the steps after the final RC (RC tag builds, final tag, staging, promotion),
-        read at most once every ``PROMOTION_REUSE_S`` seconds however many panes ask for the checklist."""
+        """The gates of the steps after the final RC (RC tag builds, final tag, staging, promotion).
+
+        The checklist reloads each time a pane's gate changes: this evidence is read again only once the
+        refresh interval (``[github] refresh_interval``) has passed, or at once after a checklist action.
+        """
         from cockpit.loaders.promotion import promotion_gates
 
-        acted = len(self.state.audit_log())  # an action just run (a tag pushed) is seen at once
+        # a checklist action just run (the RC tag pushed) is seen at once; other panes' actions change none of it
+        acted = sum(entry.action.startswith("checklist.") for entry in self.state.audit_log())
         with self._actions_lock:
             if acted != self._promotion_acted:
                 self._promotion, self._promotion_acted = Lazy(_shared_gates), acted
             shared = self._promotion
-        return shared.get().get(lambda: promotion_gates(self), reuse_within=PROMOTION_REUSE_S)
+        return shared.get().get(lambda: promotion_gates(self), reuse_within=self.config.github.refresh_s)
 
     def phase_gates(self, gates: dict[str, Gate]) -> dict[str, Gate]:
         """Each patch phase's gate from the schedule and today; none unless this is a patch release with a schedule."""

@@ -349,7 +349,9 @@ def test_the_rc_channel_is_laid_out_like_pytorchs_with_one_gap_of_each_kind_plan
     assert {w.filename.split("-")[1] for w in world.wheels if w.channel == "stable" and w.filename not in promoted} == {
         "2.4.1"
     }
-    assert promoted and all(w.variant == "cpu" for w in world.wheels if w.filename in promoted)
+    assert promoted and all(
+        w.variant == "cpu" for w in world.wheels if w.channel == "stable" and w.filename in promoted
+    )
     assert sorted({r.version for r in world.pypi}) == ["2.4.0", "2.4.1"]
 
 

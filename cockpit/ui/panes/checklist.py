@@ -296,10 +296,7 @@ class ChecklistPane(TablePane):
                 return
             perform(self, self.PANE, "checklist.override", StepOverride(step, gate, text), on_done=self._reload_if_done)
 
-        prompt = (
-            f"Sign '{step.title}' by hand over its {STATUS_WORD[gate.status]} gate ({gate.summary}). "
-            "Why may it go ahead? (required)"
-        )
+        prompt = f"Override '{step.title}' ({STATUS_WORD[gate.status]} gate): why may it go ahead? (required)"
         self.app.push_screen(TextInputScreen(prompt), noted)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
