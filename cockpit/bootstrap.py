@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
         StorageGateReport,
     )
     from cockpit.domain.triage import TriageReport
-    from cockpit.loaders.shared import SharedResults
+    from cockpit.loaders.shared import Shared, SharedResults
     from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
     from cockpit.state.store import StateStore
 
@@ -47,6 +47,12 @@ def _shared_results() -> SharedResults:
     from cockpit.loaders.shared import SharedResults
 
     return SharedResults()
+
+
+def _shared_gates() -> Shared[dict[str, Gate]]:
+    from cockpit.loaders.shared import Shared
+
+    return Shared()
 
 
 class CockpitBackend:
@@ -83,6 +89,8 @@ class CockpitBackend:
         self._pypi = pypi
         self._step_runner = step_runner
         self._shared = Lazy(_shared_results)
+        self._promotion: Lazy[Shared[dict[str, Gate]]] = Lazy(_shared_gates)
+        self._promotion_acted = 0
         self._who = who
         self._actions: ActionRegistry | None = None
         self._actions_lock = threading.Lock()
@@ -178,7 +186,24 @@ class CockpitBackend:
         as of the backend's clock."""
         from cockpit.services.checklist import checklist_report
 
-        return checklist_report(self.checklist_steps(), self.state.signoffs(), {**gates, **self.phase_gates(gates)})
+        evidence = {**gates, **self.phase_gates(gates), **self.promotion_gates()}
+        return checklist_report(self.checklist_steps(), self.state.signoffs(), evidence)
+
+    def promotion_gates(self) -> dict[str, Gate]:
+        """The gates of the steps after the final RC (RC tag builds, final tag, staging, promotion).
+
+        The checklist reloads each time a pane's gate changes: this evidence is read again only once the
+        refresh interval (``[github] refresh_interval``) has passed, or at once after a checklist action.
+        """
+        from cockpit.loaders.promotion import promotion_gates
+
+        # a checklist action just run (the RC tag pushed) is seen at once; other panes' actions change none of it
+        acted = sum(entry.action.startswith("checklist.") for entry in self.state.audit_log())
+        with self._actions_lock:
+            if acted != self._promotion_acted:
+                self._promotion, self._promotion_acted = Lazy(_shared_gates), acted
+            shared = self._promotion
+        return shared.get().get(lambda: promotion_gates(self), reuse_within=self.config.github.refresh_s)
 
     def phase_gates(self, gates: dict[str, Gate]) -> dict[str, Gate]:
         """Each patch phase's gate from the schedule and today; none unless this is a patch release with a schedule."""

@@ -59,6 +59,8 @@ class StorageConfig:
     size_warn_mb: float = 850.0
     release_date: str = ""  # ISO date, for the support policy
     variants: tuple[tuple[str, tuple[str, ...]], ...] = ()  # [storage.variants]: sub-index -> its platforms
+    staging_channel: str = ""  # the channel PyPI's wheels are staged in: <index_url>/whl/<channel>/<pkg>/
+    staging_platforms: tuple[str, ...] = ()  # platforms staged for PyPI; empty: every platform of the indexes
 
     @property
     def indexes(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -271,6 +273,8 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         size_warn_mb=st.num("size_warn_mb", StorageConfig.size_warn_mb, minimum=1),
         release_date=st.str("release_date", "", nonempty=False),
         variants=_variants(st.table("variants")),
+        staging_channel=st.str("staging_channel", "", nonempty=False).strip("/"),
+        staging_platforms=st.strs("staging_platforms", ()),
     )
 
     ui = root.table("ui")

@@ -4,10 +4,12 @@ step's dry run and command (output streamed to the caller, the result in the aud
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from cockpit.actions.checklist_override import register_override
 from cockpit.actions.registry import Action, ActionRegistry, Danger
-from cockpit.domain.checklist import StepRun
+from cockpit.domain.checklist import StepKind, StepRun
 from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
@@ -26,6 +28,8 @@ def locked_reason(backend: Ports, step_id: str) -> str | None:
     step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
     if step is None or not step.gate:
         return None
+    if step.gate == "pypi_promoted":  # the automatic PyPI step reads the same answer of PyPI
+        step = replace(step, gate="pypi_not_published")
     return why(step, backend.shared.pypi_gate if step.gate == "pypi_not_published" else None) or None
 
 
@@ -56,6 +60,17 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         )
         return f"{step_id} {'signed off' if done else 'reopened'} by {backend.who}"
 
+    def toggle_applies(step_id: str) -> str | None:
+        step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
+        if step is not None and step.kind is StepKind.AUTOMATIC:
+            current = backend.state.signoffs().get(step_id)
+            if not (current and current.done and current.override):
+                return (
+                    f"'{step.title}' is automatic: it follows the gate {step.gate}; to sign it over a red or "
+                    "unknown gate, override it with a note (checklist.override)"
+                )
+        return locked_reason(backend, step_id)
+
     reg.register(
         Action(
             "checklist.toggle",
@@ -64,9 +79,10 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             "checklist",
             run=toggle,
             describe=lambda step_id: f"record in {backend.state.path}: {step_id} by {backend.who}",
-            applicable=lambda step_id: locked_reason(backend, step_id),
+            applicable=toggle_applies,
         )
     )
+    register_override(reg, backend)
 
     def note(target: tuple[str, str]) -> str:
         backend.state.set_note(target[0], target[1])

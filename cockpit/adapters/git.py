@@ -245,6 +245,25 @@ class GitRepo:
         """Whether the clone is shallow (history cut off at some depth)."""
         return self._text("checking for a shallow clone", ["rev-parse", "--is-shallow-repository"]) == "true"
 
+    def remote_tags(self, remote: str) -> dict[str, str]:
+        """Tag name -> commit on ``remote`` as it is now (``git ls-remote --tags``, annotated tags peeled).
+
+        Reads only: nothing is fetched into the clone. Raises GitError when the remote cannot be reached.
+        """
+        out = self._text(f"listing the tags on {remote}", ["ls-remote", "--tags", _checked(remote, "remote")])
+        tags: dict[str, str] = {}
+        peeled: dict[str, str] = {}
+        for line in out.splitlines():
+            sha, _, ref = line.partition("\t")
+            name = ref.strip().removeprefix("refs/tags/")
+            if not name or not sha:
+                continue
+            if name.endswith("^{}"):
+                peeled[inert(name[:-3])] = sha.strip()
+            else:
+                tags[inert(name)] = sha.strip()
+        return {**tags, **peeled}
+
     def tags(self) -> dict[str, str]:
         """Tag name -> the commit it points at (annotated tags peeled)."""
         out = self._text(

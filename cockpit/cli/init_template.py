@@ -126,6 +126,10 @@ required = {required}
 # # Wheels over size_limit_mb fail, over size_warn_mb warn.
 # size_limit_mb = 1000
 # size_warn_mb = 850
+# # The channel the wheels are staged in for PyPI (<index_url>/whl/<channel>/<package>/, no local
+# # version) and the platforms PyPI gets; the checklist's staging step reads it.
+# staging_channel = "staging"
+# staging_platforms = ["manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "macosx_11_0_arm64", "win_amd64"]
 # # Accelerator variants, each in its sub-index <index_url>/whl/test/<variant>/<package>/, with the
 # # platforms it publishes (quote names with a dot).
 # [storage.variants]

@@ -1,4 +1,10 @@
-"""``cockpit report`` and ``cockpit check``: the whole picture, headless, for CI and the tracker."""
+"""``cockpit report`` and ``cockpit check``: the whole picture, headless, for CI and the tracker.
+
+``check`` exits 0 on GO. A step signed by hand over a red or unknown gate (an override) counts as
+done: the release manager who signed it took the decision the gate could not. It never passes
+silently: the first line says "GO WITH N OVERRIDE(S)" instead of "GO", and each override follows
+on its own ``override:`` line (who, when, the gate's status then and now, the note).
+"""
 
 from __future__ import annotations
 
@@ -34,12 +40,30 @@ def run_report(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     picture = _picture(args)
     failing = [g for g in picture.gates.values() if g.status is not GateStatus.GREEN and g.name != "pypi_not_published"]
-    if picture.verdict.go:
+    verdict = picture.verdict
+    if verdict.go and not verdict.overrides:
         print(f"GO: release {picture.version}: every blocking gate is green and every required step is signed")
+        return 0
+    if verdict.go:
+        print(
+            f"GO WITH {len(verdict.overrides)} OVERRIDE(S): release {picture.version}: "
+            "some steps are signed by hand over gates that are not green"
+        )
+        _print_overrides(verdict.overrides)
         return 0
     print(f"NO-GO: release {picture.version}")
     for gate in failing:
         print(f"{gate.status.value}: {gate.title}: {gate.summary}")
-    for step in picture.verdict.unsigned:
+    for step in verdict.unsigned:
         print(f"unsigned: {step}")
+    for reason in verdict.reasons:
+        if reason.startswith("not done: "):
+            print(reason)
+    _print_overrides(verdict.overrides)
     return 1
+
+
+def _print_overrides(overrides: tuple[str, ...]) -> None:
+    """Overrides apart from green gates: a step signed over a red or unknown gate is done, not green."""
+    for line in overrides:
+        print(f"override: {line}")

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from cockpit.domain.gates import Gate
+
 
 class StepKind(StrEnum):
     MANUAL = "manual"
@@ -43,11 +45,28 @@ class StepRun:
 
 @dataclass(frozen=True)
 class Signoff:
+    """A person's tick on a step. ``override`` marks a tick given over a gate that was not green: the
+    gate's status and summary at that moment are kept, with the note that says why (required)."""
+
     step_id: str
     done: bool
     who: str
     when: str  # ISO 8601, UTC
     note: str = ""
+    override: bool = False
+    gate_status: str = ""  # the gate's status when the override was signed: red / unknown
+    gate_summary: str = ""
+    override_note: str = ""
+    problem: str = ""  # what was wrong with this entry of the state file (then it is not counted)
+
+
+@dataclass(frozen=True)
+class StepOverride:
+    """The target of ``checklist.override``: sign ``step`` over ``gate`` (as the release manager saw it)."""
+
+    step: ChecklistStep
+    gate: Gate
+    note: str
 
 
 @dataclass(frozen=True)

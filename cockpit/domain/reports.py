@@ -78,13 +78,14 @@ class StepView:
     gate: Gate | None = None
     related_gate: Gate | None = None  # shown beside a manual step (is it already on PyPI?)
     locked: str = ""  # why the step is done for good and can be neither unticked nor re-run
+    override: str = ""  # an automatic step done by a signed override over its gate: who, when, over what, why
 
     @property
     def done(self) -> bool:
         if self.locked:
             return True
         if self.gate is not None:
-            return self.gate.status is GateStatus.GREEN
+            return self.gate.status is GateStatus.GREEN or bool(self.override)
         return bool(self.signoff and self.signoff.done)
 
 
@@ -100,6 +101,7 @@ class GoNoGo:
     gates: tuple[Gate, ...] = field(default=())
     unsigned: tuple[str, ...] = ()  # required manual step ids not yet signed
     reasons: tuple[str, ...] = ()  # one line per thing that keeps it from GO, in the release manager's words
+    overrides: tuple[str, ...] = ()  # steps signed by hand over a gate that is not green: GO counts them, visibly
 
 
 @dataclass(frozen=True)

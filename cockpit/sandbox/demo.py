@@ -164,6 +164,7 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             **({"platforms": list(world.platforms)} if world.platforms else {}),
             "python_tags": list(world.python_tags),
             **({"variants": {v: list(p) for v, p in world.variants.items()}} if world.variants else {}),
+            **_staging_keys(world),
         },
         "state": {"path": str(directory / STATE_NAME)},
         **({"schedule": world.schedule} if world.schedule else {}),
@@ -172,6 +173,15 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
     header = "# Written by 'cockpit demo' / 'cockpit sandbox': a fictional release served on 127.0.0.1.\n"
     path.write_text(header + tomli_w.dumps(doc), encoding="utf-8")
     return path
+
+
+def _staging_keys(world: World) -> dict:
+    """Where the world stages its PyPI wheels (none in a world cached before staging existed)."""
+    from cockpit.sandbox.world_promotion import STAGED, STAGING
+
+    if not any(w.channel == STAGING for w in world.wheels):
+        return {}
+    return {"staging_channel": STAGING, "staging_platforms": list(STAGED)}
 
 
 GO_SIGNER = "sandbox (all-green world)"

@@ -5,7 +5,8 @@ Routes (``<p>`` is a project name; non-normalised names are redirected to the PE
 - ``/whl/test/`` and ``/whl/`` root pages (links to each project of the RC and stable channel),
   ``/whl/test/<p>/`` (RC channel, every variant), ``/whl/<p>/`` (stable), and per-variant
   sub-indexes ``/whl/test/<variant>/`` and ``/whl/test/<variant>/<p>/`` (and stable likewise), as
-  PyTorch lays out its test channel (``/whl/test/cu126/torch/``). Pages are PEP 503 HTML or PEP
+  PyTorch lays out its test channel (``/whl/test/cu126/torch/``); ``/whl/staging/<p>/`` holds
+  the wheels staged for PyPI (``world_promotion``). Pages are PEP 503 HTML or PEP
   691 JSON by content negotiation (``Accept``; ``Vary: Accept``; 406 when neither is acceptable),
   with checksums, PEP 658/714 metadata and PEP 592 yanked files: see ``index_pages``. Channel
   pages use path-absolute hrefs, variant pages relative ones (``../torch-...whl``), as real
@@ -38,6 +39,7 @@ from cockpit.sandbox.model import SbPyPIRelease, SbWheel, World
 HTML = "text/html; charset=utf-8"
 METADATA = ".metadata"
 STABLE = "stable"
+CHANNELS = ("test", "staging")  # the RC channel, and the wheels staged for PyPI (no local version)
 FILE_SUFFIX = re.compile(r"\.(whl|zip|tar\.gz|tar\.bz2)$")
 
 
@@ -105,8 +107,8 @@ class IndexEmulator(SandboxServer):
 
     def _index(self, request: Request, segments: list[str]) -> Response:
         channel, prefix = STABLE, "/whl/"
-        if segments and segments[0] == "test":
-            channel, prefix, segments = "test", "/whl/test/", segments[1:]
+        if segments and segments[0] in CHANNELS:
+            channel, prefix, segments = segments[0], f"/whl/{segments[0]}/", segments[1:]
         variant = ""
         if segments and segments[0] in self.variants:
             variant, prefix, segments = segments[0], f"{prefix}{segments[0]}/", segments[1:]

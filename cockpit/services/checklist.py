@@ -25,6 +25,8 @@ BUILTIN_ACTIONS = ("rc_tag",)
 """Built-in actions a step may name with ``action``: ``rc_tag`` tags and pushes the next RC."""
 LOCKING_GATES = {"pypi_not_published": "already on PyPI"}
 """Related gates that, once not green, mean the manual step was done for good (it cannot be redone)."""
+LOCKED_WHEN_GREEN = {"pypi_promoted": "on PyPI"}
+"""Gates of automatic steps that, once green, mean the step was done for good (PyPI takes a file once, ever)."""
 
 _PLACEHOLDER = re.compile(r"(?<!\$)\{(\w*)\}")  # ${VAR} is the shell's, not ours
 _STEP_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -200,11 +202,41 @@ def checklist_report(
             gate = gates.get(step.gate or "") or Gate(
                 step.gate or "", step.title, GateStatus.UNKNOWN, "not evaluated yet"
             )
-            views.append(StepView(step, signoff, gate))
+            why = LOCKED_WHEN_GREEN.get(step.gate or "")
+            locked = f"done and locked: {why} ({gate.summary})" if why and gate.status is GateStatus.GREEN else ""
+            views.append(StepView(step, signoff, gate, locked=locked, override=standing_override(signoff, gate)))
         else:
             related = gates.get(step.gate) if step.gate else None
             views.append(StepView(step, signoff, related_gate=related, locked=locked_reason(step, related)))
     return ChecklistReport(tuple(views), checklist_gate(views))
+
+
+def standing_override(signoff: Signoff | None, gate: Gate) -> str:
+    """What makes an automatic step done over its gate, or "" when nothing does.
+
+    A signed override stands while the gate is not green and no worse than when it was signed: an
+    override given over an unknown gate lapses once the gate turns red (the evidence now says no), and
+    one over a red gate is simply not needed once the gate is green.
+    """
+    if signoff is None or not signoff.done or not signoff.override or gate.status is GateStatus.GREEN:
+        return ""
+    signed_over = GateStatus(signoff.gate_status)
+    if gate.status.rank > signed_over.rank:
+        return ""
+    return f"override by {signoff.who} at {signoff.when} over {signed_over.value}: {signoff.override_note}"
+
+
+def lapsed_override(view: StepView) -> str:
+    """Why an override recorded on this step no longer counts, or ""."""
+    signoff, gate = view.signoff, view.gate
+    if signoff is None or not signoff.done or not signoff.override or gate is None or view.override:
+        return ""
+    if gate.status is GateStatus.GREEN:
+        return ""
+    return (
+        f"override by {signoff.who} over {signoff.gate_status} lapsed: the gate is {gate.status.value} now; "
+        "sign it again if the step still goes ahead"
+    )
 
 
 def locked_reason(step: ChecklistStep, related: Gate | None) -> str:
@@ -223,7 +255,11 @@ def checklist_gate(views: Sequence[StepView]) -> Gate:
     """
     required = [v for v in views if v.step.required]
     open_steps = [v for v in required if not v.done]
+    overridden = [v for v in required if v.override]
     if not open_steps:
+        if overridden:
+            summary = f"all {len(required)} required steps done, {len(overridden)} by override"
+            return Gate(GATE_NAME, GATE_TITLE, GateStatus.GREEN, summary, tuple(override_line(v) for v in overridden))
         return Gate(GATE_NAME, GATE_TITLE, GateStatus.GREEN, f"all {len(required)} required steps done")
     status = worst([_open_status(v) for v in open_steps])
     done = len(required) - len(open_steps)
@@ -239,7 +275,15 @@ def _open_status(view: StepView) -> GateStatus:
 
 def _open_line(view: StepView) -> str:
     if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
-        return f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}"
+        lapsed = lapsed_override(view)
+        return f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}" + (f" ({lapsed})" if lapsed else "")
     if view.signoff is not None and view.signoff.who and not view.signoff.done:
         return f"{view.step.title}: reopened by {view.signoff.who}"
     return f"{view.step.title}: not signed"
+
+
+def override_line(view: StepView) -> str:
+    """One line naming an overridden step and its override, for the verdict, ``check`` and the report."""
+    gate = view.gate
+    now = f"; the gate is {gate.status.value} now: {gate.summary}" if gate is not None else ""
+    return f"{view.step.title}: {view.override}{now}"

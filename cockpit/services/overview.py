@@ -7,8 +7,13 @@ from collections.abc import Mapping, Sequence
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import ChecklistReport, GoNoGo
+from cockpit.services.checklist import override_line
 
 BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
+PANE_GATES = frozenset(BLOCKING) | {"pypi_not_published", "checklist"}
+"""The panes' own gates: ``blocking`` decides which of them hold GO. Any other gate a required step
+follows (the evidence the checklist reads for itself: RC health, staged binaries, the final RC tag)
+holds GO until its step is done."""
 
 
 def go_no_go(
@@ -16,7 +21,11 @@ def go_no_go(
     checklist: ChecklistReport,
     blocking: Sequence[str] = BLOCKING,
 ) -> GoNoGo:
-    """GO only when every blocking gate is GREEN and every required manual step is signed.
+    """GO only when every blocking gate is GREEN, every required manual step is signed and every
+    other required automatic step is done (its gate green, or a signed override over it).
+
+    Overrides count towards GO, and the verdict lists each one in ``overrides`` so that nobody takes
+    an overridden step for a green one.
 
     A blocking gate that was never evaluated counts as UNKNOWN, so it keeps the verdict at NO-GO.
     Steps marked ``after_go`` (the promotion itself, release-day follow-ups) are done after the
@@ -24,11 +33,12 @@ def go_no_go(
     """
     shown: list[Gate] = []
     reasons: list[str] = []
+    overridden = _overridden_gates(checklist)
     for name in blocking:
         title = GATE_TITLES.get(name) or name.replace("_", " ").capitalize()
         gate = gates.get(name) or Gate(name, title, GateStatus.UNKNOWN, "not evaluated yet")
         shown.append(gate)
-        if gate.status is not GateStatus.GREEN:
+        if gate.status is not GateStatus.GREEN and name not in overridden:
             reasons.append(f"{gate.title} is {gate.status.value}: {gate.summary}")
     unsigned = [
         view.step
@@ -36,9 +46,30 @@ def go_no_go(
         if view.step.kind is StepKind.MANUAL and view.step.required and not view.step.after_go and not view.done
     ]
     reasons += [f"not signed: {step.title}" for step in unsigned]
+    before_go = [v for v in checklist.steps if v.step.required and not v.step.after_go]
+    automatic = [
+        v
+        for v in before_go
+        if v.step.kind is StepKind.AUTOMATIC and v.step.gate not in blocking and v.step.gate not in PANE_GATES
+    ]
+    reasons += [
+        f"not done: {v.step.title} ({v.gate.status.value}: {v.gate.summary})"
+        for v in automatic
+        if not v.done and v.gate is not None
+    ]
     return GoNoGo(
         go=not reasons,
         gates=tuple(shown),
         unsigned=tuple(step.id for step in unsigned),
         reasons=tuple(reasons),
+        overrides=tuple(override_line(v) for v in before_go if v.override),
     )
+
+
+def _overridden_gates(checklist: ChecklistReport) -> set[str]:
+    """Gates every required step following them is signed over (a gate two steps follow needs both)."""
+    following: dict[str, list[bool]] = {}
+    for view in checklist.steps:
+        if view.step.kind is StepKind.AUTOMATIC and view.step.required and view.step.gate:
+            following.setdefault(view.step.gate, []).append(bool(view.override))
+    return {gate for gate, signed in following.items() if all(signed)}

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from enum import Enum
 from typing import Any
 
+from cockpit.domain.checklist import StepKind
 from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
@@ -21,6 +22,7 @@ from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_l
 from cockpit.services.storage import problems_by_variant
 from cockpit.services.trends_text import trends_markdown
 
+_EVIDENCE_LINES = 8  # of a step's gate details under it in the checklist section
 _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
 
 
@@ -62,6 +64,9 @@ def render_markdown(picture: ReleasePicture, today: date | None = None) -> str:
         lines.append(f"| {md_text(gate.title)} | {_MARK[gate.status]} {gate.status.value} | {_cell(gate.summary)} |")
     if v.reasons:
         lines += ["", "**Why not go:**", *(f"- {_cell(reason)}" for reason in v.reasons)]
+    if v.overrides:
+        lines += ["", "**Signed by hand over a gate that is not green (overrides):**"]
+        lines += [f"- ⚑ {_cell(line)}" for line in v.overrides]
     for pane, error in picture.errors.items():
         lines += ["", f"**{pane}** could not be loaded: {_cell(error)}"]
     lines += _milestone(picture) + _branch(picture) + _picks(picture) + _ci(picture) + _storage(picture)
@@ -164,7 +169,11 @@ def _checklist(p: ReleasePicture) -> list[str]:
             section = view.step.section
             rows += ["", f"**{md_text(section)}**", ""]
         mark = "x" if view.done else " "
-        if view.locked:
+        if view.override:
+            who = (
+                f" — ⚑ **override** ({view.gate.status.value if view.gate else 'unknown'} gate): {_cell(view.override)}"
+            )
+        elif view.locked:
             who = f" — {_cell(view.locked)}"
         elif view.signoff and view.signoff.done and view.signoff.who:
             who = f" — signed by {md_text(view.signoff.who)}, {md_text(view.signoff.when)}"
@@ -175,4 +184,8 @@ def _checklist(p: ReleasePicture) -> list[str]:
         note = f" ({_cell(view.signoff.note)})" if view.signoff and view.signoff.note else ""
         optional = "" if view.step.required else " _(optional)_"
         rows.append(f"- [{mark}] {md_text(view.step.title)}{optional}{who}{note}")
+        if view.gate is not None and view.gate.status is not GateStatus.GREEN and view.step.kind is StepKind.AUTOMATIC:
+            rows += [f"  - {_cell(detail)}" for detail in view.gate.details[:_EVIDENCE_LINES]]
+        if view.signoff is not None and view.signoff.problem:
+            rows.append(f"  - {_cell(view.signoff.problem)}")
     return _section("Checklist", rows)

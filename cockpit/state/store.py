@@ -300,18 +300,20 @@ class StateStore:
         A step with a note but no sign-off appears as not done (``who`` and ``when`` empty).
         """
         from cockpit.domain.checklist import Signoff
+        from cockpit.state.overrides import read_override
 
         notes = self.notes()
         out = {}
         for step_id, entry in self._table("signoffs").items():
             if isinstance(entry, dict):
-                out[step_id] = Signoff(
+                signoff = Signoff(
                     step_id=step_id,
                     done=entry.get("done") is True,
                     who=_text(entry.get("who")),
                     when=_text(entry.get("when")),
                     note=notes.get(step_id) or _text(entry.get("note")),
                 )
+                out[step_id] = read_override(signoff, entry, where=f"{self.path}: [signoffs.{step_id}]")
         for step_id, note in notes.items():
             out.setdefault(step_id, Signoff(step_id, False, "", "", note))
         return out
@@ -329,6 +331,19 @@ class StateStore:
         return Signoff(
             step_id, signoff.done, _text(saved.get("who")), _text(saved.get("when")), _text(saved.get("note"))
         )
+
+    @_guarded
+    def sign_override(self, step_id: str, *, who: str, note: str, gate_status: str, gate_summary: str) -> Signoff:
+        """Sign an automatic step over its gate (red or unknown), keeping the gate as it stood and the note; save."""
+        from cockpit.state.overrides import override_entry
+
+        table = self._mutable_table("signoffs")
+        old = table.get(step_id)
+        entry = override_entry(who, iso(self._clock()), note, gate_status, gate_summary)
+        entry["note"] = _text(old.get("note")) if isinstance(old, dict) else ""
+        table[step_id] = entry
+        self._save()
+        return self.signoffs()[redact(step_id)]
 
     @_guarded
     def notes(self) -> dict[str, str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import StepView
+from cockpit.services.checklist import lapsed_override
 from cockpit.ui.widgets import STATUS_WORD
 
 GATE_PANES = {
@@ -21,8 +22,15 @@ GATE_PANES = {
 """Where the release manager goes to fix what a gate reports: (key, pane)."""
 
 
+OVERRIDE_MARK = "⚑"
+"""A step signed by hand over a gate that is not green: done, but not green."""
+
+
 def step_mark(view: StepView) -> tuple[str, GateStatus]:
-    """✔ done, ✘ red gate, ⚠ irreversible and not done, ○ open; with the colour to draw it in."""
+    """✔ done, ⚑ done by override (amber, never green), ✘ red gate, ⚠ irreversible and not done, ○ open;
+    with the colour to draw it in."""
+    if view.override:
+        return OVERRIDE_MARK, GateStatus.AMBER
     if view.done:
         return ("🔒" if view.locked else "✔"), GateStatus.GREEN
     if view.gate is not None and view.gate.status is GateStatus.RED:
@@ -38,11 +46,11 @@ def step_state(view: StepView) -> str:
         return view.locked
     if view.step.kind is StepKind.AUTOMATIC:
         gate = view.gate
-        return (
-            f"gate {view.step.gate}: {STATUS_WORD[gate.status]} · {gate.summary}"
-            if gate
-            else f"gate {view.step.gate}: not known yet"
-        )
+        if gate is None:
+            return f"gate {view.step.gate}: not known yet"
+        if view.override:
+            return f"OVERRIDE, gate {STATUS_WORD[gate.status]}: {view.override}"
+        return f"gate {view.step.gate}: {STATUS_WORD[gate.status]} · {gate.summary}"
     if view.signoff and view.signoff.done:
         return f"signed by {view.signoff.who} at {view.signoff.when}"
     return "open" + (" (required)" if view.step.required else " (optional)")
@@ -52,7 +60,16 @@ def step_evidence(view: StepView) -> list[str]:
     """The live evidence: the gate and its details for automatic steps, the sign-off for manual ones."""
     lines = [step_state(view)]
     if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
+        if view.override:
+            lines.append(
+                f"Signed by hand over the gate: it was {view.signoff.gate_status if view.signoff else '?'} "
+                f"then ({view.signoff.gate_summary if view.signoff else ''}); it is "
+                f"{STATUS_WORD[view.gate.status]} now: {view.gate.summary}"
+            )
         lines += [f"  · {detail}" for detail in view.gate.details]
+        lapsed = lapsed_override(view)
+        if lapsed:
+            lines.append(lapsed)
     elif view.signoff is not None and view.signoff.done and view.signoff.note:
         lines.append(f"note: {view.signoff.note}")
     if view.related_gate is not None and not view.locked:
@@ -60,6 +77,8 @@ def step_evidence(view: StepView) -> list[str]:
         lines.append(f"{gate.title}: {STATUS_WORD[gate.status]} · {gate.summary}")
     if view.signoff is not None and not view.signoff.done and view.signoff.note:
         lines.append(f"note: {view.signoff.note}")
+    if view.signoff is not None and view.signoff.problem:
+        lines.append(view.signoff.problem)
     return lines
 
 
@@ -84,6 +103,8 @@ def next_to_do(view: StepView) -> str:
     if view.locked:
         return "Nothing: this step is done for good and cannot be unticked or run again."
     if step.kind is StepKind.AUTOMATIC:
+        if view.override:
+            return "Signed over its gate by hand (see the override). Press space to withdraw the override."
         if view.done:
             return "Nothing: the gate is green. Press ] for the next step."
         key, pane = GATE_PANES.get(step.gate or "", ("", ""))

@@ -38,19 +38,19 @@ async def test_every_pane_shows_sandbox_data_and_a_tick_is_kept_in_the_state_fil
         assert any("acme/vision" in r for r in rows(app, "ci"))
 
         table = app.query_one("#pane-checklist .pane-table", DataTable)
-        manual = next(i for i, r in enumerate(rows(app, "checklist")) if "Create and push the final RC tag" in r)
+        manual = next(i for i, r in enumerate(rows(app, "checklist")) if "Performance run shows no regression" in r)
         table.move_cursor(row=manual)
         await pilot.press("space")
         await settle(app, pilot)
     backend.state.close()
 
     saved = tomllib.loads(sandbox.config.resolved_state_path.read_text(encoding="utf-8"))
-    signoff = saved["signoffs"]["tag_final_rc"]
+    signoff = saved["signoffs"]["perf_no_regression"]
     assert signoff["done"] is True and signoff["who"] and signoff["when"]
     assert saved["audit"][-1]["action"] == "checklist.toggle"
 
     again = build_backend(sandbox.config)
     try:
-        assert again.state.signoffs()["tag_final_rc"].done
+        assert again.state.signoffs()["perf_no_regression"].done
     finally:
         again.state.close()

@@ -132,14 +132,14 @@ def test_the_pypi_upload_is_locked_once_the_version_is_published(sandbox, clone)
     backend = backend_on(sandbox, clone)
     try:
         backend.load_storage()
-        assert backend.actions.refusal("checklist.toggle", "promote_pypi") is None, (
+        upload = StepRun(replace(step(backend, "promote_pypi"), command="twine upload dist/*"))
+        assert backend.actions.refusal("checklist.run_irreversible", upload) is None, (
             "2.5.0 is not on PyPI in the sandbox"
         )
         backend.shared.pypi_gate = Gate(
             "pypi_not_published", "Not yet on PyPI", GateStatus.AMBER, "2.5.0 is already on PyPI"
         )
-        assert "done and locked: already on PyPI" in backend.actions.refusal("checklist.toggle", "promote_pypi")
-        upload = StepRun(replace(step(backend, "promote_pypi"), command="twine upload dist/*"))
+        assert "done and locked: already on PyPI" in backend.actions.refusal("checklist.run_irreversible", upload)
         result = backend.actions.run(
             "checklist.run_irreversible", upload, confirmed=True, typed="2.5.0", expected_typed="2.5.0"
         )

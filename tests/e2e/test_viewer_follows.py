@@ -44,14 +44,14 @@ async def test_the_viewer_shows_the_release_managers_tick_within_seconds(sandbox
         async with app.run_test(size=(160, 48)) as pilot:
             await settle(app, pilot)
             await pilot.press("5")
-            assert "signed by" not in step_row(app, "tag_final_rc")
+            assert "signed by" not in step_row(app, "perf_no_regression")
 
-            manager.set_signoff("tag_final_rc", done=True, who="Release Manager", note="rc3 tagged")
-            assert await wait_for(pilot, lambda: "signed by Release Manager" in step_row(app, "tag_final_rc"))
-            assert "rc3 tagged" in step_row(app, "tag_final_rc")
+            manager.set_signoff("perf_no_regression", done=True, who="Release Manager", note="no regression vs 2.4.1")
+            assert await wait_for(pilot, lambda: "signed by Release Manager" in step_row(app, "perf_no_regression"))
+            assert "no regression vs 2.4.1" in step_row(app, "perf_no_regression")
 
-            manager.set_signoff("tag_final_rc", done=False, who="Release Manager")
-            assert await wait_for(pilot, lambda: "signed by" not in step_row(app, "tag_final_rc"))
+            manager.set_signoff("perf_no_regression", done=False, who="Release Manager")
+            assert await wait_for(pilot, lambda: "signed by" not in step_row(app, "perf_no_regression"))
             assert not app.unexpected_errors
     finally:
         viewer.state.close()

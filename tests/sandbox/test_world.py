@@ -345,7 +345,13 @@ def test_the_rc_channel_is_laid_out_like_pytorchs_with_one_gap_of_each_kind_plan
         == "torchlet-2.5.0-cp312-none-macosx_11_0_arm64.whl"
     )
     assert all(re.fullmatch(r"[0-9a-f]{64}", w.sha256) for w in world.wheels)
-    assert {w.filename.split("-")[1] for w in world.wheels if w.channel == "stable"} == {"2.4.1"}
+    promoted = set(world.truth["promotion"]["stable_promoted"]["promoted"])  # the planted half-done promotion
+    assert {w.filename.split("-")[1] for w in world.wheels if w.channel == "stable" and w.filename not in promoted} == {
+        "2.4.1"
+    }
+    assert promoted and all(
+        w.variant == "cpu" for w in world.wheels if w.channel == "stable" and w.filename in promoted
+    )
     assert sorted({r.version for r in world.pypi}) == ["2.4.0", "2.4.1"]
 
 

@@ -30,6 +30,7 @@ from cockpit.domain.github import ItemKind, ItemState, Milestone, MilestoneItem
 from cockpit.domain.release import Release
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.errors import CockpitError
+from cockpit.services.checklist import standing_override
 from cockpit.services.triage import triage_report as _triage_report
 from cockpit.state.read_only import ReadOnlyReason
 
@@ -114,6 +115,20 @@ class FakeState:
         note = note or (old.note if old else "")
         self._signoffs[step_id] = Signoff(step_id, done, who, when or NOW.isoformat(), note)
 
+    def sign_override(self, step_id: str, *, who: str, note: str, gate_status: str, gate_summary: str) -> None:
+        old = self._signoffs.get(step_id)
+        self._signoffs[step_id] = Signoff(
+            step_id,
+            True,
+            who,
+            NOW.isoformat(),
+            old.note if old else "",
+            override=True,
+            gate_status=gate_status,
+            gate_summary=gate_summary,
+            override_note=note,
+        )
+
     def set_note(self, step_id: str, note: str) -> None:
         old = self._signoffs.get(step_id) or Signoff(step_id, False, "rm", NOW.isoformat())
         self._signoffs[step_id] = replace(old, note=note)
@@ -133,6 +148,9 @@ ACTIONS = (
     FakeAction("branch.pick_branch", "Make a local pick branch", "mutating", "branch"),
     FakeAction("checklist.toggle", "Tick or untick a step", "mutating", "checklist"),
     FakeAction("checklist.note", "Add a note to a step", "mutating", "checklist"),
+    FakeAction(
+        "checklist.override", "Sign a step over its red or unknown gate (note required)", "mutating", "checklist"
+    ),
     FakeAction("checklist.promote_pypi", "Upload the wheels to PyPI", "irreversible", "checklist"),
     FakeAction("triage.open", "Open in browser", "safe", "triage"),
     FakeAction("triage.answer", "Answer a patch-release criterion", "mutating", "triage"),
@@ -193,6 +211,16 @@ class FakeRegistry:
         if action_id == "checklist.toggle":
             old = self.state.signoffs().get(target)
             self.state.set_signoff(target, done=not (old and old.done), who=self.who)
+        elif action_id == "checklist.override":
+            if not target.note.strip():
+                return ActionResult(False, "an override needs a note saying why; the note was empty")
+            self.state.sign_override(
+                target.step.id,
+                who=self.who,
+                note=target.note,
+                gate_status=target.gate.status.value,
+                gate_summary=target.gate.summary,
+            )
         elif action_id == "checklist.note":
             self.state.set_note(*target)
         elif action_id == "triage.answer":
@@ -287,7 +315,8 @@ class FakeBackend:
             if step.kind is StepKind.AUTOMATIC:
                 unknown = Gate(step.gate or "", step.title, GateStatus.UNKNOWN, "not loaded yet")
                 gate = gates.get(step.gate or "") or unknown
-                views.append(StepView(step, signoffs.get(step.id), gate))
+                signoff = signoffs.get(step.id)
+                views.append(StepView(step, signoff, gate, override=standing_override(signoff, gate)))
             else:
                 views.append(StepView(step, signoffs.get(step.id)))
         open_steps = [v for v in views if v.step.required and not v.done]

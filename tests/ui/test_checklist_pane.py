@@ -15,7 +15,7 @@ from cockpit.domain.gates import Gate, GateStatus
 from cockpit.services.checklist import checklist_report
 from cockpit.services.overview import go_no_go
 from cockpit.ui.app import CockpitApp
-from cockpit.ui.confirm import ConfirmScreen
+from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.checklist import StepLog
 from tests.pilot import settle
@@ -219,3 +219,52 @@ async def test_the_staged_binaries_step_lists_every_artifact_problem():
         lines = "\n".join(app.screen.lines)
         assert "missing: torchlet-2.5.0-cp313t-cp313t-manylinux_2_28_x86_64.whl" in lines
         assert "size_warning: torchlet-2.5.0-cp312-cp312-win_amd64.whl: 870 MB" in lines
+
+
+def row_cells(app, step_id: str) -> list[str]:
+    table = app.query_one("#pane-checklist .pane-table", DataTable)
+    return [str(cell) for cell in table.get_row(step_id)]
+
+
+async def test_signing_a_red_step_by_hand_asks_why_and_shows_an_override_marker_not_a_tick():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await on_step(app, pilot, "staged_ok")
+        await settle(app, pilot)
+        assert row_cells(app, "staged_ok")[0] == "✘"
+        await pilot.press("O")
+        assert isinstance(app.screen, TextInputScreen)
+        await pilot.press(*"oversize wheel accepted by PyPI limit raise", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert [run[0] for run in app.backend.actions.runs] == ["checklist.override"]
+        signoff = app.backend.state.signoffs()["staged_ok"]
+        assert signoff.override and signoff.gate_status == "red"
+        mark, _title, state, *_ = row_cells(app, "staged_ok")
+        assert mark == "⚑" and state.startswith("OVERRIDE, gate RED: override by rm")
+        assert "oversize wheel accepted" in state
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen)
+        shown = "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "Signed by hand over the gate: it was red then" in shown
+
+
+async def test_an_override_with_an_empty_note_is_refused_and_nothing_is_signed():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await on_step(app, pilot, "staged_ok")
+        await pilot.press("O", "enter")
+        await settle(app, pilot)
+        assert app.backend.actions.runs == []
+        assert "staged_ok" not in app.backend.state.signoffs()
+        assert "Nothing signed: an override of 'Staged binaries validated' needs a note" in notes(app)
+
+
+async def test_a_read_only_session_cannot_override():
+    app = make_app(read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_step(app, pilot, "staged_ok")
+        await pilot.press("O", *"why not", "enter")
+        await settle(app, pilot)
+        assert app.backend.actions.runs == [] and "read-only session" in notes(app)

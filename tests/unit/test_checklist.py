@@ -26,8 +26,11 @@ def gate(name, status=GREEN, summary="fine"):
     return Gate(name, name.replace("_", " "), status, summary)
 
 
+PROMOTION = ("rc_health", "final_rc_tagged", "pypi_staged", "stable_promoted", "pypi_promoted")
+
+
 def all_green():
-    return {name: gate(name) for name in (*BLOCKING, "pypi_not_published")}
+    return {name: gate(name) for name in (*BLOCKING, "pypi_not_published", *PROMOTION)}
 
 
 def signed(*ids, who="alice"):
@@ -62,10 +65,15 @@ def test_the_packaged_template_follows_the_process_document(steps):
         "ci_green": "ci_green",
         "reverts_propagated": "branch_diff_clean",
         "staged_binaries_valid": "rc_artifacts",
+        "tag_final_rc": "final_rc_tagged",  # the steps after the final RC judge themselves
+        "rc_health": "rc_health",
+        "stage_pypi": "pypi_staged",
+        "promote_stable": "stable_promoted",
+        "promote_pypi": "pypi_promoted",
         **{gate: gate for gate in PHASE_GATES.values()},  # the patch phases, each its own step
     }
     pypi = by_id["promote_pypi"]
-    assert pypi.irreversible and pypi.kind is StepKind.MANUAL and pypi.gate == "pypi_not_published"
+    assert pypi.irreversible and pypi.kind is StepKind.AUTOMATIC and pypi.gate == "pypi_promoted"
     assert not by_id["promote_stable"].irreversible
     assert [s.id for s in steps if s.irreversible] == ["promote_pypi"]
     assert all(not s.required for s in steps if s.section.startswith("Patch release"))
@@ -156,8 +164,7 @@ def test_automatic_steps_follow_the_panes_and_manual_steps_follow_the_signoffs(s
     assert not views["ci_green"].done, "an automatic step cannot be signed green by hand"
     assert views["validate_binaries"].done and views["validate_binaries"].signoff.who == "alice"
     assert not views["perf_no_regression"].done and views["perf_no_regression"].signoff is None
-    assert views["promote_pypi"].related_gate == gates["pypi_not_published"]
-    assert not views["promote_pypi"].done, "the PyPI gate informs the step, it does not tick it"
+    assert views["promote_pypi"].gate == gates["pypi_promoted"] and views["promote_pypi"].done
 
 
 def test_an_automatic_step_whose_pane_has_not_loaded_is_unknown(steps):
@@ -248,16 +255,20 @@ def test_a_custom_blocking_list_is_honoured(steps):
 
 
 def test_once_the_version_is_on_pypi_the_upload_step_is_done_and_locked(steps):
-    published = gate("pypi_not_published", GateStatus.AMBER, "2.5.0 is already on PyPI: the upload step is done")
-    report = checklist_report(steps, {}, all_green() | {"pypi_not_published": published})
+    report = checklist_report(steps, {}, all_green() | {"pypi_promoted": gate("pypi_promoted", summary="on PyPI")})
     pypi = next(v for v in report.steps if v.step.id == "promote_pypi")
-    assert pypi.done and pypi.locked.startswith("done and locked: already on PyPI")
-    not_yet = checklist_report(steps, {}, all_green())
+    assert pypi.done and pypi.locked.startswith("done and locked: on PyPI")
+    not_yet = checklist_report(steps, {}, all_green() | {"pypi_promoted": gate("pypi_promoted", GateStatus.AMBER)})
     assert not next(v for v in not_yet.steps if v.step.id == "promote_pypi").locked
-    unknown = checklist_report(
-        steps, {}, all_green() | {"pypi_not_published": gate("pypi_not_published", GateStatus.UNKNOWN)}
-    )
+    unknown = checklist_report(steps, {}, all_green() | {"pypi_promoted": gate("pypi_promoted", GateStatus.UNKNOWN)})
     assert not next(v for v in unknown.steps if v.step.id == "promote_pypi").done, "a failed PyPI read locks nothing"
+
+
+def test_a_template_whose_manual_pypi_step_reads_the_old_gate_still_locks_on_it():
+    step = ChecklistStep("upload", "Promotion", "Upload", gate="pypi_not_published", irreversible=True)
+    published = gate("pypi_not_published", GateStatus.AMBER, "2.5.0 is already on PyPI")
+    view = checklist_report([step], {}, {"pypi_not_published": published}).steps[0]
+    assert view.done and view.locked.startswith("done and locked: already on PyPI")
 
 
 def test_the_rc_tag_step_names_its_built_in_action_and_other_names_are_refused(steps, tmp_path):

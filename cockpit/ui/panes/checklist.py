@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Log
 
-from cockpit.domain.checklist import StepKind, StepRun
+from cockpit.domain.checklist import StepKind, StepOverride, StepRun
 from cockpit.domain.gates import Gate
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.ui.acting import perform
@@ -79,6 +79,13 @@ class ChecklistPane(TablePane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle", "Tick", id="checklist.toggle", tooltip="Tick or untick the selected manual step"),
         Binding("n", "note", "Note", id="checklist.note", tooltip="Add a note to the selected step"),
+        Binding(
+            "O",
+            "override",
+            "Override",
+            id="checklist.override",
+            tooltip="Sign the selected automatic step by hand over its red or unknown gate (a note is required)",
+        ),
         Binding(
             "x",
             "run_step",
@@ -170,11 +177,14 @@ class ChecklistPane(TablePane):
             self.notify(f"'{view.step.title}' is {view.locked}.", title="Not done", severity="warning", markup=False)
             return
         if view.step.kind is StepKind.AUTOMATIC:
+            if view.override:  # space withdraws the override; the registry audits it
+                perform(self, self.PANE, "checklist.toggle", view.step.id, on_done=self._reload_if_done)
+                return
             gate = view.gate
             why = f"{STATUS_WORD[gate.status]}: {gate.summary}" if gate else "not known yet"
             self.notify(
-                f"'{view.step.title}' is automatic: it follows the gate {view.step.gate} ({why}) "
-                "and cannot be ticked by hand.",
+                f"'{view.step.title}' is automatic: it follows the gate {view.step.gate} ({why}); "
+                "press O to sign it by hand over a red or unknown gate, with a note.",
                 markup=False,
             )
             return
@@ -255,6 +265,39 @@ class ChecklistPane(TablePane):
 
         old = view.signoff.note if view.signoff else ""
         self.app.push_screen(TextInputScreen(f"Note on '{view.step.title}'", value=old), noted)
+
+    def action_override(self) -> None:
+        view = self.selected_step()
+        if view is not None:
+            self.override(view)
+
+    def override(self, view: StepView) -> None:
+        """Ask why, then sign an automatic step over its red or unknown gate (the registry refuses the rest)."""
+        gate = view.gate
+        if view.step.kind is not StepKind.AUTOMATIC or gate is None:
+            self.notify(f"'{view.step.title}' is a manual step: tick it with space.", markup=False)
+            return
+        if view.override:
+            self.notify(f"'{view.step.title}' is already signed over its gate: {view.override}", markup=False)
+            return
+        step = view.step
+
+        def noted(text: str | None) -> None:
+            if text is None:
+                return
+            if not text.strip():
+                self.notify(
+                    f"Nothing signed: an override of '{step.title}' needs a note saying why it goes ahead "
+                    f"over a {STATUS_WORD[gate.status]} gate.",
+                    title="Note required",
+                    severity="error",
+                    markup=False,
+                )
+                return
+            perform(self, self.PANE, "checklist.override", StepOverride(step, gate, text), on_done=self._reload_if_done)
+
+        prompt = f"Override '{step.title}' ({STATUS_WORD[gate.status]} gate): why may it go ahead? (required)"
+        self.app.push_screen(TextInputScreen(prompt), noted)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -30,6 +30,8 @@ def _plural(n: int, word: str) -> str:
 
 def verdict_line(verdict: GoNoGo) -> str:
     """ "NO-GO: 4 gates red, 3 required steps unsigned" or "GO: ..." in the release manager's words."""
+    if verdict.go and verdict.overrides:
+        return f"GO with {_plural(len(verdict.overrides), 'override')}: signed by hand over gates not green (see 5)"
     if verdict.go:
         return "GO: every gate green, every required step signed"
     gates = [g for g in verdict.gates if g.name != "checklist"]
@@ -39,6 +41,9 @@ def verdict_line(verdict: GoNoGo) -> str:
     if other:
         parts.append(f"{other} amber or unknown")
     parts.append(f"{_plural(len(verdict.unsigned), 'required step')} unsigned")
+    not_done = sum(reason.startswith("not done: ") for reason in verdict.reasons)
+    if not_done:
+        parts.append(f"{not_done} not done")
     return "NO-GO: " + ", ".join(parts)
 
 

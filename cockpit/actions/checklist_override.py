@@ -1,0 +1,75 @@
+"""Sign an automatic checklist step by hand over a red or unknown gate: the override.
+
+The note is required (it is what the next reader needs: why the step may go ahead although its
+evidence says no, or cannot be read). The gate's status and summary as the release manager saw them
+are kept with the sign-off, and the audit log entry names who, when, the gate's status and the note.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.domain.checklist import StepKind, StepOverride
+from cockpit.domain.gates import GateStatus
+
+if TYPE_CHECKING:
+    from cockpit.ports import Ports
+
+OVERRIDABLE = (GateStatus.RED, GateStatus.UNKNOWN)
+
+
+def override_refusal(target: StepOverride) -> str | None:
+    """Why ``target`` cannot be signed over its gate, in words, or None."""
+    step, gate = target.step, target.gate
+    if step.kind is not StepKind.AUTOMATIC:
+        return f"'{step.title}' is a manual step: tick it with space; an override is for a step a gate decides"
+    if gate.status is GateStatus.GREEN:
+        return f"'{step.title}' is already done: its gate is green, there is nothing to override"
+    if gate.status not in OVERRIDABLE:
+        return (
+            f"'{step.title}' cannot be overridden while its gate is {gate.status.value} ({gate.summary}): "
+            "an override signs over a red or unknown gate; wait until this one has finished"
+        )
+    if not target.note.strip():
+        return (
+            f"an override of '{step.title}' needs a note saying why it goes ahead over a {gate.status.value} "
+            "gate; the note was empty"
+        )
+    return None
+
+
+def register_override(reg: ActionRegistry, backend: Ports) -> None:
+    """Register ``checklist.override``."""
+    from cockpit.actions.checklist import locked_reason
+
+    def applicable(target: StepOverride) -> str | None:
+        return override_refusal(target) or locked_reason(backend, target.step.id)
+
+    def run(target: StepOverride) -> str:
+        gate, note = target.gate, " ".join(target.note.split())
+        backend.state.sign_override(
+            target.step.id, who=backend.who, note=note, gate_status=gate.status.value, gate_summary=gate.summary
+        )
+        return (
+            f"{target.step.id} signed over a {gate.status.value} gate by {backend.who} ({gate.summary}); note: {note}"
+        )
+
+    def describe(target: StepOverride) -> str:
+        return (
+            f"record in {backend.state.path}: {target.step.id} signed by {backend.who} over its "
+            f"{target.gate.status.value} gate ({target.gate.summary}), note: {target.note.strip() or '(none)'}"
+        )
+
+    reg.register(
+        Action(
+            "checklist.override",
+            "Sign a step over its red or unknown gate (note required)",
+            Danger.MUTATING,
+            "checklist",
+            run=run,
+            describe=describe,
+            applicable=applicable,
+            label=lambda target: target.step.id,
+        )
+    )
