@@ -14,6 +14,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from cockpit.config_evidence import EvidenceConfig
 from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.domain.schedule import PatchSchedule
 from cockpit.domain.text import inert
@@ -83,6 +84,7 @@ class Config:
     theme: str = ""
     schedule: PatchSchedule | None = None  # [schedule]: a patch release's phases and deadline
     final_rc_date: date | None = None  # [release] final_rc_date: the target the burn-down marks
+    evidence: EvidenceConfig = field(default_factory=EvidenceConfig)  # [evidence]: steps that judge themselves
 
     @property
     def resolved_state_path(self) -> Path:
@@ -292,7 +294,14 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         theme=ui.str("theme", "", nonempty=False),
         schedule=parse_schedule(root.table("schedule")) if "schedule" in data else None,
         final_rc_date=_optional_date(rel, "final_rc_date"),
+        evidence=_evidence(root.table("evidence")) if "evidence" in data else EvidenceConfig(),
     )
+
+
+def _evidence(t: _Table) -> EvidenceConfig:
+    from cockpit.config_evidence import evidence_from
+
+    return evidence_from(t)
 
 
 def _optional_date(t: _Table, key: str) -> date | None:

@@ -84,6 +84,9 @@ class PullRequest:
     merge_commit_sha: str | None = None
     body: str = ""
     repository: str = ""
+    head_sha: str = ""
+    mergeable: bool | None = None  # None until GitHub has computed it (read from the single PR only)
+    mergeable_state: str = ""  # clean / dirty / blocked / unstable / unknown
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from cockpit.errors import CockpitError
 
 if TYPE_CHECKING:
+    from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate
     from cockpit.domain.github import Milestone, MilestoneItem
     from cockpit.domain.reports import BranchReport
@@ -67,6 +68,10 @@ def _branch() -> Shared[BranchReport]:
     return Shared()
 
 
+def _evidence() -> Shared[EvidenceReport]:
+    return Shared()
+
+
 @dataclass
 class SharedResults:
     """What one pane's load leaves for the other panes and for the actions, in one session."""
@@ -75,5 +80,7 @@ class SharedResults:
     """The milestone and its items (milestone, cherry-pick and branch-diff panes)."""
     branch_diff: Shared[BranchReport] = field(default_factory=_branch)
     """The branch diff (branch-diff and cherry-pick panes; the validation action reads the last)."""
+    evidence: Shared[EvidenceReport] = field(default_factory=_evidence)
+    """The checklist's evidence steps (the checklist pane re-evaluates often: read once per ``EVIDENCE_REUSE_S``)."""
     pypi_gate: Gate | None = None
     """From the latest storage load: the checklist actions lock the PyPI step on it."""

@@ -6,7 +6,8 @@
         gh.faults.status_burst(502, count=2) # see cockpit.sandbox.http_base
 
 It answers the endpoints the cockpit uses (repository, milestones, issues and pull requests,
-comments and their mutations, issue search, commits of a branch, check runs, workflow runs and jobs, re-run
+comments and their mutations, issue search, commits of a branch, check runs, workflow runs (of the repository
+or of one workflow file) and jobs, file contents, re-run
 failed jobs, rate limit) with pagination and ``Link`` headers, weak ETags with 304s that do not
 count against the rate limit, and ``X-RateLimit-*`` headers. Errors carry GitHub's JSON body.
 """
@@ -23,6 +24,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from cockpit.sandbox import github_render as render
+from cockpit.sandbox.github_evidence_routes import EvidenceHandlers
 from cockpit.sandbox.github_paging import link_header, page_of
 from cockpit.sandbox.github_routes import RouteHandlers
 from cockpit.sandbox.github_search import SearchHandlers
@@ -36,7 +38,7 @@ _NUM = r"(\d+)"
 _BY_ID = re.compile(r"^/repositories/(\d+)(/.*)?$")
 
 
-class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
+class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, EvidenceHandlers):
     """Serve ``world`` like api.github.com. ``token``: when set, other tokens get 401 Bad credentials.
 
     ``rate_limit`` is the primary budget per hour; every answered request but a 304 and
@@ -84,6 +86,8 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
             ("GET", repo + f"/commits/{_SEG}/check-runs", self.list_check_runs),
             ("GET", repo + "/actions/runs", self.list_runs),
             ("GET", repo + f"/actions/runs/{_NUM}/jobs", self.list_jobs),
+            ("GET", repo + f"/actions/workflows/{_SEG}/runs", self.list_workflow_runs_of),
+            ("GET", repo + "/contents/(.+?)", self.get_content),
             ("POST", repo + f"/actions/runs/{_NUM}/rerun-failed-jobs", self.rerun_failed_jobs),
         ):
             self._routes.append((method, re.compile(pattern + "/?$"), fn))

@@ -72,6 +72,7 @@ from cockpit.sandbox import model
 from cockpit.sandbox.model import World
 from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
+from cockpit.sandbox.world_evidence import add_evidence
 from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE, core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
@@ -91,7 +92,7 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 5
+WORLD_FORMAT = 6
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -189,7 +190,7 @@ def build_world(
         decoy_milestones=[{"number": PLANNING_MILESTONE, "title": f"v{branch.removeprefix('release/')}"}],
     )
     repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
-    return World(
+    world = World(
         seed=seed,
         version=version,
         repository=CORE,
@@ -208,6 +209,8 @@ def build_world(
         truth=truth,
         all_green=all_green,
     )
+    add_evidence(world)
+    return world
 
 
 def _milestone_fill(extra: int, trunk_commits: int) -> dict[str, int]:

@@ -36,6 +36,16 @@ def go_no_go(
         if view.step.kind is StepKind.MANUAL and view.step.required and not view.step.after_go and not view.done
     ]
     reasons += [f"not signed: {step.title}" for step in unsigned]
+    reasons += [  # a step judged from its own evidence (not a pane gate above) holds the decision too
+        f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}"
+        for view in checklist.steps
+        if view.step.kind is StepKind.AUTOMATIC
+        and view.step.required
+        and not view.step.after_go
+        and view.step.gate not in blocking
+        and view.gate is not None
+        and not view.done
+    ]
     return GoNoGo(
         go=not reasons,
         gates=tuple(shown),
