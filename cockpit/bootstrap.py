@@ -173,9 +173,8 @@ class CockpitBackend:
     def checklist_steps(self) -> Sequence[ChecklistStep]:
         """The template's steps that apply to this release (the patch phases only to a patch release)."""
         from cockpit.services.checklist import load_template, steps_for_release
-        from cockpit.services.schedule import release_is_patch
-
         from cockpit.services.evidence_steps import evidence_steps
+        from cockpit.services.schedule import release_is_patch
 
         steps = load_template(self.config.checklist_template)
         steps = evidence_steps(steps, self.config.evidence.configured)

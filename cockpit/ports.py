@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from cockpit.domain.artifacts import IndexFile
     from cockpit.domain.checklist import ChecklistStep, Signoff
     from cockpit.domain.ci import CheckRun, WorkflowRun
-    from cockpit.domain.evidence import RepoFile
     from cockpit.domain.commits import CommitRecord
+    from cockpit.domain.evidence import RepoFile
     from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
     from cockpit.loaders.shared import SharedResults
     from cockpit.state.read_only import ReadOnlyReason

@@ -10,8 +10,8 @@ import re
 from datetime import datetime
 from typing import Any
 
-from cockpit.domain.evidence import RepoFile
 from cockpit.domain.ci import CheckRun, WorkflowRun
+from cockpit.domain.evidence import RepoFile
 from cockpit.domain.github import (
     IssueComment,
     ItemKind,

@@ -50,39 +50,39 @@ def content_json(u: Urls, ref: str, path: str, text: str) -> dict[str, Any]:
     }
 
 
-class EvidenceHandlers:
-    """``list_workflow_runs_of`` and ``get_content``; mixed into ``GitHubEmulator``."""
+def list_workflow_runs_of(gh: GitHubEmulator, request: Request, state: RepoState, workflow: str) -> Response:
+    """One workflow's runs, newest first; 404 when the repository has no such workflow."""
+    runs = [
+        r
+        for r in state.runs.values()
+        if _workflow_file(r).rsplit("/", 1)[-1] == workflow
+        or str(stable_id(state.repo.full_name, "workflow", r.name)) == workflow
+    ]
+    if not runs:
+        return gh.error(404, "Not Found")
+    q = request.query
+    status = q.get("status")
+    chosen = [
+        r
+        for r in sorted(runs, key=lambda r: (r.created_at, r.id), reverse=True)
+        if (not q.get("branch") or r.head_branch == q["branch"])
+        and (not q.get("event") or r.event == q["event"])
+        and (not q.get("head_sha") or r.head_sha == q["head_sha"])
+        and (not status or status in (r.status, r.conclusion))
+    ]
+    urls = gh.urls(state)
+    return gh.paged(
+        request,
+        chosen,
+        lambda r: render.run_json(urls, r, CommitFacts.of(r.head_sha, None, r.created_at)),
+        wrap="workflow_runs",
+    )
 
-    def list_workflow_runs_of(self: GitHubEmulator, request: Request, state: RepoState, workflow: str) -> Response:
-        runs = [
-            r
-            for r in state.runs.values()
-            if _workflow_file(r).rsplit("/", 1)[-1] == workflow
-            or str(stable_id(state.repo.full_name, "workflow", r.name)) == workflow
-        ]
-        if not runs:
-            return self.error(404, "Not Found")
-        q = request.query
-        status = q.get("status")
-        chosen = [
-            r
-            for r in sorted(runs, key=lambda r: (r.created_at, r.id), reverse=True)
-            if (not q.get("branch") or r.head_branch == q["branch"])
-            and (not q.get("event") or r.event == q["event"])
-            and (not q.get("head_sha") or r.head_sha == q["head_sha"])
-            and (not status or status in (r.status, r.conclusion))
-        ]
-        urls = self.urls(state)
-        return self.paged(
-            request,
-            chosen,
-            lambda r: render.run_json(urls, r, CommitFacts.of(r.head_sha, None, r.created_at)),
-            wrap="workflow_runs",
-        )
 
-    def get_content(self: GitHubEmulator, request: Request, state: RepoState, path: str) -> Response:
-        ref = request.query.get("ref") or state.repo.default_branch
-        text = state.repo.files.get(ref, {}).get(path.strip("/"))
-        if text is None:
-            return self.error(404, "Not Found")
-        return Response.json(content_json(self.urls(state), ref, path.strip("/"), text))
+def get_content(gh: GitHubEmulator, request: Request, state: RepoState, path: str) -> Response:
+    """A file at ``ref`` (default: the default branch); 404 for a path or ref the repository lacks."""
+    ref = request.query.get("ref") or state.repo.default_branch
+    text = state.repo.files.get(ref, {}).get(path.strip("/"))
+    if text is None:
+        return gh.error(404, "Not Found")
+    return Response.json(content_json(gh.urls(state), ref, path.strip("/"), text))

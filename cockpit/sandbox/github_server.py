@@ -20,11 +20,12 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import unquote
 
+from cockpit.sandbox import github_evidence_routes as evidence_routes
 from cockpit.sandbox import github_render as render
-from cockpit.sandbox.github_evidence_routes import EvidenceHandlers
 from cockpit.sandbox.github_paging import link_header, page_of
 from cockpit.sandbox.github_routes import RouteHandlers
 from cockpit.sandbox.github_search import SearchHandlers
@@ -38,7 +39,7 @@ _NUM = r"(\d+)"
 _BY_ID = re.compile(r"^/repositories/(\d+)(/.*)?$")
 
 
-class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, EvidenceHandlers):
+class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers):
     """Serve ``world`` like api.github.com. ``token``: when set, other tokens get 401 Bad credentials.
 
     ``rate_limit`` is the primary budget per hour; every answered request but a 304 and
@@ -86,8 +87,8 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, EvidenceHandl
             ("GET", repo + f"/commits/{_SEG}/check-runs", self.list_check_runs),
             ("GET", repo + "/actions/runs", self.list_runs),
             ("GET", repo + f"/actions/runs/{_NUM}/jobs", self.list_jobs),
-            ("GET", repo + f"/actions/workflows/{_SEG}/runs", self.list_workflow_runs_of),
-            ("GET", repo + "/contents/(.+?)", self.get_content),
+            ("GET", repo + f"/actions/workflows/{_SEG}/runs", partial(evidence_routes.list_workflow_runs_of, self)),
+            ("GET", repo + "/contents/(.+?)", partial(evidence_routes.get_content, self)),
             ("POST", repo + f"/actions/runs/{_NUM}/rerun-failed-jobs", self.rerun_failed_jobs),
         ):
             self._routes.append((method, re.compile(pattern + "/?$"), fn))

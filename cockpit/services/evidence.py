@@ -132,7 +132,8 @@ def _carries(comments: Sequence[IssueComment], phrase: str) -> bool:
 
 def task_items(body: str) -> tuple[list[str], list[str]]:
     """(open, done) items of a Markdown task list."""
-    open_items, done = [], []
+    open_items: list[str] = []
+    done: list[str] = []
     for mark, text in _TASK.findall(body or ""):
         (open_items if mark == " " else done).append(text.strip())
     return open_items, done

@@ -18,9 +18,10 @@ _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 def release_pr_gate(
     name: str, pull: PullRequest | None, checks: Sequence[CheckRun], *, where: str, release_day: bool
 ) -> Gate:
-    """A release-day PR: before the release, open with its checks green and mergeable (green); on release
-    day, merged (an open one is amber: merge it now). Red: none found, closed unmerged, checks failing or
-    conflicts; amber: checks running or GitHub still computing mergeability."""
+    """A release-day PR. The release matrix PR is green while open with its checks green and mergeable, and
+    must be merged on release day; the published-versions PR is done only once merged (ready is amber: it is
+    merged on release day, not before). Red: none found, closed unmerged, checks failing or conflicts;
+    amber: checks running, GitHub still computing mergeability, or ready and waiting to be merged."""
     if pull is None:
         status = GateStatus.RED if release_day or name == "release_matrix_pr" else GateStatus.AMBER
         return gate(name, status, f"no pull request found: {where}")
@@ -44,7 +45,14 @@ def release_pr_gate(
     if pull.mergeable is None:
         return gate(name, GateStatus.AMBER, f"#{pull.number}: GitHub has not computed mergeability yet", details)
     if release_day:
-        return gate(name, GateStatus.AMBER, f"#{pull.number} is green and mergeable: merge it on release day", details)
+        return gate(name, GateStatus.AMBER, f"#{pull.number} is green and mergeable: release day, merge it", details)
+    if name == "published_versions_pr":
+        return gate(
+            name,
+            GateStatus.AMBER,
+            f"#{pull.number} is ready (checks green, mergeable): merge it on release day",
+            details,
+        )
     return gate(name, GateStatus.GREEN, f"#{pull.number} open, {len(checks)} checks green, mergeable", details)
 
 

@@ -15,12 +15,14 @@ from enum import Enum
 from typing import Any
 
 from cockpit.domain.commits import Verdict
+from cockpit.domain.evidence import EVIDENCE_GATES
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
 from cockpit.services.storage import problems_by_variant
 from cockpit.services.trends_text import trends_markdown
 
+EVIDENCE_LINES = 8  # the evidence shown under a step judged from it (the JSON has all of it)
 _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌", GateStatus.UNKNOWN: "❔"}
 
 
@@ -175,4 +177,6 @@ def _checklist(p: ReleasePicture) -> list[str]:
         note = f" ({_cell(view.signoff.note)})" if view.signoff and view.signoff.note else ""
         optional = "" if view.step.required else " _(optional)_"
         rows.append(f"- [{mark}] {md_text(view.step.title)}{optional}{who}{note}")
+        if view.gate is not None and view.gate.name in EVIDENCE_GATES and not view.locked:
+            rows += [f"  - {_cell(detail)}" for detail in view.gate.details[:EVIDENCE_LINES]]
     return _section("Checklist", rows)
