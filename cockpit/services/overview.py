@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from cockpit.domain.checklist import StepKind
+from cockpit.domain.evidence import EVIDENCE_GATES
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import ChecklistReport, GoNoGo
 
@@ -16,7 +17,8 @@ def go_no_go(
     checklist: ChecklistReport,
     blocking: Sequence[str] = BLOCKING,
 ) -> GoNoGo:
-    """GO only when every blocking gate is GREEN and every required manual step is signed.
+    """GO only when every blocking gate is GREEN, every required manual step is signed and every required
+    step judged from evidence (``[evidence]``) is green: automatic, it stands where its signature stood.
 
     A blocking gate that was never evaluated counts as UNKNOWN, so it keeps the verdict at NO-GO.
     Steps marked ``after_go`` (the promotion itself, release-day follow-ups) are done after the
@@ -36,13 +38,13 @@ def go_no_go(
         if view.step.kind is StepKind.MANUAL and view.step.required and not view.step.after_go and not view.done
     ]
     reasons += [f"not signed: {step.title}" for step in unsigned]
-    reasons += [  # a step judged from its own evidence (not a pane gate above) holds the decision too
+    reasons += [  # a step judged from its own evidence holds the decision as its signature would have
         f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}"
         for view in checklist.steps
         if view.step.kind is StepKind.AUTOMATIC
+        and view.step.gate in EVIDENCE_GATES
         and view.step.required
         and not view.step.after_go
-        and view.step.gate not in blocking
         and view.gate is not None
         and not view.done
     ]

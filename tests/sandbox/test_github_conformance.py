@@ -148,6 +148,9 @@ LOOKUPS_OUTSIDE_THE_REPORT = {"repos/get", "issues/list-milestones", "search/iss
 def test_every_get_carries_an_etag_and_the_rate_limit_headers(report_answers):
     _, answers = report_answers
     for a in answers:
+        if a.status >= 400:  # GitHub's error answers carry no ETag (the docs entry that is missing answers 404)
+            assert "ETag" not in a.headers, a.path
+            continue
         assert a.headers.get("ETag", "").startswith(('W/"', '"')), a.path
         assert {
             "X-RateLimit-Limit",
@@ -165,10 +168,20 @@ def _with(path: str, **params: str) -> str:
     return f"{parts.path}?{urlencode(query)}"
 
 
+def _rows(answer: Answer) -> int:
+    data = json.loads(answer.body)
+    if isinstance(data, dict):
+        data = next((v for v in data.values() if isinstance(v, list)), [])
+    return len(data)
+
+
 def test_later_pages_of_every_list_conform_and_link_to_their_neighbours(report_answers):
     sandbox, answers = report_answers
     base = sandbox.github.base_url
-    lists = {a.operation: a.path for a in answers if "per_page=" in a.path}
+    lists = {}  # per list operation, the request whose answer held the most rows (its paging shows)
+    for a in sorted((a for a in answers if "per_page=" in a.path and a.status == 200), key=_rows):
+        if _rows(a) >= 3:
+            lists[a.operation] = a.path
     assert {
         "issues/list-for-repo",
         "issues/list-comments",
@@ -176,6 +189,8 @@ def test_later_pages_of_every_list_conform_and_link_to_their_neighbours(report_a
         "checks/list-for-ref",
         "actions/list-workflow-runs-for-repo",
         "repos/list-commits",
+        "actions/list-workflow-runs",
+        "actions/list-jobs-for-workflow-run",
     } <= lists.keys()
     for operation, path in sorted(lists.items()):
         first = fetch(base, _with(path, per_page="2", page="1"))

@@ -10,6 +10,8 @@ import pytest
 from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import ConfigError
+from cockpit.domain.evidence import EVIDENCE_GATES
+from cockpit.services.evidence_steps import evidence_steps
 from cockpit.services.checklist import (
     checklist_gate,
     checklist_report,
@@ -36,14 +38,16 @@ def signed(*ids, who="alice"):
 
 @pytest.fixture(scope="module")
 def steps():
-    return load_template()
+    """The packaged checklist of a release whose config has no ``[evidence]``: those steps are signatures."""
+    return evidence_steps(load_template(), configured=())
 
 
 def manual_before_go(steps):
     return [s.id for s in steps if s.kind is StepKind.MANUAL and s.required and not s.after_go]
 
 
-def test_the_packaged_template_follows_the_process_document(steps):
+def test_the_packaged_template_follows_the_process_document():
+    steps = load_template()
     sections = list(dict.fromkeys(s.section for s in steps))
     assert sections == [
         "Final RC requirements",
@@ -63,7 +67,10 @@ def test_the_packaged_template_follows_the_process_document(steps):
         "reverts_propagated": "branch_diff_clean",
         "staged_binaries_valid": "rc_artifacts",
         **{gate: gate for gate in PHASE_GATES.values()},  # the patch phases, each its own step
+        **{gate: gate for gate in EVIDENCE_GATES},  # judged from other repositories once [evidence] says where
     }
+    left_to_people = [s.id for s in steps if s.kind is StepKind.MANUAL and s.required and not s.action]
+    assert left_to_people == ["rc_health", "perf_no_regression", "stage_pypi", "promote_stable", "promote_pypi"]
     pypi = by_id["promote_pypi"]
     assert pypi.irreversible and pypi.kind is StepKind.MANUAL and pypi.gate == "pypi_not_published"
     assert not by_id["promote_stable"].irreversible
