@@ -42,4 +42,9 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"{gate.status.value}: {gate.title}: {gate.summary}")
     for step in picture.verdict.unsigned:
         print(f"unsigned: {step}")
+    views = {view.step.id: view for view in picture.checklist.steps}
+    for step_id in picture.verdict.judged:  # steps judged from their evidence ([evidence]) that are not green
+        gate = views[step_id].gate
+        if gate is not None:
+            print(f"{gate.status.value}: {views[step_id].step.title}: {gate.summary}")
     return 1

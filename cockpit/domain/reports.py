@@ -100,6 +100,7 @@ class GoNoGo:
     gates: tuple[Gate, ...] = field(default=())
     unsigned: tuple[str, ...] = ()  # required manual step ids not yet signed
     reasons: tuple[str, ...] = ()  # one line per thing that keeps it from GO, in the release manager's words
+    judged: tuple[str, ...] = ()  # required step ids judged from evidence ([evidence]) that are not green
 
 
 @dataclass(frozen=True)

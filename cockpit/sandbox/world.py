@@ -109,14 +109,16 @@ def build_world(
     ci_repositories: int = MIN_CI_REPOSITORIES,
     jobs_per_run: int | None = None,
     patch: bool = False,
+    evidence: bool = True,
 ) -> World:
     """Write the git repositories under ``dest`` and return the world (same seed, same SHAs).
 
-    ``patch=True`` builds the patch release 2.5.1 mid-flight instead (``cockpit.sandbox.world_patch``)."""
+    ``patch=True`` builds the patch release 2.5.1 mid-flight instead (``cockpit.sandbox.world_patch``);
+    ``evidence=False`` leaves out the checklist's evidence repositories (``cockpit.sandbox.world_evidence``)."""
     if patch:
         from cockpit.sandbox.world_patch import PATCH_VERSION, make_patch_world
 
-        return make_patch_world(
+        patched = make_patch_world(
             build_world(
                 dest,
                 seed=seed,
@@ -126,8 +128,11 @@ def build_world(
                 tracker_comments=tracker_comments,
                 ci_repositories=ci_repositories,
                 jobs_per_run=jobs_per_run,
+                evidence=False,
             )
         )
+        add_evidence(patched)  # after the patch's own issues, so theirs keep their numbers
+        return patched
     if not is_valid_version(version):
         raise ValueError(f"version {version!r}: expected X.Y.Z, e.g. 2.5.0")
     extra_ci = ci_repository_names(ci_repositories)
@@ -209,7 +214,8 @@ def build_world(
         truth=truth,
         all_green=all_green,
     )
-    add_evidence(world)
+    if evidence:  # the checklist's evidence repositories (world_evidence)
+        add_evidence(world)
     return world
 
 

@@ -38,8 +38,8 @@ def go_no_go(
         if view.step.kind is StepKind.MANUAL and view.step.required and not view.step.after_go and not view.done
     ]
     reasons += [f"not signed: {step.title}" for step in unsigned]
-    reasons += [  # a step judged from its own evidence holds the decision as its signature would have
-        f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}"
+    judged = [  # a step judged from its own evidence holds the decision as its signature would have
+        view
         for view in checklist.steps
         if view.step.kind is StepKind.AUTOMATIC
         and view.step.gate in EVIDENCE_GATES
@@ -48,9 +48,11 @@ def go_no_go(
         and view.gate is not None
         and not view.done
     ]
+    reasons += [f"{v.step.title}: {v.gate.status.value}, {v.gate.summary}" for v in judged if v.gate is not None]
     return GoNoGo(
         go=not reasons,
         gates=tuple(shown),
         unsigned=tuple(step.id for step in unsigned),
         reasons=tuple(reasons),
+        judged=tuple(v.step.id for v in judged),
     )

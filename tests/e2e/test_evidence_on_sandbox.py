@@ -161,3 +161,13 @@ def test_hostile_text_in_a_validation_comment_stays_inert(sandbox, backend, sand
 
 def test_the_sandbox_config_reads_back_as_written(sandbox):
     assert load_config(sandbox.config_path).evidence.configured == tuple(EVIDENCE_GATES)
+
+
+def test_cockpit_check_names_each_evidence_step_that_holds_the_release(sandbox, capsys):
+    from cockpit.cli.main import main
+
+    assert main(["--config", str(sandbox.config_path), "check"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "red: Docs build has an entry for the release: acme/docs has no 2.5/index.html on site" in lines
+    assert any(line.startswith("amber: Validation issue for the release") for line in lines)
+    assert not any("Colab" in line for line in lines)  # done after the go decision: it does not hold it

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
+from cockpit.domain.evidence import EVIDENCE_GATES
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import ConfigError
-from cockpit.domain.evidence import EVIDENCE_GATES
-from cockpit.services.evidence_steps import evidence_steps
 from cockpit.services.checklist import (
     checklist_gate,
     checklist_report,
     fill_placeholders,
     load_template,
 )
+from cockpit.services.evidence_steps import evidence_steps
 from cockpit.services.overview import BLOCKING, go_no_go
 from cockpit.services.phase_gates import PHASE_GATES
 

@@ -156,3 +156,21 @@ def test_an_evidence_step_without_its_config_is_a_signature():
     assert manual.kind is StepKind.MANUAL and manual.gate is None and "[evidence.docs_build_entry]" in manual.help
     assert kept == other
     assert evidence_steps([step], configured=("docs_build_entry",))[0] == step
+
+
+def test_a_red_evidence_step_holds_the_go_decision_and_the_verdict_line_counts_it():
+    from cockpit.domain.gates import Gate
+    from cockpit.services.checklist import checklist_report
+    from cockpit.services.overview import go_no_go
+    from cockpit.ui.panes.overview import verdict_line
+
+    step = ChecklistStep("docs_build_entry", "S", "Docs entry", "h", StepKind.AUTOMATIC, gate="docs_build_entry")
+    colab = ChecklistStep("colab_issue", "S", "Colab", "h", StepKind.AUTOMATIC, gate="colab_issue", after_go=True)
+    gates = {
+        "docs_build_entry": Gate("docs_build_entry", "Docs", GateStatus.RED, "no 2.5/index.html"),
+        "colab_issue": Gate("colab_issue", "Colab", GateStatus.AMBER, "not due yet"),
+    }
+    verdict = go_no_go(gates, checklist_report([step, colab], {}, gates), blocking=())
+    assert not verdict.go and verdict.judged == ("docs_build_entry",)  # the Colab issue comes after the decision
+    assert verdict.reasons == ("Docs entry: red, no 2.5/index.html",)
+    assert verdict_line(verdict) == "NO-GO: 0 gates red, 0 required steps unsigned, 1 checked step not green"

@@ -39,6 +39,8 @@ def verdict_line(verdict: GoNoGo) -> str:
     if other:
         parts.append(f"{other} amber or unknown")
     parts.append(f"{_plural(len(verdict.unsigned), 'required step')} unsigned")
+    if verdict.judged:
+        parts.append(f"{_plural(len(verdict.judged), 'checked step')} not green")
     return "NO-GO: " + ", ".join(parts)
 
 
