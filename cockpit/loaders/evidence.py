@@ -134,9 +134,17 @@ def _validation_comments(r: _Reading, cfg: ValidationCommentsEvidence) -> Gate:
     _milestone, items = fetch_milestone(r.ports, reuse_within=MILESTONE_REUSE_S)
     issues = judge.issues_to_validate(items, r.ports.config.skip_labels)
     read = issues[: cfg.max_issues]
+    before = r.ports.github.thread_request_counts()
     comments = {i.number: r.ports.github.issue_comments(r.ports.repository, i.number) for i in read}
+    after = r.ports.github.thread_request_counts()
     r.comment_reads += len(read)
-    return judge.validation_comments_gate(issues, comments, phrase=r.text(cfg.phrase), unread=len(issues) - len(read))
+    return judge.validation_comments_gate(
+        issues,
+        comments,
+        phrase=r.text(cfg.phrase),
+        unread=len(issues) - len(read),
+        cost=(after[0] - before[0], after[1] - before[1]),
+    )
 
 
 def _search_words(pattern: str) -> str:

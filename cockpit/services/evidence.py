@@ -104,18 +104,25 @@ def issues_to_validate(items: Sequence[MilestoneItem], skip_labels: Sequence[str
 
 
 def validation_comments_gate(
-    issues: Sequence[MilestoneItem], comments: Mapping[int, Sequence[IssueComment]], *, phrase: str, unread: int = 0
+    issues: Sequence[MilestoneItem],
+    comments: Mapping[int, Sequence[IssueComment]],
+    *,
+    phrase: str,
+    unread: int = 0,
+    cost: tuple[int, int] | None = None,
 ) -> Gate:
     """Red while a closed issue lacks a comment carrying ``phrase`` (whoever wrote it); the ones lacking it listed.
 
     ``comments`` holds the issues read; ``unread`` closed issues beyond the configured bound make it unknown
-    unless some read issue already lacks its comment.
+    unless some read issue already lacks its comment; ``cost`` (requests, of which 304) is shown with it.
     """
     name = "validation_comments"
     lacking = [i for i in issues if i.number in comments and not _carries(comments[i.number], phrase)]
     details = [f"#{i.number} {i.title}: no comment says {phrase!r}" for i in lacking]
     if unread:
         details.append(f"{unread} closed issues not read (over [evidence.validation_comments] max_issues)")
+    if cost is not None:  # one comments list per issue: what that cost, so a growing milestone shows
+        details.append(f"comments of {len(comments)} closed issues read: {cost[0]} requests, {cost[1]} unchanged (304)")
     if lacking:
         numbers = ", ".join(f"#{i.number}" for i in lacking[:6]) + (" …" if len(lacking) > 6 else "")
         return gate(name, GateStatus.RED, f"{len(lacking)} of {len(issues)} closed issues lack it: {numbers}", details)

@@ -15,6 +15,7 @@ from cockpit.config_evidence import evidence_from
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.evidence import EVIDENCE_GATES
 from cockpit.domain.gates import GateStatus
+from cockpit.loaders.evidence import load_evidence
 from cockpit.services.picture import gather
 from cockpit.services.report_render import render_json, render_markdown
 
@@ -55,7 +56,8 @@ def test_the_evidence_names_what_is_wrong(backend, sandbox_world):
     assert failed == truth["validate_binaries"]["failed_jobs"]
     assert f"ran on {truth['validate_binaries']['rc']} (named in its title)" in gates["validate_binaries"].summary
     lacking = truth["validation_comments"]["lacking"]
-    assert {int(d.split()[0][1:]) for d in gates["validation_comments"].details} == set(lacking)
+    listed = [d for d in gates["validation_comments"].details if d.startswith("#")]
+    assert {int(d.split()[0][1:]) for d in listed} == set(lacking)
     assert gates["validation_comments"].summary.startswith(
         f"{len(lacking)} of {len(truth['validation_comments']['closed'])}"
     )
@@ -85,10 +87,15 @@ def test_reading_the_evidence_costs_few_requests_and_a_refresh_is_reused(backend
     assert report.comment_reads == closed
     # one list per step (runs + jobs, searches, a PR and its checks, contents, the milestone) plus one per closed issue
     assert report.requests <= 18 + closed
+    cost = next(d for d in {g.name: g for g in report.gates}["validation_comments"].details if "read:" in d)
+    assert cost == f"comments of {closed} closed issues read: {closed} requests, 0 unchanged (304)"
     sent = len(sandbox.github.log())
     backend.load_checklist({})
     backend.load_checklist({})
     assert len(sandbox.github.log()) == sent, "the checklist re-evaluated within the reuse window read nothing again"
+    backend.shared.evidence.get(lambda: load_evidence(backend))  # a refresh past the window: conditional requests
+    again = {g.name: g for g in backend.shared.evidence.last.gates}["validation_comments"]
+    assert f"{closed} requests, {closed} unchanged (304)" in next(d for d in again.details if "read:" in d)
 
 
 def test_a_step_left_out_of_the_config_stays_a_signature_saying_what_would_judge_it(sandbox):

@@ -381,3 +381,28 @@ def test_the_issue_search_pages_like_github_and_refuses_a_qualifier_it_does_not_
     for refused in (unknown, nowhere):
         assert refused.status == 422
         assert violations(operation_for("GET", "/search/issues"), 422, refused.body, "ValidationError") == []
+
+
+def test_the_evidence_repositories_answer_as_github_does(sandbox):
+    """The contents API (a file, a file in a folder, a missing one), a workflow's runs by its file name and
+    by its number, and a run's jobs: what the checklist's evidence steps read."""
+    base = sandbox.github.base_url
+    runs = fetch(base, "/repos/acme/test-infra/actions/workflows/validate-binaries.yml/runs?per_page=2")
+    workflow_id = json.loads(runs.body)["workflow_runs"][0]["workflow_id"]
+    run_id = json.loads(runs.body)["workflow_runs"][0]["id"]
+    answers = [
+        fetch(base, "/repos/acme/docs/contents/index.html?ref=site"),
+        fetch(base, "/repos/acme/docs/contents/2.4/index.html?ref=site"),
+        runs,
+        fetch(base, f"/repos/acme/test-infra/actions/workflows/{workflow_id}/runs"),
+        fetch(base, f"/repos/acme/test-infra/actions/runs/{run_id}/jobs?filter=latest"),
+    ]
+    missing = fetch(base, "/repos/acme/docs/contents/9.9/index.html?ref=site")
+    no_workflow = fetch(base, "/repos/acme/test-infra/actions/workflows/nope.yml/runs")
+    assert [a.status for a in answers] == [200] * 5 and nonconforming(answers) == []
+    assert [missing.status, no_workflow.status] == [404, 404]
+    for a in (missing, no_workflow):
+        assert violations(operation_for(a.method, a.path), a.status, a.body, "BasicError") == [], a.path
+    file = json.loads(answers[1].body)
+    assert file["path"] == "2.4/index.html" and file["type"] == "file" and file["encoding"] == "base64"
+    assert 'rel="next"' in runs.headers.get("Link", "")
