@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.adapters.github import GitHubClient
     from cockpit.config import GitHubConfig
     from cockpit.domain.checklist import ChecklistStep
+    from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate
     from cockpit.domain.reports import (
         BranchReport,
@@ -37,6 +38,10 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.loaders.shared import Shared, SharedResults
     from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
     from cockpit.state.store import StateStore
+
+
+EVIDENCE_REUSE_S = 30.0
+"""The checklist is re-evaluated whenever a pane reports: its evidence is read again at most this often."""
 
 
 def utc_now() -> datetime:
@@ -176,18 +181,21 @@ class CockpitBackend:
     def checklist_steps(self) -> Sequence[ChecklistStep]:
         """The template's steps that apply to this release (the patch phases only to a patch release)."""
         from cockpit.services.checklist import load_template, steps_for_release
+        from cockpit.services.evidence_steps import evidence_steps
         from cockpit.services.schedule import release_is_patch
 
         steps = load_template(self.config.checklist_template)
+        steps = evidence_steps(steps, self.config.evidence.configured)
         return steps_for_release(steps, patch=release_is_patch(self.config.release))
 
     def load_checklist(self, gates: dict[str, Gate]) -> ChecklistReport:
-        """The checklist joined with ``gates`` and, for a patch release with a ``[schedule]``, its phase gates
-        as of the backend's clock."""
+        """The checklist joined with ``gates``, the evidence steps' gates (read in this worker, reused for
+        ``EVIDENCE_REUSE_S``) and, for a patch release with a ``[schedule]``, its phase gates as of the clock."""
         from cockpit.services.checklist import checklist_report
 
-        evidence = {**gates, **self.phase_gates(gates), **self.promotion_gates()}
-        return checklist_report(self.checklist_steps(), self.state.signoffs(), evidence)
+        evidence = {g.name: g for g in self.load_evidence().gates}
+        live = {**gates, **evidence, **self.promotion_gates()}
+        return checklist_report(self.checklist_steps(), self.state.signoffs(), {**live, **self.phase_gates(live)})
 
     def promotion_gates(self) -> dict[str, Gate]:
         """The gates of the steps after the final RC (RC tag builds, final tag, staging, promotion).
@@ -204,6 +212,15 @@ class CockpitBackend:
                 self._promotion, self._promotion_acted = Lazy(_shared_gates), acted
             shared = self._promotion
         return shared.get().get(lambda: promotion_gates(self), reuse_within=self.config.github.refresh_s)
+
+    def load_evidence(self) -> EvidenceReport:
+        """The evidence steps' gates; nothing is read when no ``[evidence]`` step is configured."""
+        from cockpit.domain.evidence import EvidenceReport
+        from cockpit.loaders.evidence import load_evidence
+
+        if not self.config.evidence.configured:
+            return EvidenceReport(())
+        return self.shared.evidence.get(lambda: load_evidence(self), reuse_within=EVIDENCE_REUSE_S)
 
     def phase_gates(self, gates: dict[str, Gate]) -> dict[str, Gate]:
         """Each patch phase's gate from the schedule and today; none unless this is a patch release with a schedule."""

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from cockpit.config_evidence import EvidenceConfig
 from cockpit.domain.merging import DEFAULT_MERGE_METHOD, MERGE_METHODS
 from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.domain.schedule import PatchSchedule
@@ -89,6 +90,7 @@ class Config:
     final_rc_date: date | None = None  # [release] final_rc_date: the target the burn-down marks
     validation: ValidationSettings = field(default_factory=ValidationSettings)  # [evidence] validation_*
     merge_method: str = DEFAULT_MERGE_METHOD  # [release] merge_method: how a release-branch PR is merged
+    evidence: EvidenceConfig = field(default_factory=EvidenceConfig)  # [evidence]: steps that judge themselves
 
     @property
     def resolved_state_path(self) -> Path:
@@ -302,6 +304,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         final_rc_date=_optional_date(rel, "final_rc_date"),
         validation=_validation(root.table("evidence"), rel, version),
         merge_method=_merge_method(rel),
+        evidence=_evidence(root.table("evidence")) if "evidence" in data else EvidenceConfig(),
     )
 
 
@@ -313,11 +316,18 @@ def _merge_method(rel: _Table) -> str:
 
 
 def _validation(ev: _Table, rel: _Table, version: str) -> ValidationSettings:
-    """``[evidence]`` ``validation_issue_title``, ``validation_phrase``, ``validation_repository``; the
-    posted ``[release] validation_comment`` must contain the phrase (else it would be posted twice)."""
+    """``[evidence.validation_issue]`` ``new_title`` and ``repository``, ``[evidence.validation_comments]``
+    ``phrase``; the posted ``[release] validation_comment`` must contain the phrase (else it would be posted
+    twice)."""
     from cockpit.config_validation import validation_settings
 
     return validation_settings(ev, rel, version, repository=_repository)
+
+
+def _evidence(t: _Table) -> EvidenceConfig:
+    from cockpit.config_evidence import evidence_from
+
+    return evidence_from(t)
 
 
 def _optional_date(t: _Table, key: str) -> date | None:

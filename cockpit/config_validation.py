@@ -1,7 +1,9 @@
-"""``[evidence]`` validation keys of ``cockpit.toml``: the validation issue's title and repository, and
-the phrase that recognises a validation comment (defaults in ``cockpit.domain.validation``).
+"""The validation keys of ``cockpit.toml``, shared by the validation actions and the evidence gates so that
+what the cockpit writes is what it recognises: ``[evidence.validation_issue]`` ``repository`` and
+``new_title`` (the title the cockpit opens the issue with), and ``[evidence.validation_comments]`` ``phrase``
+(what recognises a validation comment). Defaults in ``cockpit.domain.validation``.
 
-Other ``[evidence]`` keys belong to the evidence gates and are not read here.
+The other keys of those tables (the gate's title pattern, ``max_issues``) are read by ``config_evidence``.
 """
 
 from __future__ import annotations
@@ -24,23 +26,24 @@ if TYPE_CHECKING:
 
 def validation_settings(ev: _Table, rel: _Table, version: str, *, repository: Callable[..., str]) -> ValidationSettings:
     """The settings of ``ev`` (``[evidence]``); a ConfigError names the key and what was expected."""
-    title = ev.str("validation_issue_title", VALIDATION_ISSUE_TITLE)
-    phrase = ev.str("validation_phrase", VALIDATION_PHRASE)
-    for key, value in (("validation_issue_title", title), ("validation_phrase", phrase)):
+    issue, comments = ev.table("validation_issue"), ev.table("validation_comments")
+    title = issue.str("new_title", VALIDATION_ISSUE_TITLE)
+    phrase = comments.str("phrase", VALIDATION_PHRASE)
+    for table, key, value in ((issue, "new_title", title), (comments, "phrase", phrase)):
         if not value.strip():
-            raise ev.fail(key, "a non-empty text (placeholder: {version})", value)
+            raise table.fail(key, "a non-empty text (placeholder: {version})", value)
         if unknown := unknown_placeholders(value):
-            raise ev.fail(key, "text whose only placeholder is {version}", f"{value} (unknown: {unknown[0]})")
-    where: Any = repository(ev, "validation_repository", "") if "validation_repository" in ev.data else ""
+            raise table.fail(key, "text whose only placeholder is {version}", f"{value} (unknown: {unknown[0]})")
+    where: Any = repository(issue, "repository", "") if "repository" in issue.data else ""
     comment = rel.str("validation_comment", VALIDATION_COMMENT, multiline=True)
-    if "validation_phrase" not in ev.data and not _contains(comment, phrase, version):
+    if "phrase" not in comments.data and not _contains(comment, phrase, version):
         # a comment written before the phrase existed: it is recognised by its own words
         phrase = _own_words(comment) or phrase
     settings = ValidationSettings(issue_title=title, phrase=phrase, repository=where)
     if not _contains(comment, phrase, version):
         raise rel.fail(
             "validation_comment",
-            f"a comment containing [evidence] validation_phrase {settings.phrase_for(version)!r} "
+            f"a comment containing [evidence.validation_comments] phrase {settings.phrase_for(version)!r} "
             "(the cockpit recognises its own validation comments by it)",
             comment,
         )

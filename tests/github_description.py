@@ -43,7 +43,9 @@ class Operation:
 
     @property
     def pattern(self) -> re.Pattern[str]:
-        regex = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(self.template))
+        # a file's {path} spans folders (/contents/2.5/index.html); every other parameter is one segment
+        escaped = re.escape(self.template).replace(r"\{path\}", ".+")
+        regex = re.sub(r"\\\{[^}]+\\\}", "[^/]+", escaped)
         return re.compile(f"^{regex}$")
 
     def __str__(self) -> str:

@@ -221,6 +221,13 @@ class GitRepo:
         )
         return (_decode(out).strip() or None) if status == 0 else None
 
+    def file_at(self, ref: str, path: str) -> str | None:
+        """The text of ``path`` in the commit ``ref`` names (``git show ref:path``); None when either is absent."""
+        if not ref or ref.startswith("-") or not path or path.startswith("-"):
+            return None
+        status, out = self._run(f"reading {path} at {ref}", ["show", f"{ref}:{path.strip('/')}"], ok=(0, 128))
+        return inert(_decode(out), multiline=True) if status == 0 else None
+
     def ref_exists(self, ref: str) -> bool:
         """Whether ``ref`` names a commit."""
         return self.rev_parse(ref) is not None

@@ -18,6 +18,7 @@ from urllib.parse import quote
 from cockpit.adapters import github_parse as parse
 from cockpit.adapters.github_transport import Transport
 from cockpit.domain.ci import CheckRun, WorkflowRun
+from cockpit.domain.evidence import RepoFile
 from cockpit.domain.github import (
     IssueComment,
     Milestone,
@@ -223,6 +224,41 @@ class GitHubClient:
             event=event,
         )
         return [self._parsed(partial(parse.run_from, r), what) for r in rows]
+
+    def workflow_file_runs(
+        self, repo: str, workflow: str, *, branch: str | None = None, limit: int = 100
+    ) -> list[WorkflowRun]:
+        """The runs of one workflow (its file name, e.g. ``validate-binaries.yml``), newest first, at most ``limit``."""
+        what = f"list the runs of {workflow} in {repo}"
+        rows = self._pages(
+            f"{_repo_path(repo)}/actions/workflows/{quote(workflow, safe='')}/runs",
+            what,
+            wrap="workflow_runs",
+            limit=limit,
+            branch=branch,
+        )
+        return [self._parsed(partial(parse.run_from, r), what) for r in rows]
+
+    def run_jobs(self, repo: str, run_id: int) -> list[CheckRun]:
+        """The latest attempt's jobs of one workflow run (a matrix's entries by name)."""
+        what = f"list the jobs of run {run_id} in {repo}"
+        rows = self._pages(f"{_repo_path(repo)}/actions/runs/{int(run_id)}/jobs", what, wrap="jobs", filter="latest")
+        return [self._parsed(partial(parse.job_from, r), what) for r in rows]
+
+    def repo_file(self, repo: str, path: str, ref: str) -> RepoFile | None:
+        """The file at ``path`` on ``ref`` (contents API); None when GitHub answers 404 for it.
+
+        GitHub answers 404 as well for a repository the token cannot see: callers that must tell the
+        two apart ask ``repository_exists``.
+        """
+        what = f"read {path} at {ref} in {repo}"
+        try:
+            data = self._get(f"{_repo_path(repo)}/contents/{quote(path.strip('/'))}", what, ref=ref)
+        except GitHubError as exc:
+            if getattr(exc, "status", None) == 404:
+                return None
+            raise
+        return self._parsed(lambda: parse.file_from(data, repo, ref), what)
 
     def check_runs(self, repo: str, ref: str) -> list[CheckRun]:
         """The latest check runs of a branch, tag or sha, each with its workflow's name.

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from cockpit.domain.ci import CheckRun, WorkflowRun
+from cockpit.domain.evidence import RepoFile
 from cockpit.domain.github import (
     IssueComment,
     ItemKind,
@@ -192,6 +193,7 @@ def pull_from(data: Any, repository: str) -> PullRequest:
         repository=_text(base_repo, "full_name") if isinstance(base_repo, dict) else repository,
         head_sha=_text(head, "sha"),
         mergeable=d.get("mergeable") if isinstance(d.get("mergeable"), bool) else None,
+        mergeable_state=_text(d, "mergeable_state"),
     )
 
 
@@ -239,6 +241,7 @@ def run_from(data: Any) -> WorkflowRun:
         event=_text(d, "event"),
         attempt=_attempt(d.get("run_attempt")),
         created_at=_time(d.get("created_at")),
+        display_title=_text(d, "display_title"),
     )
 
 
@@ -267,4 +270,38 @@ def check_run_from(data: Any, runs_by_suite: dict[int, WorkflowRun]) -> CheckRun
         head_sha=_text(d, "head_sha"),
         started_at=_time(d.get("started_at")),
         completed_at=_time(d.get("completed_at")),
+    )
+
+
+def job_from(data: Any) -> CheckRun:
+    """A job of a workflow run (``GET .../actions/runs/{id}/jobs``) as a check run of that run."""
+    d = _dict(data, "a job")
+    return CheckRun(
+        id=_int(d, "id"),
+        name=_str(d, "name"),
+        status=_str(d, "status", ""),
+        conclusion=d.get("conclusion") if isinstance(d.get("conclusion"), str) else None,
+        workflow=_text(d, "workflow_name"),
+        html_url=_text(d, "html_url"),
+        run_id=d.get("run_id") if isinstance(d.get("run_id"), int) and not isinstance(d.get("run_id"), bool) else None,
+        head_sha=_text(d, "head_sha"),
+        started_at=_time(d.get("started_at")),
+        completed_at=_time(d.get("completed_at")),
+    )
+
+
+def file_from(data: Any, repository: str, ref: str) -> RepoFile:
+    """A file of the contents API; a directory (a list) or a symlink/submodule is not a file."""
+    if isinstance(data, list):
+        raise Malformed("expected a file, got a directory listing")
+    d = _dict(data, "a file")
+    if _text(d, "type") != "file":
+        raise Malformed(f"expected a file, got type {_text(d, 'type')!r:.40}")
+    return RepoFile(
+        repository=repository,
+        path=_str(d, "path"),
+        ref=ref,
+        sha=_str(d, "sha"),
+        size=_int(d, "size"),
+        html_url=_text(d, "html_url"),
     )

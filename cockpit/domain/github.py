@@ -84,8 +84,9 @@ class PullRequest:
     merge_commit_sha: str | None = None
     body: str = ""
     repository: str = ""
-    head_sha: str = ""  # the head commit the PR would merge
-    mergeable: bool | None = None  # GitHub's answer on the single-PR read; None while it computes (and in lists)
+    head_sha: str = ""
+    mergeable: bool | None = None  # None until GitHub has computed it (read from the single PR only)
+    mergeable_state: str = ""  # clean / dirty / blocked / unstable / unknown
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,7 @@ class GoNoGo:
     unsigned: tuple[str, ...] = ()  # required manual step ids not yet signed
     reasons: tuple[str, ...] = ()  # one line per thing that keeps it from GO, in the release manager's words
     overrides: tuple[str, ...] = ()  # steps signed by hand over a gate that is not green: GO counts them, visibly
+    judged: tuple[str, ...] = ()  # required step ids judged from evidence ([evidence]) that are not green
 
 
 @dataclass(frozen=True)

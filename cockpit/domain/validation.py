@@ -2,7 +2,7 @@
 
 The actions that write them (``cockpit.actions.validation``) and the gates that read them back
 must agree on what they look like, so both take these defaults (overridable in ``cockpit.toml``
-``[evidence]``: ``validation_issue_title``, ``validation_repository``, ``validation_phrase``).
+``[evidence.validation_issue]`` ``new_title`` and ``repository``, ``[evidence.validation_comments]`` ``phrase``).
 
 - The validation issue is found by its exact title: ``VALIDATION_ISSUE_TITLE`` with ``{version}``.
 - A validation comment on a closed milestone issue is recognised, whoever wrote it, by containing

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from cockpit.errors import CockpitError
 
 if TYPE_CHECKING:
+    from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate
     from cockpit.domain.github import Milestone, MilestoneItem
     from cockpit.domain.reports import BranchReport, PicksReport
@@ -67,6 +68,10 @@ def _branch() -> Shared[BranchReport]:
     return Shared()
 
 
+def _evidence() -> Shared[EvidenceReport]:
+    return Shared()
+
+
 @dataclass
 class SharedResults:
     """What one pane's load leaves for the other panes and for the actions, in one session."""
@@ -77,5 +82,7 @@ class SharedResults:
     """The branch diff (branch-diff and cherry-pick panes; the validation action reads the last)."""
     picks: PicksReport | None = None
     """The latest cherry-pick load: the validation issue lists its accepted picks."""
+    evidence: Shared[EvidenceReport] = field(default_factory=_evidence)
+    """The checklist's evidence steps (the checklist pane re-evaluates often: read once per ``EVIDENCE_REUSE_S``)."""
     pypi_gate: Gate | None = None
     """From the latest storage load: the checklist actions lock the PyPI step on it."""

@@ -168,6 +168,7 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
         },
         "state": {"path": str(directory / STATE_NAME)},
         **({"schedule": world.schedule} if world.schedule else {}),
+        **({"evidence": world.evidence_config} if world.evidence_config else {}),
     }
     path = directory / CONFIG_NAME
     header = "# Written by 'cockpit demo' / 'cockpit sandbox': a fictional release served on 127.0.0.1.\n"

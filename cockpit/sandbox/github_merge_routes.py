@@ -143,7 +143,9 @@ class MergeHandlers:
         wanted = body.get("sha")
         if wanted is not None and wanted != pull.head_sha:
             return self.error(409, "Head branch was modified. Review and try the merge again.")
-        refusal = _protection_refusal(state, pull) or (None if pull.mergeable else "Pull Request is not mergeable")
+        refusal = _protection_refusal(state, pull) or (
+            None if pull.mergeable is not False else "Pull Request is not mergeable"
+        )
         if refusal:
             return self.error(405, refusal)
         merged = fake_sha("merge", state.repo.full_name, pull.number, pull.head_sha, method)

@@ -190,9 +190,9 @@ def pull_json(
         data.update(
             {
                 "merged": p.merged,
-                "mergeable": None,
+                "mergeable": p.mergeable,
                 "rebaseable": None,
-                "mergeable_state": "unknown",
+                "mergeable_state": p.mergeable_state,
                 "merged_by": user_json(u.api, "pytorchmergebot") if p.merged else None,
                 "comments": 0,
                 "review_comments": 0,

@@ -6,9 +6,10 @@
         gh.faults.status_burst(502, count=2) # see cockpit.sandbox.http_base
 
 It answers the endpoints the cockpit uses (repository, milestones, issues and pull requests,
-comments and their mutations, issue search, commits of a branch, check runs, workflow runs and jobs, re-run
-failed jobs, rate limit; opening an issue, reviews, a branch's protection, commit statuses and the merge
-of a pull request: ``github_merge_routes``) with pagination and ``Link`` headers, weak ETags with 304s that do not
+comments and their mutations, issue search, commits of a branch, check runs, workflow runs (of the repository
+or of one workflow file) and jobs, file contents, re-run failed jobs, rate limit; opening an issue, reviews, a
+branch's protection, commit statuses and the merge of a pull request: ``github_merge_routes``) with pagination
+and ``Link`` headers, weak ETags with 304s that do not
 count against the rate limit, and ``X-RateLimit-*`` headers. Errors carry GitHub's JSON body.
 """
 
@@ -20,9 +21,11 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import unquote
 
+from cockpit.sandbox import github_evidence_routes as evidence_routes
 from cockpit.sandbox import github_render as render
 from cockpit.sandbox.github_merge_routes import MergeHandlers
 from cockpit.sandbox.github_paging import link_header, page_of
@@ -91,6 +94,8 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
             ("GET", repo + f"/commits/{_SEG}/check-runs", self.list_check_runs),
             ("GET", repo + "/actions/runs", self.list_runs),
             ("GET", repo + f"/actions/runs/{_NUM}/jobs", self.list_jobs),
+            ("GET", repo + f"/actions/workflows/{_SEG}/runs", partial(evidence_routes.list_workflow_runs_of, self)),
+            ("GET", repo + "/contents/(.+?)", partial(evidence_routes.get_content, self)),
             ("POST", repo + f"/actions/runs/{_NUM}/rerun-failed-jobs", self.rerun_failed_jobs),
         ):
             self._routes.append((method, re.compile(pattern + "/?$"), fn))

@@ -57,7 +57,8 @@ class SbPull:
     merged_at: str | None = None
     merge_commit_sha: str | None = None
     head_sha: str = ""
-    mergeable: bool = True  # False: conflicts with its base (GitHub answers 405 to a merge)
+    mergeable: bool | None = None  # GitHub's answer once it has computed it; None while it has not
+    mergeable_state: str = "unknown"  # clean / dirty / blocked / unstable / unknown
 
 
 @dataclass
@@ -95,6 +96,8 @@ class SbWorkflowRun:
     check_suite_id: int = 0
     created_at: str = ""
     run_attempt: int = 1
+    path: str = ""  # the workflow file; "" means .github/workflows/<name>.yml
+    display_title: str = ""  # "" means the head commit's subject, as for a push
 
 
 @dataclass
@@ -126,6 +129,7 @@ class SbRepo:
     check_runs: list[SbCheckRun] = field(default_factory=list)
     reviews: list[SbReview] = field(default_factory=list)
     required_checks: dict[str, list[str]] = field(default_factory=dict)  # protected branch -> required check names
+    files: dict[str, dict[str, str]] = field(default_factory=dict)  # ref -> path -> text (the contents API)
 
 
 @dataclass
@@ -174,3 +178,4 @@ class World:
     all_green: bool = False  # built with every blocking gate green (see world.build_world)
     schedule: dict = field(default_factory=dict)  # a patch release's [schedule] for the config (world_patch)
     clock: str = ""  # a patch world's "now" (ISO); "" for the wall clock
+    evidence_config: dict = field(default_factory=dict)  # the [evidence] table for the config (world_evidence)

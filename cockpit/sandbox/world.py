@@ -74,6 +74,7 @@ from cockpit.sandbox import model
 from cockpit.sandbox.model import World
 from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
+from cockpit.sandbox.world_evidence import add_evidence
 from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE, core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_merges import plant_merges
@@ -94,7 +95,7 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 6
+WORLD_FORMAT = 8
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -111,14 +112,16 @@ def build_world(
     ci_repositories: int = MIN_CI_REPOSITORIES,
     jobs_per_run: int | None = None,
     patch: bool = False,
+    evidence: bool = True,
 ) -> World:
     """Write the git repositories under ``dest`` and return the world (same seed, same SHAs).
 
-    ``patch=True`` builds the patch release 2.5.1 mid-flight instead (``cockpit.sandbox.world_patch``)."""
+    ``patch=True`` builds the patch release 2.5.1 mid-flight instead (``cockpit.sandbox.world_patch``);
+    ``evidence=False`` leaves out the checklist's evidence repositories (``cockpit.sandbox.world_evidence``)."""
     if patch:
         from cockpit.sandbox.world_patch import PATCH_VERSION, make_patch_world
 
-        return make_patch_world(
+        patched = make_patch_world(
             build_world(
                 dest,
                 seed=seed,
@@ -128,8 +131,11 @@ def build_world(
                 tracker_comments=tracker_comments,
                 ci_repositories=ci_repositories,
                 jobs_per_run=jobs_per_run,
+                evidence=False,
             )
         )
+        add_evidence(patched)  # after the patch's own issues, so theirs keep their numbers
+        return patched
     if not is_valid_version(version):
         raise ValueError(f"version {version!r}: expected X.Y.Z, e.g. 2.5.0")
     extra_ci = ci_repository_names(ci_repositories)
@@ -194,7 +200,7 @@ def build_world(
         merges=merges,
     )
     repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
-    return World(
+    world = World(
         seed=seed,
         version=version,
         repository=CORE,
@@ -213,6 +219,9 @@ def build_world(
         truth=truth,
         all_green=all_green,
     )
+    if evidence:  # the checklist's evidence repositories (world_evidence)
+        add_evidence(world)
+    return world
 
 
 def _milestone_fill(extra: int, trunk_commits: int) -> dict[str, int]:

@@ -52,17 +52,15 @@ def go_no_go(
         for v in before_go
         if v.step.kind is StepKind.AUTOMATIC and v.step.gate not in blocking and v.step.gate not in PANE_GATES
     ]
-    reasons += [
-        f"not done: {v.step.title} ({v.gate.status.value}: {v.gate.summary})"
-        for v in automatic
-        if not v.done and v.gate is not None
-    ]
+    not_done = [v for v in automatic if not v.done and v.gate is not None]  # it holds GO as a signature would
+    reasons += [f"not done: {v.step.title} ({v.gate.status.value}: {v.gate.summary})" for v in not_done if v.gate]
     return GoNoGo(
         go=not reasons,
         gates=tuple(shown),
         unsigned=tuple(step.id for step in unsigned),
         reasons=tuple(reasons),
         overrides=tuple(override_line(v) for v in before_go if v.override),
+        judged=tuple(v.step.id for v in not_done),
     )
 
 

@@ -71,8 +71,16 @@ def loaded(sandbox_world, tmp_path_factory):
         backend = build_backend(load_config(path), clock=lambda: NOW)
         urls = {servers.github_url: "http://127.0.0.1:PORT", servers.index_url: "http://127.0.0.1:PORT"}
         reports = {name: normalised(getattr(backend, name)(), urls) for name in LOADERS}
+        pin_evidence(backend)
         yield LoadedOnce(backend, reports)
         backend.state.close()
+
+
+def pin_evidence(backend: Any) -> None:
+    """Read the checklist's evidence once and serve it to every re-evaluation: the real backend reads it again
+    after ``EVIDENCE_REUSE_S``, and a slow run must not change the request count a snapshot shows."""
+    evidence = backend.load_evidence()
+    backend.load_evidence = lambda: evidence
 
 
 def snapshot_app(backend: Any, theme: str) -> CockpitApp:

@@ -352,7 +352,7 @@ def test_the_rc_channel_is_laid_out_like_pytorchs_with_one_gap_of_each_kind_plan
     assert promoted and all(
         w.variant == "cpu" for w in world.wheels if w.channel == "stable" and w.filename in promoted
     )
-    assert sorted({r.version for r in world.pypi}) == ["2.4.0", "2.4.1"]
+    assert sorted({r.version for r in world.pypi if r.package != "triton"}) == ["2.4.0", "2.4.1"]
 
 
 def test_a_saved_world_loads_back_equal(world, tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
+from cockpit.domain.evidence import EVIDENCE_GATES
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import ConfigError
 from cockpit.services.checklist import (
@@ -16,6 +17,7 @@ from cockpit.services.checklist import (
     fill_placeholders,
     load_template,
 )
+from cockpit.services.evidence_steps import evidence_steps
 from cockpit.services.overview import BLOCKING, go_no_go
 from cockpit.services.phase_gates import PHASE_GATES
 
@@ -39,14 +41,16 @@ def signed(*ids, who="alice"):
 
 @pytest.fixture(scope="module")
 def steps():
-    return load_template()
+    """The packaged checklist of a release whose config has no ``[evidence]``: those steps are signatures."""
+    return evidence_steps(load_template(), configured=())
 
 
 def manual_before_go(steps):
     return [s.id for s in steps if s.kind is StepKind.MANUAL and s.required and not s.after_go]
 
 
-def test_the_packaged_template_follows_the_process_document(steps):
+def test_the_packaged_template_follows_the_process_document():
+    steps = load_template()
     sections = list(dict.fromkeys(s.section for s in steps))
     assert sections == [
         "Final RC requirements",
@@ -71,7 +75,10 @@ def test_the_packaged_template_follows_the_process_document(steps):
         "promote_stable": "stable_promoted",
         "promote_pypi": "pypi_promoted",
         **{gate: gate for gate in PHASE_GATES.values()},  # the patch phases, each its own step
+        **{gate: gate for gate in EVIDENCE_GATES},  # judged from other repositories once [evidence] says where
     }
+    left_to_people = [s.id for s in steps if s.kind is StepKind.MANUAL and s.required and not s.action]
+    assert left_to_people == ["rc_health", "perf_no_regression", "stage_pypi", "promote_stable", "promote_pypi"]
     pypi = by_id["promote_pypi"]
     assert pypi.irreversible and pypi.kind is StepKind.AUTOMATIC and pypi.gate == "pypi_promoted"
     assert not by_id["promote_stable"].irreversible

@@ -71,10 +71,10 @@ def test_the_evidence_gates_and_the_actions_share_one_title_and_phrase(tmp_path)
 @pytest.mark.parametrize(
     ("extra", "key"),
     [
-        ('\n[evidence]\nvalidation_phrase = "Checked on {os}"\n', "evidence.validation_phrase"),
-        ('\n[evidence]\nvalidation_issue_title = ""\n', "evidence.validation_issue_title"),
-        ('\n[evidence]\nvalidation_phrase = "Verified in {version}"\n', "release.validation_comment"),
-        ('\n[evidence]\nvalidation_repository = "not-a-repo"\n', "evidence.validation_repository"),
+        ('\n[evidence.validation_comments]\nphrase = "Checked on {os}"\n', "evidence.validation_comments.phrase"),
+        ('\n[evidence.validation_issue]\nnew_title = ""\n', "evidence.validation_issue.new_title"),
+        ('\n[evidence.validation_comments]\nphrase = "Verified in {version}"\n', "release.validation_comment"),
+        ('\n[evidence.validation_issue]\nrepository = "not-a-repo"\n', "evidence.validation_issue.repository"),
     ],
 )
 def test_validation_settings_that_could_not_work_are_refused_naming_the_key(tmp_path, extra, key):

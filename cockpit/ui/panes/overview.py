@@ -41,9 +41,8 @@ def verdict_line(verdict: GoNoGo) -> str:
     if other:
         parts.append(f"{other} amber or unknown")
     parts.append(f"{_plural(len(verdict.unsigned), 'required step')} unsigned")
-    not_done = sum(reason.startswith("not done: ") for reason in verdict.reasons)
-    if not_done:
-        parts.append(f"{not_done} not done")
+    if verdict.judged:
+        parts.append(f"{_plural(len(verdict.judged), 'checked step')} not done")
     return "NO-GO: " + ", ".join(parts)
 
 

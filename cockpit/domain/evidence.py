@@ -1,0 +1,49 @@
+"""The checklist's evidence from other repositories: what was read, and the gates judged from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cockpit.domain.gates import Gate
+
+EVIDENCE_GATES = {
+    "validate_binaries": "Validate-binaries run",
+    "validation_comments": "Validation comments",
+    "validation_issue": "Validation issue",
+    "docs_build_entry": "Docs build entry",
+    "release_matrix_pr": "Release matrix PR",
+    "published_versions_pr": "Published versions PR",
+    "triton_pin_release": "Triton pin on PyPI",
+    "colab_issue": "Colab issue",
+}
+"""The gates that judge checklist steps from evidence, with their titles, in the checklist's order.
+
+They are not in ``GATE_TITLES``: the overview lists pane gates, and these reach it through the
+checklist gate (each decides one checklist step)."""
+
+
+@dataclass(frozen=True)
+class RepoFile:
+    """A file of a repository at a ref, as the contents API describes it (its text is not kept)."""
+
+    repository: str
+    path: str
+    ref: str
+    sha: str
+    size: int
+    html_url: str = ""
+
+
+@dataclass(frozen=True)
+class EvidenceReport:
+    """The evidence gates of one load, and what reading them cost.
+
+    ``gates`` holds only the configured steps; ``manual`` names each step left to a signature with the
+    config that would make it automatic.
+    """
+
+    gates: tuple[Gate, ...]
+    manual: tuple[tuple[str, str], ...] = ()
+    requests: int = 0  # GitHub requests this load sent (304s included)
+    not_modified: int = 0  # of those, answered 304
+    comment_reads: int = 0  # issues whose comments were read for the validation comments
