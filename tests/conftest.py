@@ -56,3 +56,19 @@ def world_clone_copy(sandbox_world, tmp_path) -> Path:
 def anyio_backend():
     """Async tests (Textual's Pilot) run on asyncio."""
     return "asyncio"
+
+
+@pytest.fixture()
+def validation_not_started(sandbox):
+    """The sandbox's release before anyone started validating: the world plants the validation issue and
+    most validation comments (the evidence gates read them); the chores that write them start from none."""
+    state = sandbox.github.repos[sandbox.world.repository.lower()]
+    planted = {i.number for i in state.repo.issues if i.title.endswith("] Release validation")}
+    state.repo.issues[:] = [i for i in state.repo.issues if i.number not in planted]
+    for number in planted:
+        state.items.pop(number, None)
+    validated = {c.id for c in state.comments.values() if "validated for" in (c.body or "").lower()}
+    state.repo.comments[:] = [c for c in state.repo.comments if c.id not in validated]
+    for comment_id in validated:
+        state.comments.pop(comment_id)
+    return sandbox

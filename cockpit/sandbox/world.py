@@ -50,6 +50,9 @@ it comes from a fault, never from the data.
   last_green, pending, binary_builds_sha, ...); ``storage``: the planted gaps of the RC channel,
   flat (``missing``, ``yanked``, ``oversize``, ``wrong_version``) and per variant (``by_variant``):
   see ``world_wheels``.
+- ``promotion``: the checklist's own gates after the final RC (``rc_health``, ``final_rc_tagged``,
+  ``pypi_staged``, ``stable_promoted``, ``pypi_promoted``), each with its planted ``status`` and why:
+  see ``world_promotion``.
 - ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
   ``tracker_issue``, ``edge_cases``.
 - ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
@@ -80,6 +83,7 @@ from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_merges import plant_merges
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
+from cockpit.sandbox.world_promotion import plant_promotion
 from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
 from cockpit.sandbox.world_tracker import (
     decoy_trackers,
@@ -180,6 +184,19 @@ def build_world(
     audio, ci_audio = domain_repo(writer, AUDIO, branch, "green" if all_green else "amber", jobs_per_run=jobs_per_run)
     extra = {name: domain_repo(writer, name, branch, "green", jobs_per_run=jobs_per_run) for name in extra_ci}
     wheels, pypi, storage = wheels_and_pypi(rng, seed, version, all_green=all_green)
+    repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
+    promotion = plant_promotion(
+        writer,
+        repos,
+        CORE,
+        wheels,
+        version=version,
+        tags=tags,
+        branch_head=plan.branch[-1].sha,
+        clone=clone,
+        remote=remote,
+        all_green=all_green,
+    )
     ci = {CORE: "green", VISION: "green", AUDIO: "green"}
     if not all_green:
         ci = {CORE: "red", VISION: "green", AUDIO: "amber"}
@@ -198,8 +215,8 @@ def build_world(
         decoy_trackers=decoys,
         decoy_milestones=[{"number": PLANNING_MILESTONE, "title": f"v{branch.removeprefix('release/')}"}],
         merges=merges,
+        promotion=promotion,
     )
-    repos = {CORE: core, VISION: vision, AUDIO: audio, **{name: repo for name, (repo, _detail) in extra.items()}}
     world = World(
         seed=seed,
         version=version,

@@ -15,7 +15,7 @@ from cockpit.bootstrap import build_backend
 from cockpit.config import load_config
 from cockpit.services.milestone import validation_key
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("validation_not_started")]
 
 REQUEST = re.compile(r"^\s*(GET|POST|PUT|PATCH|DELETE) (/\S+)", re.M)
 TITLE = "[v2.5.0] Release validation"

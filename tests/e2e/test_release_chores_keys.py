@@ -12,7 +12,7 @@ from cockpit.ui.confirm import ConfirmScreen
 from tests.e2e.test_picks_and_milestone import SIZE, notes, select
 from tests.pilot import settle
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("validation_not_started")]
 
 
 def non_reads(sandbox) -> list[tuple[str, str]]:

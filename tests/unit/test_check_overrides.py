@@ -70,5 +70,5 @@ def test_the_report_marks_the_override_in_markdown_and_json():
 def test_the_overview_verdict_line_counts_steps_not_done_and_says_go_with_overrides():
     from cockpit.ui.panes.overview import verdict_line
 
-    assert verdict_line(picture({}).verdict).endswith("0 required steps unsigned, 1 not done")
+    assert verdict_line(picture({}).verdict).endswith("0 required steps unsigned, 1 checked step not done")
     assert verdict_line(picture(SIGNED).verdict) == "GO with 1 override: signed by hand over gates not green (see 5)"

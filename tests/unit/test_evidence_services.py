@@ -172,5 +172,5 @@ def test_a_red_evidence_step_holds_the_go_decision_and_the_verdict_line_counts_i
     }
     verdict = go_no_go(gates, checklist_report([step, colab], {}, gates), blocking=())
     assert not verdict.go and verdict.judged == ("docs_build_entry",)  # the Colab issue comes after the decision
-    assert verdict.reasons == ("Docs entry: red, no 2.5/index.html",)
-    assert verdict_line(verdict) == "NO-GO: 0 gates red, 0 required steps unsigned, 1 checked step not green"
+    assert verdict.reasons == ("not done: Docs entry (red: no 2.5/index.html)",)
+    assert verdict_line(verdict) == "NO-GO: 0 gates red, 0 required steps unsigned, 1 checked step not done"
