@@ -177,8 +177,10 @@ class CockpitBackend:
         """The checklist joined with ``gates`` and, for a patch release with a ``[schedule]``, its phase gates
         as of the backend's clock."""
         from cockpit.services.checklist import checklist_report
+        from cockpit.services.status_read import with_team_signoffs
 
-        return checklist_report(self.checklist_steps(), self.state.signoffs(), {**gates, **self.phase_gates(gates)})
+        signoffs = with_team_signoffs(self.state.signoffs(), self.shared.team_status)  # the team's, from the tracker
+        return checklist_report(self.checklist_steps(), signoffs, {**gates, **self.phase_gates(gates)})
 
     def phase_gates(self, gates: dict[str, Gate]) -> dict[str, Gate]:
         """Each patch phase's gate from the schedule and today; none unless this is a patch release with a schedule."""

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from cockpit.domain.gates import Gate
     from cockpit.domain.github import Milestone, MilestoneItem
     from cockpit.domain.reports import BranchReport
+    from cockpit.domain.status import ReadStatus
 
 T = TypeVar("T")
 
@@ -77,3 +78,5 @@ class SharedResults:
     """The branch diff (branch-diff and cherry-pick panes; the validation action reads the last)."""
     pypi_gate: Gate | None = None
     """From the latest storage load: the checklist actions lock the PyPI step on it."""
+    team_status: ReadStatus | None = None
+    """The status comment as the latest read of the tracker found it: the team's sign-offs."""
