@@ -25,6 +25,7 @@ from cockpit.domain.status import PublishedStatus, SharedSignoff, SignConflict, 
 from cockpit.errors import ActionRefused, ConfigError, GitHubError, ReadOnlyError
 from cockpit.services.status_block import (
     decode_block,
+    merge_base,
     merge_signoffs,
     signoffs_from_json,
     signoffs_to_json,
@@ -83,7 +84,9 @@ def draft(ports: Ports, publication: StatusPublication, login: str) -> Draft:
     found = next((c for c in comments if c.id == read.comment_id), None)
     kinds = {s.id: s.kind for s in ports.checklist_steps()}
     mine = shared_from(ports.state.signoffs(), kinds)
-    base = signoffs_from_json(ports.state.ledger_get(_ledger_keys(ports)[1]))
+    last_read = ports.shared.team_status
+    seen = last_read.status.signoffs if last_read is not None and last_read.status is not None else {}
+    base = merge_base(signoffs_from_json(ports.state.ledger_get(_ledger_keys(ports)[1])), seen, mine)
     theirs = read.status.signoffs if read.status else {}
     merged, conflicts = merge_signoffs(base, mine, theirs)
     picture = with_signoffs(publication.picture, ports.state.signoffs(), merged)
@@ -161,7 +164,7 @@ def publish(
     ports: Ports,
     publication: StatusPublication,
     *,
-    settle: float = SETTLE_S,
+    settle: float | None = None,
     attempts: int = ATTEMPTS,
     sleep: Callable[[float], None] = time.sleep,
 ) -> str:
@@ -188,7 +191,7 @@ def publish(
             if (now.body, now.updated_at) != (plan.found.body, plan.found.updated_at):
                 continue  # changed since read: merge again
             comment = gh.edit_comment(repo, plan.found.id, plan.body)
-        sleep(settle)
+        sleep(SETTLE_S if settle is None else settle)
         if not _kept(ports, comment.id, plan):
             continue
         comment_key, base_key = _ledger_keys(ports)

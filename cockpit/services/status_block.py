@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import json
 import re
 from collections.abc import Mapping
@@ -26,7 +27,7 @@ from cockpit.domain.text import inert
 
 BLOCK_OPEN = "<!-- release-cockpit:data v=1"
 BLOCK_CLOSE = "-->"
-MAX_BLOCK = 40_000  # characters of base64; a status of 200 steps is under a quarter of it
+MAX_BLOCK = 48_000  # characters of base64, leaving room for the visible part; 60 steps use a quarter of it
 MAX_ENTRIES = 500
 _NAME_LIMIT, _NOTE_LIMIT, _TITLE_LIMIT = 100, 1000, 300
 _STEP_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,99}$")
@@ -36,22 +37,40 @@ _STATUSES = ("green", "amber", "red", "unknown")
 
 
 def encode_block(status: PublishedStatus) -> str:
-    """``status`` as the hidden block: an HTML comment of base64 lines."""
+    """``status`` as the hidden block: an HTML comment of base64 lines, at most ``MAX_BLOCK`` long.
+
+    A status too big for that loses its notes first, then long titles and summaries (the visible
+    table keeps them); raises ValueError when even that does not fit.
+    """
+    for note_limit, text_limit in ((_NOTE_LIMIT, _NOTE_LIMIT), (200, 300), (0, 80)):
+        raw = _packed(status, note_limit, text_limit)
+        if len(raw) <= MAX_BLOCK:
+            lines = [raw[i : i + 76] for i in range(0, len(raw), 76)]
+            return "\n".join([BLOCK_OPEN, *lines, BLOCK_CLOSE])
+    raise ValueError(
+        f"the status of {len(status.steps)} steps and {len(status.signoffs)} sign-offs is too big for one comment"
+    )
+
+
+def _packed(status: PublishedStatus, note_limit: int, text_limit: int) -> str:
+    def cut(text: str) -> str:
+        return text[:text_limit]
+
     data = {
         "v": 1,
         "release": status.release,
         "repository": status.repository,
         "go": status.go,
-        "reasons": list(status.reasons),
-        "gates": [[g.name, g.title, g.status, g.summary] for g in status.gates],
-        "steps": [[s.id, s.section, s.title, s.done] for s in status.steps],
-        "signoffs": {k: _entry(s) for k, s in sorted(status.signoffs.items())},
+        "reasons": [cut(r) for r in status.reasons],
+        "gates": [[g.name, g.title, g.status, cut(g.summary)] for g in status.gates],
+        "steps": [[s.id, s.section, cut(s.title), s.done] for s in status.steps],
+        "signoffs": {
+            k: _entry(dataclasses.replace(s, note=s.note[:note_limit])) for k, s in sorted(status.signoffs.items())
+        },
         "published_by": status.published_by,
         "published_at": status.published_at,
     }
-    raw = base64.b64encode(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()).decode()
-    lines = [raw[i : i + 76] for i in range(0, len(raw), 76)]
-    return "\n".join([BLOCK_OPEN, *lines, BLOCK_CLOSE])
+    return base64.b64encode(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()).decode()
 
 
 def _entry(s: SharedSignoff) -> dict[str, Any]:
@@ -207,6 +226,24 @@ def merge_signoffs(
         else:
             merged[step_id] = t
     return merged, tuple(conflicts)
+
+
+def merge_base(
+    published: Mapping[str, SharedSignoff], seen: Mapping[str, SharedSignoff], mine: Mapping[str, SharedSignoff]
+) -> dict[str, SharedSignoff]:
+    """The last version this cockpit and the comment had in common, step by step.
+
+    ``published`` is what this cockpit last published; ``seen`` what it last read in the comment (a
+    refresh). A step this cockpit changed since it published, after it saw the comment's entry, was
+    changed over that entry: that entry is the common version (so unticking another manager's
+    signature is an untick, not a conflict). Otherwise the last publish is.
+    """
+    base = dict(published)
+    for step_id, read in seen.items():
+        m = mine.get(step_id)
+        if m is not None and not _same(m, published.get(step_id)) and read.when <= m.when:
+            base[step_id] = read
+    return base
 
 
 def shown_signoff(local: SharedSignoff | None, shared: SharedSignoff | None) -> SharedSignoff | None:

@@ -46,9 +46,21 @@ def shared_from(signoffs: Mapping[str, Signoff], steps: Mapping[str, StepKind]) 
     """This cockpit's own sign-offs of manual steps (``steps``: id -> kind), as the team shares them."""
     out = {}
     for step_id, s in signoffs.items():
-        if steps.get(step_id) is StepKind.MANUAL and s.who and s.when:
-            out[step_id] = SharedSignoff(step_id, s.done, s.who, s.when, s.note, _is_override(s))
+        when = utc_z(s.when)
+        if steps.get(step_id) is StepKind.MANUAL and s.who and when:
+            out[step_id] = SharedSignoff(step_id, s.done, s.who, when, s.note, _is_override(s))
     return out
+
+
+def utc_z(when: str) -> str:
+    """An ISO time (``2026-12-01T10:01:24+00:00``, ``...Z``) as ``2026-12-01T10:01:24Z``; "" when unreadable."""
+    try:
+        moment = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _is_override(signoff: Signoff) -> bool:

@@ -15,7 +15,7 @@ from cockpit.domain.checklist import Signoff
 from cockpit.domain.github import IssueComment
 from cockpit.domain.status import ReadStatus, SharedSignoff
 from cockpit.services.status_block import decode_block, shown_signoff
-from cockpit.services.status_comment import is_status_comment
+from cockpit.services.status_comment import is_status_comment, utc_z
 
 TRUSTED = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 
@@ -65,8 +65,8 @@ def with_team_signoffs(local: Mapping[str, Signoff], read: ReadStatus | None) ->
     for step_id, shared in read.status.signoffs.items():
         mine = local.get(step_id)
         ours = None
-        if mine is not None and mine.who and mine.when:
-            ours = SharedSignoff(step_id, mine.done, mine.who, mine.when, mine.note)
+        if mine is not None and mine.who and utc_z(mine.when):
+            ours = SharedSignoff(step_id, mine.done, mine.who, utc_z(mine.when), mine.note)
         if shown_signoff(ours, shared) is shared:
             note = shared.note or (mine.note if mine else "")
             out[step_id] = Signoff(step_id, shared.done, shared.who, shared.when, note)
