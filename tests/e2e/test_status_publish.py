@@ -4,6 +4,7 @@ signature; a crash after the POST never makes a second comment; a viewer reads i
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -119,10 +120,31 @@ def test_bob_unticks_a_step_alice_signed_and_the_next_publish_carries_it(sandbox
     assert not status.signoffs[step].done, "alice's unchanged old tick does not undo bob's later untick"
 
 
-def test_two_managers_publishing_fifty_times_at_once_lose_no_signature(sandbox, team):
+def record_status_writes(sandbox) -> list[set[str]]:
+    """The steps each status comment write left signed, in the order the emulator applied the writes."""
+    emulator, release = sandbox.github, sandbox.world.version
+    serve, written = emulator.serve, []
+
+    def recording(request):
+        with emulator.lock:  # one request at a time, so the list is in the order GitHub applied them
+            response = serve(request)
+            if request.method in ("POST", "PATCH") and response.status in (200, 201):
+                status, _ = decode_block(json.loads(response.body)["body"], release=release)
+                if status is not None:
+                    written.append({k for k, s in status.signoffs.items() if s.done})
+            return response
+
+    emulator.serve = recording
+    return written
+
+
+def test_two_managers_publishing_fifty_times_at_once_lose_no_signature(sandbox, team, monkeypatch):
+    monkeypatch.setattr(publishing, "SETTLE_S", 0.05)
+    written = record_status_writes(sandbox)
     managers = [team("alice", ALICE), team("bob", BOB)]
     steps = manual_steps(managers[0])
     signed: dict[str, set[str]] = {"alice": set(), "bob": set()}
+    confirmed: list[tuple[int, str, frozenset[str]]] = []  # (writes so far, who, what their publish had made sure of)
     failures: list[BaseException] = []
     start = threading.Barrier(2)
 
@@ -135,6 +157,8 @@ def test_two_managers_publishing_fifty_times_at_once_lose_no_signature(sandbox, 
                 backend.state.set_signoff(step, done=True, who=name)
                 signed[name].add(step)
                 publish(backend, picture(backend))
+                with sandbox.github.lock:
+                    confirmed.append((len(written), name, frozenset(signed[name])))
         except BaseException as exc:
             failures.append(exc)
 
@@ -151,6 +175,9 @@ def test_two_managers_publishing_fifty_times_at_once_lose_no_signature(sandbox, 
     assert {k for k, s in status.signoffs.items() if s.done} == everyone
     for step in signed["alice"] - signed["bob"]:
         assert status.signoffs[step].who == "alice"
+    for count, name, sure in confirmed:  # no later write ever dropped a signature a publish had confirmed
+        for later, kept in enumerate(written[count - 1 :], start=count - 1):
+            assert sure <= kept, f"write {later} dropped {sorted(sure - kept)} that {name}'s publish had confirmed"
 
 
 class Crash(BaseException):
