@@ -175,7 +175,8 @@ class CockpitBackend:
 
     def load_checklist(self, gates: dict[str, Gate]) -> ChecklistReport:
         """The checklist joined with ``gates`` and, for a patch release with a ``[schedule]``, its phase gates
-        as of the backend's clock."""
+        as of the backend's clock; the team's sign-offs from the status comment (as the last read of the
+        tracker found it) show beside this session's own."""
         from cockpit.services.checklist import checklist_report
         from cockpit.services.status_read import with_team_signoffs
 

@@ -76,12 +76,16 @@ def test_an_override_is_marked_in_the_checklist():
 def test_hostile_text_in_a_summary_a_signer_or_a_note_makes_nothing_and_pings_nobody(shape):
     attack = f"Fix loader {MARKDOWN_ATTACKS[shape]} | ok |\n## owned"
     sign = SharedSignoff("perf", True, attack, "2026-12-01T09:05:00Z", attack)
-    body = render_status(status({"perf": sign}), None)
+    gates = picture().gates
+    hostile_gate = dataclasses.replace(gates["rc_artifacts"], summary=f"1 missing: {attack}")
+    body = render_status(status({"perf": sign}, gates={**gates, "rc_artifacts": hostile_gate}), None)
     shown = visible_part(body)
     assert not re.search(MADE[shape], shown), f"{shape} came through: {shown}"
     assert "\n## owned" not in shown
     rows = [line for line in shown.splitlines() if line.startswith("| Performance run")]
     assert len(rows) == 1 and rows[0].replace("\\|", "").count("|") == 6, "still five cells"
+    gate_rows = [line for line in shown.splitlines() if line.startswith("| RC artifacts valid")]
+    assert len(gate_rows) == 1 and gate_rows[0].replace("\\|", "").count("|") == 4, "still three cells"
 
 
 def test_a_huge_picture_still_fits_in_one_github_comment_with_its_data_block_whole():
