@@ -36,6 +36,7 @@ from cockpit.services.status_comment import (
     published_status,
     render_status,
     shared_from,
+    visible_part,
 )
 from cockpit.services.status_read import read_status, status_comments
 
@@ -130,14 +131,18 @@ def preview(ports: Ports, publication: StatusPublication) -> str:
     )
     lines = [f"Would {where} as {login}.", *(f"note: {p}" for p in plan.read.problems)]
     lines += [f"conflict: {c}" for c in conflict_lines(plan.conflicts)]
+    published = plan.found.body if plan.found else None
+    hidden = len(plan.body) - len(visible_part(plan.body))
     return "\n".join(
         [
             *lines,
             "",
-            "--- Markdown ---",
-            plan.body,
             "--- diff against the published comment ---",
-            preview_diff(plan.found.body if plan.found else None, plan.body),
+            preview_diff(published, plan.body),
+            "",
+            "--- Markdown ---",
+            visible_part(plan.body).rstrip("\n"),
+            f"(then the marker and the hidden sign-off block: {hidden:,} characters)",
         ]
     )
 

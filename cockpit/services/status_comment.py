@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from cockpit.domain.checklist import Signoff, StepKind
+from cockpit.domain.gates import GATE_TITLES, Gate
 from cockpit.domain.status import (
     PublishedGate,
     PublishedStatus,
@@ -84,12 +85,18 @@ def published_status(
         repository=picture.repository,
         go=picture.verdict.go,
         reasons=picture.verdict.reasons,
-        gates=tuple(PublishedGate(g.name, g.title, g.status.value, g.summary) for g in picture.gates.values()),
+        gates=tuple(PublishedGate(g.name, g.title, g.status.value, g.summary) for g in _in_order(picture.gates)),
         steps=tuple(steps),
         signoffs=dict(signoffs),
         published_by=by,
         published_at=at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     )
+
+
+def _in_order(gates: Mapping[str, Gate]) -> list[Gate]:
+    """The gates in the overview's order (``GATE_TITLES``), any other after them by name."""
+    order = {name: i for i, name in enumerate(GATE_TITLES)}
+    return sorted(gates.values(), key=lambda g: (order.get(g.name, len(order)), g.name))
 
 
 def changes_since(previous: PublishedStatus | None, now: PublishedStatus) -> list[str]:

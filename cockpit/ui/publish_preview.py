@@ -18,6 +18,7 @@ class PublishPreviewScreen(ModalScreen[bool]):
     """Shows the preview (the action's dry run); dismisses True to publish, False to cancel."""
 
     DEFAULT_CSS = """
+    PublishPreviewScreen { align: center middle; }
     PublishPreviewScreen #publish-dialog { height: 90%; }
     PublishPreviewScreen #publish-preview { height: 1fr; background: $boost; padding: 0 1; }
     """

@@ -241,7 +241,8 @@ def test_a_passer_by_comment_with_the_marker_is_not_the_teams_status(sandbox, te
 def test_dry_run_prints_the_markdown_and_the_diff_and_sends_nothing(sandbox, team, capsys):
     code = main(["publish", "--dry-run", "--config", str(sandbox.config_path)])
     out = capsys.readouterr().out
-    assert code == 0 and "--- Markdown ---" in out and marker(sandbox.world.version) in out
+    assert code == 0 and "--- Markdown ---" in out and f"## Release {sandbox.world.version} status: NO-GO" in out
+    assert "(then the marker and the hidden sign-off block:" in out and "<!--" not in out
     assert "(no status comment yet: this publish creates it)" in out
     assert writes(sandbox) == []
 
