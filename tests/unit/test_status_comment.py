@@ -262,3 +262,16 @@ def test_two_views_of_one_step_show_the_first_signature_or_else_the_latest_word(
     assert shown_signoff(rosa, bo) == bo
     undo = signed("perf", "Rosa", 8, done=False)
     assert shown_signoff(undo, bo) == undo
+
+
+def test_an_untick_made_after_reading_another_managers_tick_merges_as_an_untick_not_a_conflict():
+    from cockpit.services.status_block import merge_base
+
+    theirs = {"perf": signed("perf", "Bo", 4)}
+    mine = {"perf": signed("perf", "Rosa", 6, done=False)}  # after the refresh that showed Bo's tick
+    merged, conflicts = merge_signoffs(merge_base({}, theirs, mine), mine, theirs)
+    assert merged["perf"] == mine["perf"] and conflicts == ()
+    published = {"perf": signed("perf", "Rosa", 2)}  # unchanged since Rosa published it; Bo's later word stands
+    later = {"perf": signed("perf", "Bo", 8, done=False)}
+    merged, _ = merge_signoffs(merge_base(published, later, published), published, later)
+    assert merged["perf"] == later["perf"]
