@@ -92,7 +92,11 @@ def draft(ports: Ports, publication: StatusPublication, login: str) -> Draft:
     merged, conflicts = merge_signoffs(base, mine, theirs)
     picture = with_signoffs(publication.picture, ports.state.signoffs(), merged)
     status = published_status(picture, merged, by=login, at=ports.clock())
-    return Draft(found, read, status, render_status(status, read.status, conflicts), conflicts, mine)
+    try:
+        body = render_status(status, read.status, conflicts)
+    except ValueError as exc:  # a status too big for one comment, a version no marker can hold
+        raise ActionRefused(f"cannot publish the status: {exc}") from None
+    return Draft(found, read, status, body, conflicts, mine)
 
 
 def with_signoffs(
@@ -185,10 +189,8 @@ def publish(
         plan = draft(ports, publication, login)
         if plan.found is None:
             comment = gh.create_comment(repo, issue, plan.body)
-            older = [
-                c for c in status_comments(gh.issue_comments(repo, issue), plan.status.release)[0] if c.id != comment.id
-            ]
-            if older and older[0].id < comment.id:  # another cockpit posted first: keep one comment, theirs
+            first = status_comments(gh.issue_comments(repo, issue), plan.status.release)[0]
+            if first and first[0].id != comment.id:  # another cockpit posted first: keep one comment, theirs
                 gh.delete_comment(repo, comment.id)
                 continue
         else:
