@@ -49,7 +49,10 @@ def placeholder_values(backend: Ports) -> dict[str, str]:
 def register(reg: ActionRegistry, backend: Ports) -> None:
 
     def toggle(step_id: str) -> str:
-        current = backend.state.signoffs().get(step_id)
+        from cockpit.services.status_read import with_team_signoffs
+
+        # as the pane shows it: a step another manager signed (status comment) is unticked, not signed again
+        current = with_team_signoffs(backend.state.signoffs(), backend.shared.team_status).get(step_id)
         done = not (current and current.done)
         backend.state.set_signoff(
             step_id,

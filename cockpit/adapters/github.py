@@ -297,6 +297,22 @@ class GitHubClient:
         )
         return self._parsed(lambda: parse.comment_from(data), what)
 
+    def comment(self, repo: str, comment_id: int) -> IssueComment:
+        """One issue comment as it is now (body and ``updated_at``), read without the ETag cache's help."""
+        what = f"read comment {comment_id} in {repo}"
+        data, _ = self._t.request("GET", f"{_repo_path(repo)}/issues/comments/{int(comment_id)}", what, fresh=True)
+        return self._parsed(lambda: parse.comment_from(data), what)
+
+    def delete_comment(self, repo: str, comment_id: int) -> None:
+        self._t.request(
+            "DELETE", f"{_repo_path(repo)}/issues/comments/{int(comment_id)}", f"delete comment {comment_id} in {repo}"
+        )
+
+    def authenticated_user(self) -> str:
+        """The login of the token's user (``GET /user``)."""
+        what = "ask GitHub whose token this is"
+        return self._parsed(lambda: parse.login_of(self._get("/user", what)), what)
+
     def set_milestone(self, repo: str, number: int, milestone_number: int | None) -> None:
         """Put #number in the milestone, or take it out with None."""
         verb = (

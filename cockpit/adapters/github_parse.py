@@ -68,6 +68,14 @@ def _login(d: dict[str, Any], key: str = "user") -> str:
     return _text(user, "login") if isinstance(user, dict) else ""
 
 
+def login_of(data: Any) -> str:
+    """The ``login`` of a user object (``GET /user``)."""
+    login = _str(_dict(data, "a user"), "login")
+    if not login.strip():
+        raise Malformed("the user has an empty login")
+    return login
+
+
 def _time(value: Any) -> datetime | None:
     if not isinstance(value, str) or not value:
         return None
@@ -165,6 +173,7 @@ def comment_from(data: Any) -> IssueComment:
         html_url=_text(d, "html_url"),
         created_at=_time(d.get("created_at")),
         updated_at=_time(d.get("updated_at")),
+        author_association=d["author_association"] if isinstance(d.get("author_association"), str) else "",
     )
 
 

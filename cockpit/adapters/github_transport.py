@@ -242,15 +242,25 @@ class Transport:
         return text
 
     def request(
-        self, verb: str, url: str, what: str, *, params: dict[str, Any] | None = None, body: Any = None
+        self,
+        verb: str,
+        url: str,
+        what: str,
+        *,
+        params: dict[str, Any] | None = None,
+        body: Any = None,
+        fresh: bool = False,
     ) -> tuple[Any, str]:
-        """Send one request; return (parsed JSON or None, the Link header). Raises CockpitError only."""
+        """Send one request; return (parsed JSON or None, the Link header). Raises CockpitError only.
+
+        ``fresh``: a GET sent without ``If-None-Match`` (a check just before a write must see the
+        answer itself, not a cached copy a weak ETag vouched for)."""
         if self.read_only and verb not in SAFE_METHODS:
             raise ReadOnlyError(f"this session is read-only: refused to {what}")
         if url.startswith("http") and not url.startswith(self.api_url + "/"):
             raise GitHubError(f"{what}: GitHub pointed to {urlsplit(url).netloc}, outside {self.api_url}; not followed")
         key = f"{url}?{sorted((params or {}).items())}"
-        cached = self._etags.get(key) if verb == "GET" else None
+        cached = self._etags.get(key) if verb == "GET" and not fresh else None
         headers = {"Accept": "application/vnd.github+json"}
         if cached:
             headers["If-None-Match"] = cached.etag

@@ -61,6 +61,11 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def run_view(args: argparse.Namespace) -> int:
+    from cockpit.cli.view_tracker import release_only_config, run_from_tracker
+
+    viewer = release_only_config(config_path(args))  # only [release]: the team's picture from the tracker
+    if viewer is not None or getattr(args, "from_tracker", False):
+        return run_from_tracker(viewer or load(args))
     config = load(args)
     if args.state:
         from dataclasses import replace

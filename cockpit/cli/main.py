@@ -139,6 +139,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     view = command("view", "cockpit.cli.commands:run_view", "the read-only viewer")
     view.add_argument("--state", type=Path, help="follow this state file (another session's)")
+    view.add_argument(
+        "--from-tracker",
+        action="store_true",
+        help="print the team's picture from the status comment on the tracker (needs read access only)",
+    )
+
+    publish = command(
+        "publish",
+        "cockpit.cli.publish:run",
+        "post the release's status to the tracker issue as one comment, edited in place on later publishes",
+    )
+    publish.add_argument(
+        "--dry-run", action="store_true", help="print the Markdown and its diff against the published one; send nothing"
+    )
 
     command("locate", "cockpit.cli.commands:run_locate", "print every path the cockpit uses")
 

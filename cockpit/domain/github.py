@@ -97,6 +97,8 @@ class IssueComment:
     html_url: str = ""
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    # GitHub's word for the author's tie to the repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE...
+    author_association: str = ""
 
     @property
     def edited(self) -> bool:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 
 def load_picks(backend: Ports) -> PicksReport:
+    from cockpit.loaders.status_comment import remember_team_status
     from cockpit.services.pick_parser import parse_requests
     from cockpit.services.picks import (
         needed_pull_numbers,
@@ -42,7 +43,9 @@ def load_picks(backend: Ports) -> PicksReport:
             f"{backend.config.path}: key 'release.tracker_issue' is not set: expected the tracker issue number"
         )
     tracker = gh.issue(repo, rel.tracker_issue)
-    requests = parse_requests(gh.issue_comments(repo, rel.tracker_issue), repository=repo)
+    comments = gh.issue_comments(repo, rel.tracker_issue)
+    comments = remember_team_status(backend, comments)  # the status comment is no pick request
+    requests = parse_requests(comments, repository=repo)
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
     pulls: dict[PRRef | int, PullRequest] = dict(release_pulls.items())
     needed = needed_pull_numbers(requests, repo) - release_pulls.keys()

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from cockpit.domain.gates import Gate
     from cockpit.domain.github import Milestone, MilestoneItem
     from cockpit.domain.reports import BranchReport, PicksReport
+    from cockpit.domain.status import ReadStatus
 
 T = TypeVar("T")
 
@@ -86,3 +87,5 @@ class SharedResults:
     """The checklist's evidence steps (the checklist pane re-evaluates often: read once per ``EVIDENCE_REUSE_S``)."""
     pypi_gate: Gate | None = None
     """From the latest storage load: the checklist actions lock the PyPI step on it."""
+    team_status: ReadStatus | None = None
+    """The status comment as the latest read of the tracker found it: the team's sign-offs."""

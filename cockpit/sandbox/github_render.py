@@ -217,7 +217,7 @@ def comment_json(u: Urls, c: SbComment, is_pull: bool) -> dict[str, Any]:
         "user": _user_or_ghost(u.api, c.author),
         "created_at": c.created_at or CREATED,
         "updated_at": c.updated_at or c.created_at or CREATED,
-        "author_association": "MEMBER",
+        "author_association": c.association,
         "body": c.body,
         "performed_via_github_app": None,
     }

@@ -14,6 +14,7 @@ from cockpit.sandbox import github_render as render
 from cockpit.sandbox.github_objects import label_json
 from cockpit.sandbox.github_render_ci import CommitFacts
 from cockpit.sandbox.github_state import RepoState, now_iso
+from cockpit.sandbox.github_user import login_for
 from cockpit.sandbox.http_base import Request, Response
 from cockpit.sandbox.model import SbPull
 
@@ -177,7 +178,7 @@ class RouteHandlers:
         text = self._comment_body(request)
         if isinstance(text, Response):
             return text
-        author = request.header("x-sandbox-user", "release-manager")
+        author = login_for(request, self.users)
         comment = state.add_comment(self.next_comment_id, int(number), author, text)
         self.next_comment_id += 1
         data = self._comment(state, comment)

@@ -32,6 +32,7 @@ from cockpit.sandbox.github_paging import link_header, page_of
 from cockpit.sandbox.github_routes import RouteHandlers
 from cockpit.sandbox.github_search import SearchHandlers
 from cockpit.sandbox.github_state import RepoState
+from cockpit.sandbox.github_user import login_for, user_answer
 from cockpit.sandbox.http_base import Request, Response, SandboxServer
 from cockpit.sandbox.model import World
 
@@ -50,10 +51,19 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
 
     server_name = "github"
 
-    def __init__(self, world: World, *, token: str | None = None, rate_limit: int = 5000, owned: bool = False) -> None:
+    def __init__(
+        self,
+        world: World,
+        *,
+        token: str | None = None,
+        rate_limit: int = 5000,
+        owned: bool = False,
+        users: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
         self.world = world
         self.token = token
+        self.users = dict(users or {})  # token -> login: several people on one emulator
         self.lock = threading.RLock()
         # Each emulator mutates its own copy: a re-run or a comment in one test must not leak into
         # the next emulator built from the same world. ``owned``: the world was loaded for this
@@ -70,6 +80,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
         repo = f"/repos/{_SEG}/{_SEG}"
         for method, pattern, fn in (
             ("GET", "/rate_limit", self.get_rate_limit),
+            ("GET", "/user", self.get_user),
             ("GET", "/search/issues", self.search_issues),
             ("GET", repo, self.get_repo),
             ("GET", repo + "/milestones", self.list_milestones),
@@ -214,6 +225,9 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
         for name, value in headers.items():
             response.headers.setdefault(name, value)
         return response
+
+    def get_user(self, request: Request) -> Response:
+        return user_answer(self.base_url, login_for(request, self.users))
 
     def get_rate_limit(self, request: Request) -> Response:
         with self.lock:

@@ -69,6 +69,7 @@ class SbComment:
     body: str
     created_at: str = ""
     updated_at: str = ""
+    association: str = "MEMBER"  # GitHub's author_association: MEMBER, NONE (a passer-by), ...
 
 
 @dataclass

@@ -88,7 +88,11 @@ def adapter_operations() -> set[str]:
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or not call.args:
             continue
         first = call.args[0]
-        if call.func.attr == "_pages" and isinstance(first, ast.Constant) and str(first.value).startswith("/"):
+        if (
+            call.func.attr in ("_pages", "_get")
+            and isinstance(first, ast.Constant)
+            and str(first.value).startswith("/")
+        ):
             found.add(operation_for("GET", first.value).operation_id)
         if call.func.attr == "request" and isinstance(first, ast.Constant) and len(call.args) > 1:
             verbs[id(call.args[1])] = first.value
@@ -140,9 +144,17 @@ ACTIONS = {
     "issues/update",
     "actions/re-run-workflow-failed-jobs",
     "issues/remove-label",
+    "issues/delete-comment",
 }
 # `cockpit init` (the repository, milestones by title, the tracker by title) and milestones by title
-LOOKUPS_OUTSIDE_THE_REPORT = {"repos/get", "issues/list-milestones", "search/issues-and-pull-requests"}
+# and the status comment's publish (whose token, the comment re-read just before its edit)
+LOOKUPS_OUTSIDE_THE_REPORT = {
+    "repos/get",
+    "issues/list-milestones",
+    "search/issues-and-pull-requests",
+    "users/get-authenticated",
+    "issues/get-comment",
+}
 # the release manager's last chores: open the validation issue, judge and merge a release-branch PR
 CHORES = {
     "issues/create",
@@ -222,6 +234,9 @@ def test_what_the_cockpit_does_is_answered_as_github_answers(sandbox):
         assert len(found) == 2 and all("release tracker" in i.title.lower() for i in found)
         posted = client.create_comment(world.repository, world.tracker_issue, "Validated on rc2.")
         client.edit_comment(world.repository, posted.id, "Validated on rc2 (all platforms).")
+        assert client.comment(world.repository, posted.id).body == "Validated on rc2 (all platforms)."
+        assert client.authenticated_user() == "release-manager"
+        client.delete_comment(world.repository, posted.id)
         item = next(i for i in client.milestone_items(world.repository, world.milestone_number) if not i.state.is_open)
         client.set_milestone(world.repository, item.number, None)
         client.set_milestone(world.repository, item.number, world.milestone_number)

@@ -33,6 +33,7 @@ NOTE = "vision's wheel build failed on a runner outage; rebuilt by hand and smok
 @dataclass
 class Shared:
     pypi_gate: Gate | None = None
+    team_status: None = None  # no status comment read: this session's sign-offs only
 
 
 @dataclass

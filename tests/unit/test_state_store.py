@@ -322,13 +322,14 @@ def test_workers_recording_at_the_same_time_lose_nothing(state_path):
 
 
 class ChecklistBackend:
-    """Just what the checklist actions need: the state, the registry, who acts and when."""
+    """Just what the checklist actions need: the state, the registry, who acts and when, the team's status."""
 
     def __init__(self, store: StateStore) -> None:
         from cockpit.actions.checklist import register
         from cockpit.actions.registry import ActionRegistry
+        from cockpit.loaders.shared import SharedResults
 
-        self.state, self.who, self.clock = store, "alice", lambda: FIXED
+        self.state, self.who, self.clock, self.shared = store, "alice", lambda: FIXED, SharedResults()
         self.actions = ActionRegistry(store, read_only=False, who="alice", clock=lambda: FIXED)
         register(self.actions, self)
 
@@ -395,12 +396,14 @@ SIGNER = textwrap.dedent(
 
     from cockpit.actions.checklist import register
     from cockpit.actions.registry import ActionRegistry
+    from cockpit.loaders.shared import SharedResults
     from cockpit.state.store import StateStore
 
 
     class Backend:
         def __init__(self, store):
             self.state, self.who, self.clock = store, "alice", lambda: datetime.now(UTC)
+            self.shared = SharedResults()
             self.actions = ActionRegistry(store, read_only=False, who="alice")
             register(self.actions, self)
 

@@ -105,6 +105,14 @@ class OverviewPane(Pane):
             id="overview.trends",
             tooltip="Show the trends (burn-down, pick flow, CI history) in place of the RC artifacts, or back",
         ),
+        Binding(
+            "P",
+            "publish",
+            "Publish",
+            show=False,  # listed in ? help; the footer keeps its room (and the screenshots their shape)
+            id="overview.publish",
+            tooltip="Publish the release's status to the tracker issue as one comment (preview and diff first)",
+        ),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -219,6 +227,12 @@ class OverviewPane(Pane):
         branch = reports["branch"]
         days = branch.days if branch is not None else ReleaseDays(final_rc_target=self.backend.config.final_rc_date)
         trends.show_reports(self.now().date(), reports["milestone"], reports["picks"], reports["ci"], self.report, days)
+
+    def action_publish(self) -> None:
+        """Preview the status comment (read in a worker), then publish it if confirmed."""
+        from cockpit.ui.publish_flow import start_publish
+
+        start_publish(self)
 
     def show_verdict(self, verdict: GoNoGo) -> None:
         widget = self.query_one("#verdict", Static)
