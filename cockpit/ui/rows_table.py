@@ -64,6 +64,8 @@ class RowsTable(DataTable[Any]):
         super().__init__(*args, **kwargs)
         self._plain_lines: dict[tuple[RowKey, Any, int], tuple[object, list[Segment] | None]] = {}
         self._frame_styles: dict[object, Style] | None = None  # while lines are drawn: styles worked out once
+        self._kept: dict[str, tuple[Sequence[Any], Row, dict[Any, Any]]] = {}  # per row key: its last cells
+        self._kept_columns: tuple[Any, ...] = ()
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The table's style and each kind of row's style are worked out once for all the lines of a
@@ -190,7 +192,8 @@ class RowsTable(DataTable[Any]):
     def fit_columns(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
         """Widen the auto-width columns to fit the cells of ``rows`` (key, cells); never narrows them."""
         cells_of = [cells for _key, cells in rows]
-        self._plain_lines.clear()  # a new report: the lines kept for the last one's cells are done with
+        self._plain_lines.clear()  # a new report: the lines and rows kept for the last one's cells are done with
+        self._kept.clear()
         if not cells_of:
             return
         console = self.app.console
@@ -207,23 +210,35 @@ class RowsTable(DataTable[Any]):
         number, within the new count; the caller moves it. Raises ``ValueError`` on a repeated key or
         more cells than columns, as ``add_row`` does.
         """
-        column_keys = [column.key for column in self.ordered_columns]
+        column_keys = tuple(column.key for column in self.ordered_columns)
+        if column_keys != self._kept_columns:
+            self._kept.clear()
+            self._kept_columns = column_keys
         data: dict[RowKey, dict[Any, Any]] = {}
+        table_rows: dict[RowKey, Row] = {}
+        kept = self._kept
         for key, cells in rows:
-            row_key = RowKey(key)
+            # The same key objects (and cells) as last time, when the pane gives the same cells: the
+            # table's many lookups by key then find them by identity, not by comparing them.
+            row = kept.get(key)
+            if row is None or row[0] is not cells:
+                if len(cells) > len(column_keys):
+                    raise ValueError("More values provided than there are columns.")
+                row_key = row[1].key if row is not None else RowKey(key)
+                row = kept[key] = (cells, Row(row_key, 1), dict(zip_longest(column_keys, cells)))
+            row_key = row[1].key
             if row_key in data:
                 raise ValueError(f"The row key {key!r} is given twice.")
-            if len(cells) > len(column_keys):
-                raise ValueError("More values provided than there are columns.")
-            data[row_key] = dict(zip_longest(column_keys, cells))
+            data[row_key] = row[2]
+            table_rows[row_key] = row[1]
         self._clear_caches()
         self._data = data
-        self.rows = {row_key: Row(row_key, 1) for row_key in data}
+        self.rows = table_rows
         self._row_locations = TwoWayDict({row_key: index for index, row_key in enumerate(data)})
         self._new_rows.clear()  # nothing to measure: the idle pass only sizes the table
         self._require_update_dimensions = True
         self._update_count += 1
-        row = min(self.cursor_coordinate.row, max(0, len(data) - 1))
-        self.cursor_coordinate = Coordinate(row, self.cursor_coordinate.column)
+        cursor_row = min(self.cursor_coordinate.row, max(0, len(data) - 1))
+        self.cursor_coordinate = Coordinate(cursor_row, self.cursor_coordinate.column)
         self.refresh()
         self.check_idle()
