@@ -90,6 +90,14 @@ def sweep() -> bool:
     return True
 
 
+def release() -> None:
+    """The screen is gone: whatever ``settle`` and ``resume`` froze goes back to the collector (in a
+    process that opens several apps, such as the tests, their frozen garbage is reclaimed)."""
+    global _unswept
+    gc.unfreeze()
+    _unswept = False
+
+
 def sweeps() -> int:
     """How many times ``sweep`` collected (for tests and benchmarks)."""
     return _sweeps

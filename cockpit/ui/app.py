@@ -303,6 +303,7 @@ class CockpitApp(App[None]):
     def on_unmount(self) -> None:
         if self._thresholds is not None:
             collector.restore(self._thresholds)
+            collector.release()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent):

@@ -60,3 +60,14 @@ def test_while_the_screen_is_up_young_collections_are_rare_and_the_old_threshold
     assert collector.INTERACTIVE_THRESHOLDS[0] > before[0]
     collector.restore(previous)
     assert gc.get_threshold() == before
+
+
+def test_what_was_frozen_goes_back_to_the_collector_when_the_screen_goes(collector_on):
+    report = Report()
+    gone = weakref.ref(report)
+    collector.settle()
+    del report
+    collector.release()
+    gc.collect()
+    assert gone() is None
+    assert not collector.sweep(), "nothing left for a sweep"
