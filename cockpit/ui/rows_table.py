@@ -13,8 +13,10 @@ Drawing a frame after a filter or a sort renders every cell on screen again (som
 ``DataTable`` passes each through three Rich layers (a style sandwich around a padding around the
 text); a cell that is one line of plain ``Text`` in a one-line row, as every pane cell is, is drawn
 here directly: the same characters and styles, a few times quicker. Anything else goes the usual way.
+A cell's characters are kept until the next report (a filter, a sort or the focus moving changes
+only their styles), and so are each row's key objects and cells (lookups by identity).
 
-This reaches into ``DataTable``'s bookkeeping (``_data``, ``rows``, ``_row_locations``); Textual
+This reaches into ``DataTable``'s bookkeeping (``_data``, ``rows``, ``_row_locations``, its caches); Textual
 is pinned, and ``tests/ui/test_rows_table.py`` checks the rows and the frames drawn against
 ``DataTable``'s own.
 """
