@@ -35,3 +35,69 @@ def resume() -> None:
 def paused() -> bool:
     """Whether ``pause`` is in effect."""
     return _paused
+
+
+INTERACTIVE_THRESHOLDS = (10_000, 50, 100)
+"""Collection thresholds while a screen is up: Python's (700, 10, 10) make a young collection every
+few keystrokes and a full one every few dozen, which at PyTorch's scale takes 50 ms and more. With
+these, young collections are rare and small and a full one almost never comes by itself: ``sweep``
+runs it when nobody is typing."""
+
+_unswept = False
+_sweeps = 0
+
+
+def interactive() -> tuple[int, int, int]:
+    """Use ``INTERACTIVE_THRESHOLDS``; returns the thresholds they replace (give them to ``restore``)."""
+    previous = gc.get_threshold()
+    gc.set_threshold(*INTERACTIVE_THRESHOLDS)
+    return previous
+
+
+def restore(thresholds: tuple[int, int, int]) -> None:
+    """Put back the thresholds ``interactive`` replaced."""
+    gc.set_threshold(*thresholds)
+
+
+def settle() -> None:
+    """Keep what exists now out of later collections: a pane has just drawn a newly loaded report,
+    and its rows, cells and drawn lines stay until the next load.
+
+    Without it every full collection walks all the panes' data again. Frozen objects that later
+    become garbage in a cycle are only reclaimed by ``sweep``.
+    """
+    global _unswept
+    gc.freeze()
+    _unswept = True
+
+
+def sweep() -> bool:
+    """The full collection, for a moment when nobody is typing: over everything, frozen objects
+    included, when ``settle`` froze some since the last sweep (the survivors are frozen again);
+    otherwise over what is not frozen, if a young collection has happened since the last full one.
+    Nothing (returns False) when there is nothing to do, or the collector is paused or turned off."""
+    global _unswept, _sweeps
+    if _paused or not gc.isenabled() or not (_unswept or gc.get_count()[2]):
+        return False
+    if _unswept:
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        _unswept = False
+    else:
+        gc.collect()
+    _sweeps += 1
+    return True
+
+
+def release() -> None:
+    """The screen is gone: whatever ``settle`` and ``resume`` froze goes back to the collector (in a
+    process that opens several apps, such as the tests, their frozen garbage is reclaimed)."""
+    global _unswept
+    gc.unfreeze()
+    _unswept = False
+
+
+def sweeps() -> int:
+    """How many times ``sweep`` collected (for tests and benchmarks)."""
+    return _sweeps

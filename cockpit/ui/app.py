@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,12 +28,13 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets import ContentSwitcher, Static
 from textual.worker import Worker, WorkerState
 
 from cockpit import collector
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
+from cockpit.ui.footer import KeysFooter
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.overview import OverviewPane
@@ -164,6 +166,8 @@ class CockpitApp(App[None]):
     PANES = PANES
     TICK_S = 1.0
     """How often the state file, the API budget and stale ages are looked at."""
+    SWEEP_IDLE_S = 5.0
+    """The full garbage collection (``cockpit.collector.sweep``) waits for this long without a key or a click."""
     BINDINGS: ClassVar[list[BindingType]] = [
         *(_pane_binding(i, name, title) for i, (name, title, _path) in enumerate(PANES)),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave the cockpit"),
@@ -180,6 +184,8 @@ class CockpitApp(App[None]):
         self.gates: dict[str, Gate] = {}
         self._checklist_due = False
         self._mounted_ok = False
+        self._last_input = 0.0  # time.monotonic() of the last key or mouse event
+        self._thresholds: tuple[int, int, int] | None = None  # the collector's, while the screen is up
         self.unexpected_errors: list[BaseException] = []
         self.fatal_error: BaseException | None = None
         self.PANES = panes_for(backend.config.release.version)
@@ -209,7 +215,7 @@ class CockpitApp(App[None]):
                     if name == "overview":
                         yield OverviewPane(self.backend, id="pane-overview")
         yield StatusBar()
-        yield Footer()
+        yield KeysFooter()
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run the app; what was imported and built until now is kept out of the garbage collector.
@@ -237,6 +243,7 @@ class CockpitApp(App[None]):
 
     def _after_first_paint(self) -> None:
         collector.resume()
+        self._thresholds = collector.interactive()
         self._start_load(self.pane("overview"))
         self.run_worker(
             self._mount_panes(),
@@ -284,11 +291,24 @@ class CockpitApp(App[None]):
         return pane if pane is not None and pane.is_mounted else None
 
     def tick(self) -> None:
-        """Follow the state file, show the work in flight and the API budget, age the stale markers."""
+        """Follow the state file, show the work in flight and the API budget, age the stale markers;
+        collect the garbage of earlier loads when nobody is typing."""
         self.follow_state()
         self.show_status()
         for pane in self.mounted_panes():
             pane.show_staleness()
+        if time.monotonic() - self._last_input >= self.SWEEP_IDLE_S:
+            collector.sweep()
+
+    def on_unmount(self) -> None:
+        if self._thresholds is not None:
+            collector.restore(self._thresholds)
+            collector.release()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self._last_input = time.monotonic()
+        await super().on_event(event)
 
     def show_status(self) -> None:
         """The status bar: which panes are loading, which actions are running, the API budget."""
@@ -468,6 +488,8 @@ class CockpitApp(App[None]):
         )
 
     def on_gates_reported(self, message: GatesReported) -> None:
+        # A pane has drawn a new report: its data stays until the next load, out of the collector's way.
+        self.call_after_refresh(collector.settle)
         self.gates.update({g.name: g for g in message.gates})
         self._propagate_staleness({g.name for g in message.gates})
         self.overview.show_gates(self.gates)

@@ -71,6 +71,7 @@ class Frames:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.count = 0
+        self.last_cpu: float | None = None  # the last timed key: CPU seconds of the app's thread to its frame
         self._watchers: list[tuple[Callable[[], bool], Callable[[float], None]]] = []
         self._display = app._display
         app._display = self._on_frame  # private, but the one place a frame goes to the terminal
@@ -98,7 +99,14 @@ class Frames:
         from textual import events
 
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self.watch(effect, lambda t: future.done() or future.set_result(t))
+        cpu_started = time.thread_time()  # the event loop's thread: the app's work, not the workers'
+
+        def done(t: float) -> None:
+            self.last_cpu = time.thread_time() - cpu_started
+            future.done() or future.set_result(t)
+
+        self.watch(effect, done)
+        self.last_cpu = None
         name, char = KEY_NAMES.get(key, (key, key if len(key) == 1 else None))
         event = events.Key(name, char)
         event.set_sender(self.app)
@@ -288,6 +296,15 @@ def key_script(app: Any) -> list[tuple[str, str, Callable[[], Callable[[], bool]
     return script
 
 
+def cpu_summary(samples: list[float | None]) -> str:
+    """The CPU the app's thread spent from a key to its frame: steadier than wall time on a busy machine."""
+    ms = sorted(s * 1000 for s in samples if s is not None)
+    if not ms:
+        return "CPU: no samples"
+    p95 = ms[min(len(ms) - 1, math.ceil(0.95 * len(ms)) - 1)]
+    return f"CPU of the app's thread to the frame: p50 {statistics.median(ms):6.1f} ms  p95 {p95:6.1f} ms"
+
+
 def summary(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
     if not ms:
@@ -302,7 +319,7 @@ def summary(samples: list[float]) -> str:
 
 async def keys_and_big_table(config_path: Path, servers: Any, rounds: int) -> dict[str, Any]:
     app = fresh_app(config_path)
-    out: dict[str, Any] = {"keys": {}, "missed": {}, "typing": [], "sort": []}
+    out: dict[str, Any] = {"keys": {}, "cpu": {}, "missed": {}, "typing": [], "sort": [], "table_cpu": {}}
     async with app.run_test(size=SIZE) as pilot:
         frames = Frames(app)
         await until(lambda: all(has_rows(app, n) for n in PANE_KEYS) and idle(app), pilot)
@@ -319,6 +336,7 @@ async def keys_and_big_table(config_path: Path, servers: Any, rounds: int) -> di
                     out["missed"][kind] = out["missed"].get(kind, 0) + 1
                 else:
                     out["keys"].setdefault(kind, []).append(elapsed)
+                    out["cpu"].setdefault(kind, []).append(frames.last_cpu)
         out["keys_seconds"] = time.monotonic() - started
         out["in_flight_after"] = sum(1 for w in app.workers if not w.is_finished and w.group in PANE_KEYS)
         servers.github.faults.clear()
@@ -334,14 +352,18 @@ async def keys_and_big_table(config_path: Path, servers: Any, rounds: int) -> di
             typed += char
             elapsed = await frames.key(char, lambda t=typed: pane.filter_input.value == t and pane.row_filter.text == t)
             out["typing"].append(elapsed)
+            if elapsed is not None:
+                out["table_cpu"].setdefault("typing", []).append(frames.last_cpu)
         out["filtered_rows"] = pane.table.row_count
         await frames.key("escape", lambda: pane.row_filter.text == "" and pane.table.row_count == out["picks_rows"])
         columns = len(pane.table.ordered_columns)
         for k in range(columns + 1):
             want = (None, *range(columns))[(k + 1) % (columns + 1)]
             out["sort"].append(await frames.key("s", lambda w=want: pane.sort_column == w))
+            out["table_cpu"].setdefault("sort", []).append(frames.last_cpu)
         for k in range(4):
             out["sort"].append(await frames.key("S", lambda r=(k % 2 == 0): pane.sort_reverse is r))
+            out["table_cpu"].setdefault("sort", []).append(frames.last_cpu)
     return out
 
 
@@ -365,6 +387,9 @@ def main() -> int:
     parser.add_argument("--scale", default="pytorch", help="a sandbox scale preset (default: pytorch)")
     parser.add_argument("--dir", type=Path, help="build the world here (default: the cockpit's cache folder)")
     parser.add_argument("--rounds", type=int, default=6, help="times the key script is played in part 3")
+    parser.add_argument(
+        "--parts", default="1,2,3", help="which parts to run: 1, 2 and/or 3 (3 includes 4); default all"
+    )
     args = parser.parse_args()
 
     from cockpit.sandbox.demo import DEFAULT_SEED, SandboxServers, prepare_world, write_config
@@ -382,16 +407,22 @@ def main() -> int:
     floor = floors(world)
     with tempfile.TemporaryDirectory(prefix="bench-panes-") as tmp, SandboxServers(world) as servers:
         config = write_config(world, Path(tmp), github_url=servers.github_url, index_url=servers.index_url)
-        print("1. each pane alone, cold, then refreshed with nothing changed")
-        for name in PANE_KEYS:
-            print_cold(name, asyncio.run(one_pane_cold(config, servers, name)), floor[name])
-        print("2. every pane at once, cold (as the cockpit starts): load start to rows on screen")
-        shown = asyncio.run(all_panes_cold(config))
-        print("  " + ", ".join(f"{n} {t * 1000:.0f} ms" for n, t in shown.items()))
+        parts = {p.strip() for p in args.parts.split(",")}
+        if "1" in parts:
+            print("1. each pane alone, cold, then refreshed with nothing changed")
+            for name in PANE_KEYS:
+                print_cold(name, asyncio.run(one_pane_cold(config, servers, name)), floor[name])
+        if "2" in parts:
+            print("2. every pane at once, cold (as the cockpit starts): load start to rows on screen")
+            shown = asyncio.run(all_panes_cold(config))
+            print("  " + ", ".join(f"{n} {t * 1000:.0f} ms" for n, t in shown.items()))
+        if "3" not in parts:
+            return 0
         print(f"3. keys while every pane waits on I/O (each request answered after {LATENCY_S:.0f} s)")
         out = asyncio.run(keys_and_big_table(config, servers, args.rounds))
         for kind, samples in out["keys"].items():
             print(f"  {kind:15} {summary(samples)}")
+            print(f"  {'':15} {cpu_summary(out['cpu'][kind])}")
         for kind, count in out["missed"].items():
             print(f"  {kind:15} {count} key(s) whose effect never showed within {KEY_TIMEOUT_S:.0f} s")
         print(
@@ -401,8 +432,10 @@ def main() -> int:
         print(f"4. the cherry-picks table, {out['picks_rows']} rows, nothing in flight")
         typing = [t for t in out["typing"] if t is not None]
         print(f"  filter typing   {summary(typing)}; 'under review' leaves {out['filtered_rows']} rows")
+        print(f"  {'':15} {cpu_summary(out['table_cpu'].get('typing', []))}")
         sort = [t for t in out["sort"] if t is not None]
         print(f"  s / S sort      {summary(sort)}")
+        print(f"  {'':15} {cpu_summary(out['table_cpu'].get('sort', []))}")
         missed = out["typing"].count(None) + out["sort"].count(None)
         if missed:
             print(f"  {missed} keystroke(s) whose effect never showed within {KEY_TIMEOUT_S:.0f} s")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from rich.text import Text
 from textual.app import App
+from textual.geometry import Region
 from textual.widgets import DataTable
 
 from cockpit.ui.rows_table import RowsTable
@@ -84,9 +85,9 @@ async def test_a_repeated_row_key_or_a_row_too_wide_is_refused_as_add_row_refuse
 
 
 def frame(table: DataTable) -> list[list[tuple[str, object]]]:
-    from textual.geometry import Region
-
     table._clear_caches()
+    if isinstance(table, RowsTable):
+        table._plain_lines.clear()  # the characters kept per cell, too: draw every cell from its Text
     strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
     return [[(segment.text, segment.style) for segment in strip.simplify()] for strip in strips]
 
@@ -135,6 +136,80 @@ async def test_cells_drawn_the_quick_way_look_exactly_as_datatable_draws_them(mo
         line_of = RowsTable._line_of
         monkeypatch.setattr(RowsTable, "_line_of", lambda self, *args: drawn.append(args) or line_of(self, *args))
         quick = frame(table)
-        assert len(drawn) >= 19 * 4, "the Text cells of every row on screen took the quick way"
-        monkeypatch.setattr(RowsTable, "_plain_line_cell", lambda *args: None)
+        assert len(drawn) >= 19 * 3, (
+            "the Text cells of every row on screen took the quick way (the empty one is padding)"
+        )
+        monkeypatch.setattr(RowsTable, "_is_plain_line", lambda *args: False)
         assert frame(table) == quick
+        monkeypatch.undo()
+
+        # A sort: the same cells on other rows. The characters kept per cell are drawn again with
+        # the styles (and the row numbers a click reads) of the rows they are on now.
+        table.replace_rows(reversed(rows))
+        table.move_cursor(row=5)
+        await pilot.pause()
+        table._clear_caches()
+        kept = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+        kept = [[(segment.text, segment.style) for segment in strip.simplify()] for strip in kept]
+        monkeypatch.setattr(RowsTable, "_is_plain_line", lambda *args: False)
+        assert frame(table) == kept
+
+
+async def test_a_frame_of_the_pane_table_is_the_frame_datatable_draws_for_the_same_rows():
+    rows = [
+        (str(k), (Text(f"#{k}"), Text("under review" if k % 3 else "accepted", style="bold #cc3333"), f"note {k}"))
+        for k in range(30)
+    ]
+
+    class Both(App):
+        def compose(self):
+            for table in (DataTable(id="by-hand", zebra_stripes=True), RowsTable(id="at-once", zebra_stripes=True)):
+                table.add_column("PR", key="pr")
+                table.add_column("Status", key="status")
+                table.add_column("Note", key="note")
+                table.styles.height = 12
+                yield table
+
+    app = Both()
+    async with app.run_test(size=(80, 30)) as pilot:
+        by_hand, at_once = app.query_one("#by-hand", DataTable), app.query_one("#at-once", RowsTable)
+        for key, cells in rows:
+            by_hand.add_row(*cells, key=key)
+        at_once.fit_columns(rows)
+        at_once.replace_rows(rows)
+        frames = []
+        for table in (by_hand, at_once):
+            table.move_cursor(row=4)
+            table.focus()  # each drawn as the focused table
+            await pilot.pause()
+            frames.append(frame(table))
+        assert frames[1] == frames[0]
+
+
+def test_a_filter_frees_the_lines_drawn_before_it_at_once_not_in_a_later_collection():
+    """``LRUCache.clear`` leaves its ring of links (and every line they hold) to the cycle collector,
+    whose full passes then fall on keystrokes; the table empties its caches link by link."""
+    import gc
+    import weakref
+
+    from textual.cache import LRUCache
+
+    from cockpit.ui.rows_table import empty_cache
+
+    class Line:
+        pass
+
+    cache: LRUCache[str, Line] = LRUCache(10)
+    line = Line()
+    drawn = weakref.ref(line)
+    cache.set("row 1", line)
+    cache.set("row 2", Line())
+    del line
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        empty_cache(cache)
+        assert drawn() is None and not cache
+    finally:
+        if was_on:
+            gc.enable()

@@ -86,6 +86,7 @@ class TablePane(Pane):
         self._rows: list[TableRow[Any]] = []  # the rows the pane drew last, in its own order
         self._texts: list[str] = []  # their text, as the filter reads it
         self._drawn = 0  # rows the pane drew before the filter
+        self._sort_keys: dict[int, list[Any]] = {}  # per column sorted by: each drawn row's sort key
 
     def compose_body(self) -> ComposeResult:
         if self.SUMMARY_CLASSES:
@@ -128,19 +129,24 @@ class TablePane(Pane):
         chosen sort: the columns are fitted to every row and the rows are put in place at once."""
         self._rows = list(rows)
         self._texts = [row_text(row.cells) for row in self._rows]
+        self._sort_keys.clear()
         self.table.fit_columns((row.key, row.cells) for row in self._rows)
         self._fill()
 
     def _fill(self) -> None:
-        shown = self._rows
-        self._drawn = len(shown)
+        rows = self._rows
+        self._drawn = len(rows)
+        shown: Sequence[int] = range(len(rows))
         if self.row_filter.active:
             keeps = self.row_filter.keeps
-            shown = [row for row, text in zip(shown, self._texts, strict=True) if keeps(text)]
+            shown = [index for index, text in enumerate(self._texts) if keeps(text)]
         column = self.sorted_by()
-        if column is not None:
-            shown = sort_rows(shown, lambda row: column.sort_key(row.item), reverse=self.sort_reverse)
-        self.table.replace_rows((row.key, row.cells) for row in shown)
+        if column is not None and self.sort_column is not None:
+            keys = self._sort_keys.get(self.sort_column)
+            if keys is None:  # once per column and report: a keystroke only compares them
+                keys = self._sort_keys[self.sort_column] = [column.sort_key(row.item) for row in rows]
+            shown = sort_rows(shown, keys.__getitem__, reverse=self.sort_reverse)
+        self.table.replace_rows((rows[index].key, rows[index].cells) for index in shown)
 
     def render_report(self) -> None:
         self.show(self.report)

@@ -1,0 +1,58 @@
+"""The key line is rebuilt only when the keys to show change: moving between two tables with the
+same keys (a pane switch, Esc out of the filter) leaves it as it is."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import pytest
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets._footer import FooterKey
+
+from cockpit.ui.footer import KeysFooter
+
+pytestmark = pytest.mark.anyio
+
+
+class Table(Widget, can_focus=True):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("s", "sort", "Sort"), Binding("y", "copy", "Copy")]
+
+    def action_sort(self) -> None: ...
+
+    def action_copy(self) -> None: ...
+
+
+class Overview(Widget, can_focus=True):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("t", "trends", "Trends")]
+
+    def action_trends(self) -> None: ...
+
+
+class Panes(App):
+    def compose(self):
+        yield Table(id="milestone")
+        yield Table(id="picks")
+        yield Overview(id="overview")
+        yield KeysFooter()
+
+
+def keys(app: App) -> list[FooterKey]:
+    return list(app.query(FooterKey))
+
+
+async def test_the_same_keys_are_not_rebuilt_and_other_keys_are_shown():
+    app = Panes()
+    async with app.run_test(size=(80, 10)) as pilot:
+        app.set_focus(app.query_one("#milestone"))
+        await pilot.pause()
+        shown = keys(app)
+        assert {key.key for key in shown} >= {"s", "y"}
+        app.set_focus(app.query_one("#picks"))
+        await pilot.pause()
+        assert keys(app) == shown and all(a is b for a, b in zip(keys(app), shown, strict=True))
+        app.set_focus(app.query_one("#overview"))
+        await pilot.pause()
+        now = {key.key for key in keys(app)}
+        assert "t" in now and "s" not in now
