@@ -14,6 +14,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from cockpit.config_repos import DEFAULT_RC_TAG_PATTERN, RepoConfig
 from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.domain.schedule import PatchSchedule
 from cockpit.domain.text import inert
@@ -83,10 +84,57 @@ class Config:
     theme: str = ""
     schedule: PatchSchedule | None = None  # [schedule]: a patch release's phases and deadline
     final_rc_date: date | None = None  # [release] final_rc_date: the target the burn-down marks
+    core_name: str = ""  # [release] name: the core's short name in gates and filters; empty: its repository's
+    rc_tag_pattern: str = DEFAULT_RC_TAG_PATTERN  # [release] rc_tag_pattern
+    repos: tuple[RepoConfig, ...] = ()  # [[repo]]: the domain libraries released with the core
 
     @property
     def resolved_state_path(self) -> Path:
         return self.state_path or self.path.with_name("cockpit-state.toml")
+
+    @property
+    def core(self) -> RepoConfig:
+        """The core repository, as ``[release]``, ``[git]`` and ``[storage]`` describe it."""
+        name = self.core_name or self.release.repository.split("/")[-1].lower()
+        git = self.git
+        return RepoConfig(
+            name, self.release, git.clone, git.remote, git.cut, self.rc_tag_pattern, self.storage.packages, core=True
+        )
+
+    @property
+    def repositories(self) -> tuple[RepoConfig, ...]:
+        """Every repository of the release, the core first."""
+        return (self.core, *self.repos)
+
+    def repo_named(self, name: str) -> RepoConfig:
+        """The repository called ``name``; a ConfigError listing the configured names otherwise."""
+        from cockpit.config_repos import unknown_repo
+
+        for repo in self.repositories:
+            if repo.name == name:
+                return repo
+        raise unknown_repo([r.name for r in self.repositories], name)
+
+    def for_repo(self, name: str) -> Config:
+        """This config as a single-repository release of ``name`` (the core: this config itself), so
+        every loader judges one domain library exactly as it judges the core."""
+        repo = self.repo_named(name)
+        if repo.core:
+            return self
+        from dataclasses import replace
+
+        return replace(
+            self,
+            release=repo.release,
+            git=replace(self.git, clone=repo.clone, remote=repo.remote, cut=repo.cut),
+            storage=replace(self.storage, packages=repo.packages),
+            ci=tuple(t for t in self.ci if t.repository == repo.repository),
+            schedule=None,
+            final_rc_date=None,
+            core_name=repo.name,
+            rc_tag_pattern=repo.rc_tag_pattern,
+            repos=(),
+        )
 
 
 class _Table:
@@ -275,6 +323,11 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         if not isinstance(value, str):
             raise km.fail(key, "a key string such as 'ctrl+r' (or \"\" to unbind)", value)
     template = root.table("checklist").str("template", "", nonempty=False)
+    from cockpit.config_repos import core_name, rc_tag_pattern, repos_from
+
+    core = RepoConfig(
+        core_name(rel, repository), release, git.clone, git.remote, git.cut, rc_tag_pattern(rel), core=True
+    )
     state = root.table("state").str("path", "", nonempty=False)
     return Config(
         path=path,
@@ -292,6 +345,9 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         theme=ui.str("theme", "", nonempty=False),
         schedule=parse_schedule(root.table("schedule")) if "schedule" in data else None,
         final_rc_date=_optional_date(rel, "final_rc_date"),
+        core_name=core.name,
+        rc_tag_pattern=core.rc_tag_pattern,
+        repos=repos_from(root, core, base),
     )
 
 
