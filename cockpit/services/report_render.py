@@ -40,7 +40,10 @@ def to_jsonable(value: Any) -> Any:
 
 
 def render_json(picture: ReleasePicture) -> str:
-    return json.dumps(to_jsonable(picture), indent=2, ensure_ascii=False)
+    data = to_jsonable(picture)
+    if not picture.repos:  # a single-repository release reads as it always did
+        del data["repos"]
+    return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def _cell(text: Any) -> str:
