@@ -158,3 +158,4 @@ class World:
     all_green: bool = False  # built with every blocking gate green (see world.build_world)
     schedule: dict = field(default_factory=dict)  # a patch release's [schedule] for the config (world_patch)
     clock: str = ""  # a patch world's "now" (ISO); "" for the wall clock
+    libraries: list[dict] = field(default_factory=list)  # the domain libraries released with the core (world_libraries)

@@ -1,0 +1,81 @@
+"""One release over the core and two domain libraries, judged over the real adapters on the sandbox."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from cockpit.bootstrap import build_backend
+from cockpit.domain.gates import GateStatus
+from cockpit.domain.repos import REPO_GATES, repo_gate_name
+from cockpit.services.picture import gather
+
+
+def _picture(config):
+    backend = build_backend(config, read_only=True)
+    try:
+        return gather(backend)
+    finally:
+        backend.state.close()
+
+
+def test_every_gate_of_every_domain_library_equals_what_the_world_planted(multi_sandbox):
+    picture = _picture(multi_sandbox.config)
+    truth = multi_sandbox.world.truth["libraries"]
+    assert [r.name for r in picture.repos] == ["vision", "audio"]
+    for repo in picture.repos:
+        shown = {g.name: g.status.value for g in repo.gates}
+        planted = {repo_gate_name(gate, repo.name): truth[repo.name]["gates"][gate] for gate in REPO_GATES}
+        assert shown == planted, repo.name
+        assert {g.name: g.status.value for g in picture.gates.values() if g.name in planted} == planted
+
+
+def test_the_missing_pick_of_vision_is_named_and_the_picked_prs_landed(multi_sandbox):
+    picture = _picture(multi_sandbox.config)
+    vision = next(r for r in picture.repos if r.name == "vision")
+    truth = multi_sandbox.world.truth["libraries"]["vision"]
+    verdicts = {i.number: i.verdict.value for i in vision.branch_diff.diff.items}
+    assert [n for n, v in verdicts.items() if v == "missing"] == truth["missing"]
+    assert all(verdicts[n] == "landed" for n in truth["picked"])
+
+
+def test_one_verdict_for_the_release_held_back_by_a_library(multi_sandbox):
+    picture = _picture(multi_sandbox.config)
+    assert not picture.verdict.go
+    assert any(r.startswith("Branch diff clean [vision] is red") for r in picture.verdict.reasons)
+    assert any(r.startswith("CI green [audio] is amber") for r in picture.verdict.reasons)
+
+
+def test_a_missing_clone_makes_only_that_librarys_branch_gate_unknown(multi_sandbox, tmp_path):
+    config = multi_sandbox.config
+    gone = tmp_path / "no-audio-clone"
+    repos = tuple(replace(r, clone=gone) if r.name == "audio" else r for r in config.repos)
+    picture = _picture(replace(config, repos=repos))
+    audio = {g.name: g for g in next(r for r in picture.repos if r.name == "audio").gates}
+    branch = audio["branch_diff_clean[audio]"]
+    assert branch.status is GateStatus.UNKNOWN
+    assert "repo[1] (audio).clone" in branch.summary and str(gone) in branch.summary
+    assert audio["milestone_empty[audio]"].status is GateStatus.GREEN
+    assert audio["picks_clear[audio]"].status is GateStatus.UNKNOWN, "reverts owed cannot be checked without history"
+    assert audio["rc_artifacts[audio]"].status is GateStatus.RED
+    vision = {g.name: g.status for g in picture.repos[0].gates}
+    assert vision["branch_diff_clean[vision]"] is GateStatus.RED
+    assert picture.gates["branch_diff_clean"].status is GateStatus.RED  # the core's own pane is untouched
+
+
+def test_each_library_reads_its_milestone_once_for_all_its_gates(multi_sandbox):
+    _picture(multi_sandbox.config)
+    paths = [e["path"] for e in multi_sandbox.github.log() if e["method"] == "GET"]
+    for repository in ("acme/vision", "acme/audio"):
+        listed = [p for p in paths if p.startswith(f"/repos/{repository}/issues") and "milestone=" in p]
+        assert len(listed) == 1, (repository, listed)
+
+
+def test_the_library_clones_are_real_git_repositories_with_their_rc_tags(multi_world):
+    from cockpit.adapters.git import GitRepo
+
+    for lib in multi_world.libraries:
+        tags = GitRepo(Path(lib["clone_path"]), read_only=True).tags()
+        assert set(multi_world.truth["libraries"][lib["name"]]["tags"]) <= set(tags)
+        assert shutil.which("git")
