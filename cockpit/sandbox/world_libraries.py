@@ -254,6 +254,9 @@ def _plant_github(world: World, lib: Library, facts: dict) -> dict:
         )
     )
     _move_ci(repo, world.release_branch, lib.branch)
+    for pull in repo.pulls:  # the pick the core's tracker asks for targets the library's own branch
+        if pull.base == world.release_branch != lib.branch:
+            pull.base, pull.title = lib.branch, pull.title.replace(f"[{world.release_branch}]", f"[{lib.branch}]")
     return {"milestone": MILESTONE, "tracker": tracker, "release_pr": release, "trunk_pr": trunk}
 
 

@@ -79,3 +79,24 @@ def test_the_library_clones_are_real_git_repositories_with_their_rc_tags(multi_w
         tags = GitRepo(Path(lib["clone_path"]), read_only=True).tags()
         assert set(multi_world.truth["libraries"][lib["name"]]["tags"]) <= set(tags)
         assert shutil.which("git")
+
+
+def _vision_request(picks):
+    return next(r for r in picks.rows if any(ref.repository == "acme/vision" for ref in r.request.release_prs))
+
+
+def test_a_core_request_for_a_vision_fix_is_joined_with_the_vision_prs_and_its_branch(multi_sandbox):
+    picture = _picture(multi_sandbox.config)
+    row = _vision_request(picture.picks)
+    assert {(p.repository, p.number, p.base_ref) for p in row.pulls} == {
+        ("acme/vision", 8190, "release/0.20"),
+        ("acme/vision", 8123, "main"),
+    }
+    assert row.status.value == "under_review" and "wrong_base" not in {f.value for f in row.flags}
+    assert not any("not loaded" in note for note in row.notes)
+
+
+def test_in_a_single_repository_release_a_vision_pr_is_still_only_named(sandbox):
+    picture = _picture(sandbox.config)
+    row = _vision_request(picture.picks)
+    assert row.pulls == () and any("acme/vision#8190 not loaded" in note for note in row.notes)
