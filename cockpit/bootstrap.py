@@ -221,13 +221,12 @@ class CockpitBackend:
 
         if not self.config.repos:
             return go_no_go(gates, checklist)
-        from cockpit.domain.repos import REPO_GATES, repo_gate_name
+        from cockpit.domain.repos import library_gates
 
         libraries = tuple(
-            repo_gate_name(gate, repo.name)
+            gate
             for repo in self.config.repos
-            for gate in REPO_GATES
-            if gate != "rc_artifacts" or repo.packages
+            for gate in library_gates(repo.name, packages=bool(repo.packages), core_pins=bool(repo.core_pins))
         )
         return go_no_go(gates, checklist, BLOCKING + libraries)
 

@@ -12,8 +12,19 @@ from dataclasses import dataclass, field
 from cockpit.domain.gates import GATE_TITLES, Gate
 from cockpit.domain.reports import BranchReport, MilestoneReport, PicksReport, StorageGateReport
 
-REPO_GATES = ("milestone_empty", "branch_diff_clean", "picks_clear", "ci_green", "rc_artifacts")
-"""The gates each domain library answers on its own, in the order the overview lists them."""
+REPO_GATES = ("milestone_empty", "branch_diff_clean", "picks_clear", "ci_green", "rc_artifacts", "versions_coherent")
+"""The gates each domain library answers on its own, in the order the overview lists them
+(``rc_artifacts`` only with packages; ``versions_coherent`` only with packages or core pins)."""
+
+
+def library_gates(name: str, *, packages: bool, core_pins: bool) -> tuple[str, ...]:
+    """The gate names a library of the release answers, as its config sets it up."""
+    wanted = [
+        g
+        for g in REPO_GATES
+        if (g != "rc_artifacts" or packages) and (g != "versions_coherent" or packages or core_pins)
+    ]
+    return tuple(repo_gate_name(g, name) for g in wanted)
 
 
 def repo_gate_name(gate: str, repo: str) -> str:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from cockpit.config import Config
     from cockpit.config_repos import RepoConfig
     from cockpit.domain.checklist import ChecklistStep
-    from cockpit.domain.reports import CIReport
+    from cockpit.domain.reports import CIReport, StorageGateReport
     from cockpit.loaders.shared import SharedResults
     from cockpit.ports import GitHubPort, GitPort, Ports, PyPIPort, SessionState, StepRunnerPort, WheelIndexPort
 
@@ -148,6 +148,8 @@ def load_repo(ports: RepoPorts, ci: CIReport | None = None) -> RepoReport:
         gates.append(for_repo(report.gate, repo.name))
     if ci is not None:
         gates.append(_ci_gate(ci, repo))
+    if repo.core_pins or repo.packages:
+        gates.append(coherence(ports, reports.get("storage")))
     gates.sort(key=lambda g: REPO_GATES.index(split_gate_name(g.name)[0]))
     return RepoReport(
         name=repo.name,
@@ -158,6 +160,35 @@ def load_repo(ports: RepoPorts, ci: CIReport | None = None) -> RepoReport:
         errors=errors,
         requests=ports.github.thread_request_counts()[0] - sent_before,
         **reports,
+    )
+
+
+def coherence(ports: RepoPorts, storage: StorageGateReport | None) -> Gate:
+    """``versions_coherent[name]``: the core version the library's release branch pins (each of its
+    ``core_pins`` read from git on its clone) and its packages' versions in the RC index."""
+    from cockpit.loaders.branch import release_branch
+    from cockpit.services.coherence import coherence_gate, wheel_versions
+
+    base, repo = ports.base.config, ports.repo
+    core_package = base.storage.packages[0] if base.storage.packages else base.release.repository.split("/")[1]
+    pins: list[tuple[str, str | None]] = []
+    unread: list[str] = []
+    if repo.core_pins:
+        try:
+            head = release_branch(ports).sha
+            pins = [(path, ports.git.file_at(head, path)) for path in repo.core_pins]
+        except CockpitError as exc:
+            unread.append(f"the core pin on {repo.release.branch} could not be read: {exc}")
+    found = wheel_versions(f.filename for f in storage.report.found) if storage is not None else {}
+    wanted = {p.lower().replace("_", "-") for p in repo.packages}
+    return coherence_gate(
+        library=repo.name,
+        core_package=core_package,
+        core_version=base.release.version,
+        pins=pins,
+        version=repo.release.version,
+        index_versions={p: v for p, v in found.items() if p in wanted},
+        unread=unread,
     )
 
 

@@ -43,8 +43,11 @@ def world_dir(
     multi: bool = False,
 ) -> Path:
     from cockpit.sandbox.world import WORLD_FORMAT
+    from cockpit.sandbox.world_libraries import LIBRARIES_FORMAT
 
-    green = ("-green" if all_green else "") + ("-patch" if patch else "") + ("-multi" if multi else "")
+    green = (
+        ("-green" if all_green else "") + ("-patch" if patch else "") + (f"-multi{LIBRARIES_FORMAT}" if multi else "")
+    )
     sized = "" if scale == DEFAULT_SCALE else f"-{scale}"
     return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}{sized}{green}-f{WORLD_FORMAT}"
 

@@ -16,7 +16,7 @@ Planted faults, all in the libraries (``truth["libraries"][name]``):
 The core world's own storage gaps fall on the libraries too: a wheel of ``torchlet-vision`` whose
 metadata names another version, a yanked ``torchlet-audio`` wheel. ``truth["libraries"][name]["gates"]``
 holds the gate each library must show (``milestone_empty``, ``branch_diff_clean``, ``picks_clear``,
-``ci_green``, ``rc_artifacts``), and ``truth["coherence"]`` the version-coherence gate.
+``ci_green``, ``rc_artifacts``, ``versions_coherent``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from pathlib import Path
 from cockpit.sandbox.model import SbComment, SbIssue, SbMilestone, SbPull, World
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, DAY, HOUR, T_CUT, T_END, VISION, iso
 
+LIBRARIES_FORMAT = 1  # bump whenever what add_libraries plants changes: cached multi worlds are rebuilt
 MILESTONE = 1
 PIN_FILE = "requirements.txt"
 CORE_PACKAGE = "torchlet"
@@ -334,10 +335,9 @@ def add_libraries(world: World, dest: Path) -> World:
                 "picks_clear": "green",
                 "ci_green": ci,
                 "rc_artifacts": "red" if storage_faults else "green",
+                "versions_coherent": "green" if lib.pinned_core == world.version else "red",
             },
         }
     world.truth["libraries"] = found
-    wrong = [name for name, lib in found.items() if lib["pinned_core"] != world.version]
-    world.truth["coherence"] = {"status": "red" if wrong else "green", "wrong_pins": wrong}
     world.packages = [CORE_PACKAGE]
     return world

@@ -100,3 +100,11 @@ def test_in_a_single_repository_release_a_vision_pr_is_still_only_named(sandbox)
     picture = _picture(sandbox.config)
     row = _vision_request(picture.picks)
     assert row.pulls == () and any("acme/vision#8190 not loaded" in note for note in row.notes)
+
+
+def test_audio_built_against_the_previous_core_release_is_a_red_gate_naming_both_versions(multi_sandbox):
+    picture = _picture(multi_sandbox.config)
+    gate = picture.gates["versions_coherent[audio]"]
+    assert gate.status is GateStatus.RED
+    assert "requirements.txt pins torchlet 2.4.0, the core is 2.5.0" in gate.summary
+    assert picture.gates["versions_coherent[vision]"].status is GateStatus.GREEN
