@@ -179,7 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = command("report", "cockpit.cli.report:run_report", "the whole picture as Markdown or JSON")
     report.add_argument("--format", choices=["markdown", "json"], default="markdown")
-    command("check", "cockpit.cli.report:run_check", "exit 0 when go, 1 when no-go (each failing gate on a line)")
+    report.add_argument("--repo", metavar="NAME", help="only this repository of the release (default: all)")
+    check = command(
+        "check", "cockpit.cli.report:run_check", "exit 0 when go, 1 when no-go (each failing gate on a line)"
+    )
+    check.add_argument("--repo", metavar="NAME", help="only this repository of the release (default: all)")
 
     missing = command(
         "missing-in-branch",
@@ -194,12 +198,16 @@ def build_parser() -> argparse.ArgumentParser:
     source = missing.add_mutually_exclusive_group()
     source.add_argument("--milestone", help="milestone number or title, open or closed (read from GitHub)")
     source.add_argument("--prs-file", type=Path, help="one PR number or URL a line; no GitHub needed")
-    missing.add_argument("--repo", help="the repository, OWNER/NAME")
+    missing.add_argument(
+        "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
+    )
     missing.add_argument("--format", choices=["text", "json", "markdown"], default="text")
 
     picks = command("picks", "cockpit.cli.picks:run", "the tracker's cherry-pick requests, parsed, as JSON")
     picks.add_argument("--from-json", type=Path, help="a JSON array of GitHub issue-comment objects")
-    picks.add_argument("--repo", help="the repository, OWNER/NAME (default: from the config)")
+    picks.add_argument(
+        "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
+    )
 
     auth = command("auth", "cockpit.cli.auth:run_auth", "store, show or forget the GitHub token (keyring)")
     auth.add_argument("auth_command", choices=["login", "status", "logout"])

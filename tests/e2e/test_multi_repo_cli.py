@@ -1,0 +1,89 @@
+"""The headless commands over a release of several repositories: all of them, or one with --repo NAME."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cockpit.cli.main import main
+
+
+def run(capsys, sandbox, *args):
+    status = main(["--config", str(sandbox.config_path), *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_check_judges_the_whole_release_with_each_librarys_gates(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "check")
+    assert status == 1 and out.startswith("NO-GO: release 2.5.0")
+    assert "red: Versions coherent [audio]: requirements.txt pins torchlet 2.4.0, the core is 2.5.0" in out
+    assert "red: Branch diff clean [vision]: 1 missing" in out
+
+
+def test_check_of_one_library_is_that_librarys_release(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "check", "--repo", "vision")
+    lines = out.splitlines()
+    assert status == 1 and lines[0] == "NO-GO: release 0.20.0"
+    assert "red: Branch diff clean: 1 missing" in lines and "red: CI green: red: acme/vision @ release/0.20" in lines
+    assert not any("[" in line.split(":")[1] for line in lines if line.startswith("red:"))
+
+
+@pytest.mark.parametrize("command", [["check"], ["report"], ["missing-in-branch"], ["picks"]])
+def test_an_unknown_repository_name_is_one_line_listing_the_configured_ones(multi_sandbox, capsys, command):
+    status, out, err = run(capsys, multi_sandbox, *command, "--repo", "text")
+    assert status == 2 and out == ""
+    assert err.strip() == (
+        "cockpit: Config: no repository named 'text' in the release: the configured ones are torchlet, vision, audio"
+    )
+
+
+def test_the_json_report_carries_each_library_with_its_gates(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "report", "--format", "json")
+    data = json.loads(out)
+    assert status == 0 and [r["name"] for r in data["repos"]] == ["vision", "audio"]
+    audio = {g["name"]: g["status"] for g in data["repos"][1]["gates"]}
+    assert audio["versions_coherent[audio]"] == "red" and data["gates"]["ci_green[audio]"]["status"] == "amber"
+
+
+def test_the_report_of_the_core_alone_has_no_library_in_it(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "report", "--format", "json", "--repo", "torchlet")
+    data = json.loads(out)
+    assert status == 0 and "repos" not in data and not any("[" in name for name in data["gates"])
+
+
+def test_missing_in_branch_prints_every_repository_under_its_name(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "missing-in-branch")
+    assert status == 1
+    headers = [line for line in out.splitlines() if line.startswith("== ")]
+    assert headers == [
+        "== torchlet (acme/torchlet, release/2.5)",
+        "== vision (acme/vision, release/0.20)",
+        "== audio (acme/audio, release/2.5)",
+    ]
+    status, out, _ = run(capsys, multi_sandbox, "missing-in-branch", "--format", "json")
+    data = json.loads(out)
+    assert list(data) == ["torchlet", "vision", "audio"]
+    missing = [i["number"] for i in data["vision"]["items"] if i["verdict"] == "missing"]
+    assert missing == multi_sandbox.world.truth["libraries"]["vision"]["missing"]
+
+
+def test_missing_in_branch_of_one_library_is_clean_when_everything_was_picked(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "missing-in-branch", "--repo", "audio", "--format", "json")
+    assert status == 0 and not [i for i in json.loads(out)["items"] if i["verdict"] == "missing"]
+    status, _, _ = run(capsys, multi_sandbox, "missing-in-branch", "--repo", "acme/vision")
+    assert status == 1, "a configured owner/name selects that repository too"
+
+
+def test_picks_reads_each_repositorys_own_tracker(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "picks")
+    data = json.loads(out)
+    truth = multi_sandbox.world.truth["libraries"]
+    assert status == 0 and list(data) == ["torchlet", "vision", "audio"]
+    for name in ("vision", "audio"):
+        assert [(r["trunk_prs"], r["release_prs"]) for r in data[name]] == [
+            ([truth[name]["trunk_pr"]], [truth[name]["release_pr"]])
+        ]
+    status, out, _ = run(capsys, multi_sandbox, "picks", "--repo", "vision")
+    assert json.loads(out) == data["vision"]
