@@ -46,6 +46,5 @@ GATE_TITLES = {
     "rc_artifacts": "RC artifacts valid",
     "pypi_not_published": "Not yet on PyPI",
     "checklist": "Checklist",
-    "versions_coherent": "Versions coherent",
 }
 """The one place a gate's name gets its title, so the overview, the panes and reports agree."""

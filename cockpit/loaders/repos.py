@@ -147,7 +147,9 @@ def load_repo(ports: RepoPorts, ci: CIReport | None = None) -> RepoReport:
         reports[pane] = report
         gates.append(for_repo(report.gate, repo.name))
     if ci is not None:
-        gates.append(_ci_gate(ci, repo))
+        from cockpit.services.repo_gates import library_ci_gate
+
+        gates.append(library_ci_gate(ci, repo.name, repo.repository))
     if repo.core_pins or repo.packages:
         gates.append(coherence(ports, reports.get("storage")))
     gates.sort(key=lambda g: REPO_GATES.index(split_gate_name(g.name)[0]))
@@ -190,17 +192,6 @@ def coherence(ports: RepoPorts, storage: StorageGateReport | None) -> Gate:
         index_versions={p: v for p, v in found.items() if p in wanted},
         unread=unread,
     )
-
-
-def _ci_gate(ci: CIReport, repo: RepoConfig) -> Gate:
-    """The library's CI gate: the release's CI verdicts of its repository (none configured: UNKNOWN)."""
-    from cockpit.services.ci import ci_gate
-
-    own = [v for v in ci.branches if v.repository == repo.repository]
-    rc = [v for v in ci.rc_builds if v.repository == repo.repository]
-    if not own and not rc:
-        return _unknown("ci_green", repo.name, f"no [[ci]] entry for {repo.repository}: its CI is not judged")
-    return for_repo(ci_gate(own, rc), repo.name)
 
 
 def load_repos(
