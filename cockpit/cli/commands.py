@@ -92,6 +92,11 @@ def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, al
     patch = getattr(args, "patch", False)
     if patch and args.all_green:
         raise ConfigError("--patch and --all-green are two different sandbox releases: choose one")
+    multi = getattr(args, "multi", False)
+    if multi and (patch or args.all_green):
+        raise ConfigError(
+            "--multi is the 2.5.0 release with its domain libraries: it takes neither --patch nor --all-green"
+        )
     world = prepare_world(
         args.seed,
         directory=directory,
@@ -99,6 +104,7 @@ def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, al
         all_green=args.all_green,
         scale=None if scale.name == DEFAULT_SCALE else scale,
         patch=patch,
+        multi=multi,
     )
     if always_describe or scale.name != DEFAULT_SCALE:
         _say(describe(scale, world))

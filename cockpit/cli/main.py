@@ -124,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the patch release 2.5.1 mid-flight: a schedule past its cherry-pick deadline, late "
         "requests, triage candidates (the world's clock starts at its own 'now')",
     )
+    demo.add_argument(
+        "--multi",
+        action="store_true",
+        help="the core released with two domain libraries (vision release/0.20, audio release/2.5), "
+        "each with its own clone, milestone, tracker and RC tags",
+    )
     _scale_option(demo)
 
     sandbox = command(
@@ -134,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--seed", type=int, default=7)
     sandbox.add_argument("--all-green", action="store_true", help="serve a release whose every gate is green")
     sandbox.add_argument("--patch", action="store_true", help="serve the patch release 2.5.1 mid-flight")
+    sandbox.add_argument("--multi", action="store_true", help="serve the core with two domain libraries")
     sandbox.add_argument("--dir", type=Path, help="build the world here instead of the cache folder")
     _scale_option(sandbox)
 

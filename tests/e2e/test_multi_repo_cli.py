@@ -87,3 +87,42 @@ def test_picks_reads_each_repositorys_own_tracker(multi_sandbox, capsys):
         ]
     status, out, _ = run(capsys, multi_sandbox, "picks", "--repo", "vision")
     assert json.loads(out) == data["vision"]
+
+
+def test_cockpit_sandbox_multi_serves_the_core_and_its_libraries(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "COCKPIT_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cockpit", "sandbox", "--multi", "--dir", str(tmp_path / "world")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        config = Path(proc.stdout.readline().strip())
+        assert "[[repo]]" in config.read_text()
+        done = subprocess.run(
+            [sys.executable, "-m", "cockpit", "--config", str(config), "check", "--repo", "audio"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 1 and done.stdout.startswith("NO-GO: release 2.5.0"), done.stderr
+        assert "red: RC artifacts valid: 1 problem: 1 yanked" in done.stdout
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+    assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("other", ["--patch", "--all-green"])
+def test_the_multi_repository_demo_is_its_own_release(other, capsys):
+    assert main(["demo", "--multi", other]) == 2
+    assert "--multi is the 2.5.0 release with its domain libraries" in capsys.readouterr().err
