@@ -108,3 +108,14 @@ def test_audio_built_against_the_previous_core_release_is_a_red_gate_naming_both
     assert gate.status is GateStatus.RED
     assert "requirements.txt pins torchlet 2.4.0, the core is 2.5.0" in gate.summary
     assert picture.gates["versions_coherent[vision]"].status is GateStatus.GREEN
+
+
+def test_the_cold_load_grows_by_each_repositorys_own_requests(multi_sandbox):
+    from tests.benchmarks.bench_repos import cold_requests, with_repositories
+
+    config = multi_sandbox.config
+    runs = [cold_requests(with_repositories(config, n), multi_sandbox.github) for n in (1, 2, 3)]
+    assert runs[0]["acme/torchlet"] == runs[1]["acme/torchlet"] == runs[2]["acme/torchlet"]
+    assert runs[1]["acme/vision"] == runs[2]["acme/vision"] > 0
+    assert runs[0]["acme/vision"] == runs[0]["acme/audio"] == runs[1]["acme/audio"] == 0
+    assert sum(runs[2].values()) == sum(runs[0].values()) + runs[2]["acme/vision"] + runs[2]["acme/audio"]
