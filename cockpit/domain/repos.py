@@ -40,6 +40,16 @@ def split_gate_name(name: str) -> tuple[str, str]:
     return name, ""
 
 
+_LIBRARY_TITLES = {"versions_coherent": "Versions coherent"}
+
+
+def repo_gate_title(name: str) -> str:
+    """The title of a gate by name, a library's too (``Branch diff clean [vision]``); "" when unknown."""
+    gate, repo = split_gate_name(name)
+    title = GATE_TITLES.get(gate) or _LIBRARY_TITLES.get(gate, "")
+    return f"{title} [{repo}]" if title and repo else title
+
+
 def for_repo(gate: Gate, repo: str) -> Gate:
     """``gate`` renamed and titled as ``repo``'s (``Branch diff clean [vision]``)."""
     title = GATE_TITLES.get(gate.name, gate.title)

@@ -126,3 +126,13 @@ def test_cockpit_sandbox_multi_serves_the_core_and_its_libraries(tmp_path):
 def test_the_multi_repository_demo_is_its_own_release(other, capsys):
     assert main(["demo", "--multi", other]) == 2
     assert "--multi is the 2.5.0 release with its domain libraries" in capsys.readouterr().err
+
+
+def test_the_markdown_report_has_a_section_per_library_naming_what_it_misses(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "report")
+    missing = multi_sandbox.world.truth["libraries"]["vision"]["missing"][0]
+    assert status == 0 and "### vision: acme/vision 0.20.0, `release/0.20`" in out
+    vision = out.split("### vision:")[1].split("###")[0]
+    assert f"- #{missing} " in vision and "**missing**" in vision
+    audio = out.split("### audio:")[1].split("###")[0]
+    assert "Versions coherent \\[audio\\]: ❌ red: requirements.txt pins torchlet 2.4.0, the core is 2.5.0" in audio

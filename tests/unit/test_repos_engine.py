@@ -46,3 +46,17 @@ def test_rc_tags_follow_the_repositorys_own_pattern_oldest_first():
     tags = ["0.20.0-RC10", "0.20.0-RC2", "v0.20.0-rc1", "0.20.0-RC1", "0.20.0-RCx", "0.2.0-RC1"]
     assert rc_tags_matching(tags, "0.20.0", "{version}-RC{n}") == ["0.20.0-RC1", "0.20.0-RC2", "0.20.0-RC10"]
     assert rc_tags_matching(tags, "0.20.0", "v{version}-rc{n}") == ["v0.20.0-rc1"]
+
+
+def test_a_library_gate_not_evaluated_yet_holds_the_verdict_under_its_own_title():
+    from cockpit.domain.reports import ChecklistReport
+    from cockpit.services.overview import BLOCKING, go_no_go
+
+    checklist = ChecklistReport(steps=(), gate=Gate("checklist", "Checklist", GateStatus.GREEN, ""))
+    green = {name: Gate(name, name, GateStatus.GREEN, "") for name in BLOCKING}
+    verdict = go_no_go(green, checklist, (*BLOCKING, "versions_coherent[audio]", "ci_green[vision]"))
+    assert not verdict.go
+    assert verdict.reasons == (
+        "Versions coherent [audio] is unknown: not evaluated yet",
+        "CI green [vision] is unknown: not evaluated yet",
+    )
