@@ -187,6 +187,8 @@ def run_locate(args: argparse.Namespace) -> int:
         show("state lock", lock_path_for(state), describe_lock(state))
         show("debug log", debug_log_path(config.resolved_state_path), "written with --debug")
         show("clone", config.git.clone)
+        for repo in config.repos:  # each domain library of the release
+            show(f"clone {repo.name}", repo.clone, "" if repo.clone.is_dir() else "missing")
     user_themes = theme_dirs()[-1]
     show("themes", packaged_theme_dir(), "shipped")
     show("user themes", user_themes, "" if user_themes.is_dir() else "missing: create it to add *.toml themes")

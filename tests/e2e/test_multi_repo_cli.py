@@ -136,3 +136,10 @@ def test_the_markdown_report_has_a_section_per_library_naming_what_it_misses(mul
     assert f"- #{missing} " in vision and "**missing**" in vision
     audio = out.split("### audio:")[1].split("###")[0]
     assert "Versions coherent \\[audio\\]: ❌ red: requirements.txt pins torchlet 2.4.0, the core is 2.5.0" in audio
+
+
+def test_locate_prints_each_librarys_clone(multi_sandbox, capsys):
+    status, out, _ = run(capsys, multi_sandbox, "locate")
+    clones = {lib["name"]: lib["clone_path"] for lib in multi_sandbox.world.libraries}
+    assert status == 0
+    assert f"clone vision:   {clones['vision']}" in out and f"clone audio:    {clones['audio']}" in out
