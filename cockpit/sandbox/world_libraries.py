@@ -59,9 +59,12 @@ def libraries(core_version: str) -> tuple[Library, ...]:
     )
 
 
-def _git(clone: Path, *args: str, when: int = T_CUT) -> str:
-    env = {
+def _env(when: int = T_CUT) -> dict[str, str]:
+    """Fixed identities and dates, and none of the developer's git config (signing, hooks, templates)."""
+    return {
         **os.environ,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_AUTHOR_DATE": f"{when} +0000",
         "GIT_COMMITTER_DATE": f"{when} +0000",
         "GIT_AUTHOR_NAME": CONTRIBUTORS[0].name,
@@ -69,7 +72,10 @@ def _git(clone: Path, *args: str, when: int = T_CUT) -> str:
         "GIT_COMMITTER_NAME": CONTRIBUTORS[1].name,
         "GIT_COMMITTER_EMAIL": f"{CONTRIBUTORS[1].login}@users.noreply.example.com",
     }
-    done = subprocess.run(["git", "-C", str(clone), *args], env=env, capture_output=True, text=True, check=True)
+
+
+def _git(clone: Path, *args: str, when: int = T_CUT) -> str:
+    done = subprocess.run(["git", "-C", str(clone), *args], env=_env(when), capture_output=True, text=True, check=True)
     return done.stdout.strip()
 
 
@@ -85,8 +91,8 @@ def _build_git(lib: Library, dest: Path, core_version: str) -> tuple[Path, Path,
     """The library's clone and origin; returns the planted facts (PR number -> main SHA, picks, tags)."""
     short = lib.repository.split("/")[1]
     clone, remote = dest / short, dest / f"{short}-remote.git"
-    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True, capture_output=True)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(clone)], check=True, capture_output=True)
+    for args in (["--bare", str(remote)], [str(clone)]):
+        subprocess.run(["git", "init", "-q", "-b", "main", *args], env=_env(), check=True, capture_output=True)
     minor = lib.branch.removeprefix("release/")
     dev_pin = f"{CORE_PACKAGE}>={core_version.rsplit('.', 1)[0]}.0.dev\n"
     when = T_CUT - 20 * DAY
