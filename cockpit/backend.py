@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         PicksReport,
         StorageGateReport,
     )
+    from cockpit.domain.repos import RepoReport
     from cockpit.domain.triage import TriageReport
     from cockpit.ports import SessionState
 
@@ -117,6 +118,10 @@ class Backend(Protocol):
     def load_branch_diff(self) -> BranchReport: ...
 
     def load_storage(self) -> StorageGateReport: ...
+
+    def load_repositories(self, ci: CIReport | None = None) -> tuple[RepoReport, ...]:
+        """Each domain library's gates and reports; none for a single-repository release."""
+        ...
 
     def load_triage(self) -> TriageReport:
         """A patch release's triage candidates with the answers kept in the state file."""

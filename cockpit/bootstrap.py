@@ -10,6 +10,7 @@ import getpass
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.adapters.git import GitRepo
     from cockpit.adapters.github import GitHubClient
     from cockpit.config import GitHubConfig
+    from cockpit.config_repos import RepoConfig
     from cockpit.domain.checklist import ChecklistStep
     from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate
@@ -34,7 +36,9 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
         PicksReport,
         StorageGateReport,
     )
+    from cockpit.domain.repos import RepoReport
     from cockpit.domain.triage import TriageReport
+    from cockpit.loaders.repos import RepoPorts
     from cockpit.loaders.shared import Shared, SharedResults
     from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
     from cockpit.state.store import StateStore
@@ -83,6 +87,7 @@ class CockpitBackend:
         state: StateStore,
         who: str | Callable[[], str],
         clock: Callable[[], datetime] = utc_now,
+        library_git: Callable[[RepoConfig], GitPort] | None = None,
     ) -> None:
         self.config = config
         self.read_only = read_only
@@ -99,6 +104,9 @@ class CockpitBackend:
         self._who = who
         self._actions: ActionRegistry | None = None
         self._actions_lock = threading.Lock()
+        self._library_git = library_git
+        self._libraries: tuple[RepoPorts, ...] | None = None
+        self._libraries_lock = threading.Lock()
 
     @property
     def github(self) -> GitHubPort:
@@ -178,6 +186,24 @@ class CockpitBackend:
 
         return load_storage(self)
 
+    def libraries(self) -> tuple[RepoPorts, ...]:
+        """The ports of each domain library of ``[[repo]]``, kept for the session so that their
+        shared results (milestone list, branch diff) serve every later load."""
+        with self._libraries_lock:
+            if self._libraries is None:
+                from cockpit.loaders.repos import RepoPorts
+
+                opener = self._library_git or (lambda repo: library_clone(self.config, repo, read_only=True))
+                self._libraries = tuple(RepoPorts(self, repo, partial(opener, repo)) for repo in self.config.repos)
+            return self._libraries
+
+    def load_repositories(self, ci: CIReport | None = None) -> tuple[RepoReport, ...]:
+        """Each domain library's gates and reports (none for a single-repository release); ``ci``: the
+        release's CI report, whose verdicts of a library's repository make its CI gate."""
+        from cockpit.loaders.repos import load_repos
+
+        return load_repos(self.libraries(), ci)
+
     def checklist_steps(self) -> Sequence[ChecklistStep]:
         """The template's steps that apply to this release (the patch phases only to a patch release)."""
         from cockpit.services.checklist import load_template, steps_for_release
@@ -237,9 +263,18 @@ class CockpitBackend:
         return phase_gates(schedule, self.clock(), gates)
 
     def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo:
-        from cockpit.services.overview import go_no_go
+        from cockpit.services.overview import BLOCKING, go_no_go
 
-        return go_no_go(gates, checklist)
+        if not self.config.repos:
+            return go_no_go(gates, checklist)
+        from cockpit.domain.repos import library_gates
+
+        libraries = tuple(
+            gate
+            for repo in self.config.repos
+            for gate in library_gates(repo.name, packages=bool(repo.packages), core_pins=bool(repo.core_pins))
+        )
+        return go_no_go(gates, checklist, BLOCKING + libraries)
 
     def rate_limit_text(self) -> str:
         if not self._github.built:
@@ -329,6 +364,7 @@ def build_backend(
         state=state,
         who=lambda: current_user(repo),
         clock=clock,
+        library_git=lambda library: library_clone(config, library, read_only=read_only),
     )
 
 
@@ -369,3 +405,15 @@ def _check_clone(config: Config) -> None:
         raise GitError(f"{where}: {clone} is not a folder: {expected}")
     if not (clone / ".git").exists() and not (clone / "HEAD").is_file():
         raise GitError(f"{where}: {clone} is not a git repository: {expected}")
+
+
+def library_clone(config: Config, repo: RepoConfig, *, read_only: bool) -> GitRepo:
+    """A domain library's clone; a GitError naming its ``[[repo]]`` key when it is not a git repository."""
+    index = [r.name for r in config.repos].index(repo.name)
+    where = f"{config.path}: key 'repo[{index}] ({repo.name}).clone'"
+    expected = f"expected a local clone of {repo.repository}"
+    if not repo.clone.is_dir():
+        raise GitError(f"{where}: {repo.clone} is not a folder: {expected}")
+    if not (repo.clone / ".git").exists() and not (repo.clone / "HEAD").is_file():
+        raise GitError(f"{where}: {repo.clone} is not a git repository: {expected}")
+    return git_repo(repo.clone, read_only=read_only)

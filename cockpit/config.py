@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cockpit.config_evidence import EvidenceConfig
+from cockpit.config_repos import DEFAULT_RC_TAG_PATTERN, RepoConfig
 from cockpit.domain.merging import DEFAULT_MERGE_METHOD, MERGE_METHODS
 from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.domain.schedule import PatchSchedule
@@ -91,10 +92,57 @@ class Config:
     validation: ValidationSettings = field(default_factory=ValidationSettings)  # [evidence] validation_*
     merge_method: str = DEFAULT_MERGE_METHOD  # [release] merge_method: how a release-branch PR is merged
     evidence: EvidenceConfig = field(default_factory=EvidenceConfig)  # [evidence]: steps that judge themselves
+    core_name: str = ""  # [release] name: the core's short name in gates and filters; empty: its repository's
+    rc_tag_pattern: str = DEFAULT_RC_TAG_PATTERN  # [release] rc_tag_pattern
+    repos: tuple[RepoConfig, ...] = ()  # [[repo]]: the domain libraries released with the core
 
     @property
     def resolved_state_path(self) -> Path:
         return self.state_path or self.path.with_name("cockpit-state.toml")
+
+    @property
+    def core(self) -> RepoConfig:
+        """The core repository, as ``[release]``, ``[git]`` and ``[storage]`` describe it."""
+        name = self.core_name or self.release.repository.split("/")[-1].lower()
+        git = self.git
+        return RepoConfig(
+            name, self.release, git.clone, git.remote, git.cut, self.rc_tag_pattern, self.storage.packages, core=True
+        )
+
+    @property
+    def repositories(self) -> tuple[RepoConfig, ...]:
+        """Every repository of the release, the core first."""
+        return (self.core, *self.repos)
+
+    def repo_named(self, name: str) -> RepoConfig:
+        """The repository called ``name``; a ConfigError listing the configured names otherwise."""
+        from cockpit.config_repos import unknown_repo
+
+        for repo in self.repositories:
+            if repo.name == name:
+                return repo
+        raise unknown_repo([r.name for r in self.repositories], name)
+
+    def for_repo(self, name: str) -> Config:
+        """This config as a single-repository release of ``name`` (the core: this config itself), so
+        every loader judges one domain library exactly as it judges the core."""
+        repo = self.repo_named(name)
+        if repo.core:
+            return self
+        from dataclasses import replace
+
+        return replace(
+            self,
+            release=repo.release,
+            git=replace(self.git, clone=repo.clone, remote=repo.remote, cut=repo.cut),
+            storage=replace(self.storage, packages=repo.packages),
+            ci=tuple(t for t in self.ci if t.repository == repo.repository),
+            schedule=None,
+            final_rc_date=None,
+            core_name=repo.name,
+            rc_tag_pattern=repo.rc_tag_pattern,
+            repos=(),
+        )
 
 
 class _Table:
@@ -285,6 +333,11 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         if not isinstance(value, str):
             raise km.fail(key, "a key string such as 'ctrl+r' (or \"\" to unbind)", value)
     template = root.table("checklist").str("template", "", nonempty=False)
+    from cockpit.config_repos import core_name, rc_tag_pattern, repos_from
+
+    core = RepoConfig(
+        core_name(rel, repository), release, git.clone, git.remote, git.cut, rc_tag_pattern(rel), core=True
+    )
     state = root.table("state").str("path", "", nonempty=False)
     return Config(
         path=path,
@@ -305,6 +358,9 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         validation=_validation(root.table("evidence"), rel, version),
         merge_method=_merge_method(rel),
         evidence=_evidence(root.table("evidence")) if "evidence" in data else EvidenceConfig(),
+        core_name=core.name,
+        rc_tag_pattern=core.rc_tag_pattern,
+        repos=repos_from(root, core, base),
     )
 
 

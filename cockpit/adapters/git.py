@@ -221,12 +221,17 @@ class GitRepo:
         )
         return (_decode(out).strip() or None) if status == 0 else None
 
-    def file_at(self, ref: str, path: str) -> str | None:
-        """The text of ``path`` in the commit ``ref`` names (``git show ref:path``); None when either is absent."""
-        if not ref or ref.startswith("-") or not path or path.startswith("-"):
-            return None
-        status, out = self._run(f"reading {path} at {ref}", ["show", f"{ref}:{path.strip('/')}"], ok=(0, 128))
-        return inert(_decode(out), multiline=True) if status == 0 else None
+    def file_at(self, commit: str, path: str, *, limit: int = 65536) -> str | None:
+        """The text of ``path`` in ``commit`` (its first ``limit`` bytes, made inert), or None when the commit has
+        no such file; a GitError when ``commit`` names no commit or ``path`` leaves the repository."""
+        sha = self.rev_parse(commit)
+        if sha is None:
+            raise GitError(f"reading {path}: {commit} names no commit in {self.path}")
+        clean = path.strip().lstrip("/")
+        if not clean or any(part in ("", ".", "..") for part in clean.split("/")):
+            raise GitError(f"reading {path!r}: expected a path inside the repository, such as requirements.txt")
+        status, out = self._run(f"reading {clean} at {sha[:12]}", ["cat-file", "-p", f"{sha}:{clean}"], ok=(0, 128))
+        return inert(_decode(out[:limit]), multiline=True) if status == 0 else None
 
     def ref_exists(self, ref: str) -> bool:
         """Whether ``ref`` names a commit."""

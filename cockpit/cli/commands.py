@@ -97,6 +97,11 @@ def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, al
     patch = getattr(args, "patch", False)
     if patch and args.all_green:
         raise ConfigError("--patch and --all-green are two different sandbox releases: choose one")
+    multi = getattr(args, "multi", False)
+    if multi and (patch or args.all_green):
+        raise ConfigError(
+            "--multi is the 2.5.0 release with its domain libraries: it takes neither --patch nor --all-green"
+        )
     world = prepare_world(
         args.seed,
         directory=directory,
@@ -104,6 +109,7 @@ def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, al
         all_green=args.all_green,
         scale=None if scale.name == DEFAULT_SCALE else scale,
         patch=patch,
+        multi=multi,
     )
     if always_describe or scale.name != DEFAULT_SCALE:
         _say(describe(scale, world))
@@ -186,6 +192,8 @@ def run_locate(args: argparse.Namespace) -> int:
         show("state lock", lock_path_for(state), describe_lock(state))
         show("debug log", debug_log_path(config.resolved_state_path), "written with --debug")
         show("clone", config.git.clone)
+        for repo in config.repos:  # each domain library of the release
+            show(f"clone {repo.name}", repo.clone, "" if repo.clone.is_dir() else "missing")
     user_themes = theme_dirs()[-1]
     show("themes", packaged_theme_dir(), "shipped")
     show("user themes", user_themes, "" if user_themes.is_dir() else "missing: create it to add *.toml themes")

@@ -124,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the patch release 2.5.1 mid-flight: a schedule past its cherry-pick deadline, late "
         "requests, triage candidates (the world's clock starts at its own 'now')",
     )
+    demo.add_argument(
+        "--multi",
+        action="store_true",
+        help="the core released with two domain libraries (vision release/0.20, audio release/2.5), "
+        "each with its own clone, milestone, tracker and RC tags",
+    )
     _scale_option(demo)
 
     sandbox = command(
@@ -134,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--seed", type=int, default=7)
     sandbox.add_argument("--all-green", action="store_true", help="serve a release whose every gate is green")
     sandbox.add_argument("--patch", action="store_true", help="serve the patch release 2.5.1 mid-flight")
+    sandbox.add_argument("--multi", action="store_true", help="serve the core with two domain libraries")
     sandbox.add_argument("--dir", type=Path, help="build the world here instead of the cache folder")
     _scale_option(sandbox)
 
@@ -193,7 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = command("report", "cockpit.cli.report:run_report", "the whole picture as Markdown or JSON")
     report.add_argument("--format", choices=["markdown", "json"], default="markdown")
-    command("check", "cockpit.cli.report:run_check", "exit 0 when go, 1 when no-go (each failing gate on a line)")
+    report.add_argument("--repo", metavar="NAME", help="only this repository of the release (default: all)")
+    check = command(
+        "check", "cockpit.cli.report:run_check", "exit 0 when go, 1 when no-go (each failing gate on a line)"
+    )
+    check.add_argument("--repo", metavar="NAME", help="only this repository of the release (default: all)")
 
     missing = command(
         "missing-in-branch",
@@ -208,12 +219,16 @@ def build_parser() -> argparse.ArgumentParser:
     source = missing.add_mutually_exclusive_group()
     source.add_argument("--milestone", help="milestone number or title, open or closed (read from GitHub)")
     source.add_argument("--prs-file", type=Path, help="one PR number or URL a line; no GitHub needed")
-    missing.add_argument("--repo", help="the repository, OWNER/NAME")
+    missing.add_argument(
+        "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
+    )
     missing.add_argument("--format", choices=["text", "json", "markdown"], default="text")
 
     picks = command("picks", "cockpit.cli.picks:run", "the tracker's cherry-pick requests, parsed, as JSON")
     picks.add_argument("--from-json", type=Path, help="a JSON array of GitHub issue-comment objects")
-    picks.add_argument("--repo", help="the repository, OWNER/NAME (default: from the config)")
+    picks.add_argument(
+        "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
+    )
 
     auth = command("auth", "cockpit.cli.auth:run_auth", "store, show or forget the GitHub token (keyring)")
     auth.add_argument("auth_command", choices=["login", "status", "logout"])

@@ -12,10 +12,14 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cockpit.config import CONFIG_NAME, Config, GitConfig
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError
+
+if TYPE_CHECKING:
+    from cockpit.domain.commits import BranchDiffReport
 
 _PR_URL = re.compile(r"https?://[^\s/]+/([\w.-]+/[\w.-]+)/pull/(\d+)/?(?:[#?].*)?")
 _REMOTE = re.compile(r"[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?/?$")
@@ -124,20 +128,48 @@ def _milestone_items(args: argparse.Namespace, config: Config | None, repository
         client.close()
 
 
+_ONE_CLONE_FLAGS = ("repo_path", "remote", "branch", "main", "cut", "milestone", "prs_file")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the branch diff as text, JSON or Markdown; exit 1 when something needs picking or reverting."""
-    from cockpit.bootstrap import git_repo
-    from cockpit.services.branch_diff import branch_gate
-    from cockpit.services.branch_loader import load_branch_diff
-    from cockpit.services.branch_render import needs_action, to_json, to_markdown, to_text
+    """Print the branch diff as text, JSON or Markdown; exit 1 when something needs picking or reverting.
+
+    With a config of several repositories and no ``--repo`` (nor a flag that names one clone or
+    branch), every repository's diff is printed in turn, each under its name (JSON: one object
+    keyed by name)."""
+    from cockpit.cli.repos import each, named
+    from cockpit.services.branch_render import needs_action, to_json
 
     config = _config(args)
+    chosen = named(config, args.repo)
+    if chosen is not None:
+        return _show(args, _diff(argparse.Namespace(**{**vars(args), "repo": None}), chosen))
+    one_clone = args.repo or any(getattr(args, flag, None) is not None for flag in _ONE_CLONE_FLAGS)
+    if config is None or not config.repos or one_clone:
+        return _show(args, _diff(args, config))
+    reports = {name: _diff(args, single) for name, single in each(config)}
+    if args.format == "json":
+        print(json.dumps({name: to_json(report) for name, report in reports.items()}, indent=2))
+    else:
+        for name, report in reports.items():
+            rel = (config.core if name == config.core.name else config.repo_named(name)).release
+            print(f"{'## ' if args.format == 'markdown' else '== '}{name} ({rel.repository}, {rel.branch})")
+            _show(args, report)
+            print()
+    return 1 if any(needs_action(r) for r in reports.values()) else 0
+
+
+def _diff(args: argparse.Namespace, config: Config | None) -> BranchDiffReport:
+    """The branch diff of the repository the flags and ``config`` describe."""
+    from cockpit.bootstrap import git_repo
+    from cockpit.services.branch_loader import load_branch_diff
+
     s = settings(args, config)
     repo = git_repo(s.clone, read_only=True)  # a clone that is no clone fails here, before GitHub is asked
     items = (
         read_prs_file(args.prs_file, s.repository) if args.prs_file else _milestone_items(args, config, s.repository)
     )
-    report = load_branch_diff(
+    return load_branch_diff(
         repo,
         main=s.main,
         branch=s.branch,
@@ -148,6 +180,13 @@ def run(args: argparse.Namespace) -> int:
         skip_labels=s.skip_labels,
         release_only_patterns=s.release_only_patterns,
     )
+
+
+def _show(args: argparse.Namespace, report: BranchDiffReport) -> int:
+    """Print one diff in the asked format; 1 when something needs picking or reverting."""
+    from cockpit.services.branch_diff import branch_gate
+    from cockpit.services.branch_render import needs_action, to_json, to_markdown, to_text
+
     if args.format == "json":
         print(json.dumps(to_json(report), indent=2))
     else:

@@ -5,7 +5,9 @@
 it the configured tracker issue is read from GitHub (read-only). Each request is printed as
 ``{"comment_id", "author", "trunk_prs": [int], "release_prs": [int], "category", "parsed"}``.
 PR numbers are those of the repository (``--repo``, else the config's, else the one the comments'
-own URLs name); PRs of other repositories are left out of the number lists.
+own URLs name); PRs of other repositories are left out of the number lists. ``--repo NAME`` picks a
+repository of the release by name; a config of several repositories without it prints each
+repository's requests under its name.
 Exit status: 0, or 2 with one line on stderr for unreadable input (see ``cockpit.cli.main``).
 """
 
@@ -34,7 +36,21 @@ _COMMENT_URL = re.compile(r"^https?://[^/\s]+/(?:repos/)?([\w.-]+/[\w.-]+)/issue
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the requests; with a config of several repositories and no ``--repo``, every repository's
+    tracker in turn, as one JSON object keyed by repository name."""
+    from cockpit.cli.repos import each, named
+
     config = _config(args)
+    chosen = named(config, args.repo)
+    if chosen is not None:
+        config, args = chosen, argparse.Namespace(**{**vars(args), "repo": chosen.release.repository})
+    elif args.from_json is None and config is not None and config.repos and not args.repo:
+        everything = {}
+        for name, single in each(config):
+            repository = single.release.repository
+            everything[name] = requests_json(_tracker_comments(single, repository), repository)
+        print(json.dumps(everything, indent=2))
+        return 0
     if args.from_json is not None:
         comments = read_comments(args.from_json)
         repository = _repository(args, config) or _repository_from_urls(comments)

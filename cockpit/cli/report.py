@@ -17,9 +17,13 @@ from cockpit.domain.gates import GateStatus
 def _picture(args: argparse.Namespace):
     from cockpit.bootstrap import build_backend
     from cockpit.cli.commands import load
+    from cockpit.cli.repos import only
     from cockpit.services.picture import gather
 
-    backend = build_backend(load(args), read_only=True)
+    config = load(args)
+    if args.repo:  # one repository's picture; an unknown name lists the configured ones
+        config = only(config, args.repo)
+    backend = build_backend(config, read_only=True)
     try:
         return gather(backend)
     finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 from cockpit.domain.artifacts import StorageReport
 from cockpit.domain.checklist import ChecklistStep, Signoff
@@ -12,6 +13,9 @@ from cockpit.domain.commits import BranchDiffReport
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import Milestone, MilestoneItem, PullRequest
 from cockpit.domain.picks import PickRow
+
+if TYPE_CHECKING:
+    from cockpit.domain.repos import RepoReport
 
 
 @dataclass(frozen=True)
@@ -124,3 +128,4 @@ class ReleasePicture:
     errors: dict[str, str] = field(default_factory=dict)
     patch_phase: str = ""  # a patch release with a [schedule]: "Patch 2.5.1 · Build and promote: 8 days left ..."
     phase_gates: dict[str, Gate] = field(default_factory=dict)  # and each phase's gate, as its checklist step reads it
+    repos: tuple[RepoReport, ...] = ()  # RepoReport of each domain library ([[repo]]); none for a single repository

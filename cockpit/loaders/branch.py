@@ -22,8 +22,14 @@ if TYPE_CHECKING:
 
 def rc_tags(backend: Ports) -> list[str]:
     """This release's RC tags in the local clone, oldest first (``v2.5.0-rc1``, ``-rc2``, ...)."""
+    from cockpit.config_repos import DEFAULT_RC_TAG_PATTERN
     from cockpit.services import clone_refs
 
+    pattern = backend.config.rc_tag_pattern
+    if pattern != DEFAULT_RC_TAG_PATTERN:  # a domain library may tag its RCs its own way
+        from cockpit.services.rc_pattern import rc_tags_matching
+
+        return rc_tags_matching(backend.git.tags(), backend.config.release.version, pattern)
     return clone_refs.rc_tags(backend.git.tags(), backend.config.release.version)
 
 

@@ -32,6 +32,7 @@ def load_picks(backend: Ports) -> PicksReport:
     from cockpit.loaders.status_comment import remember_team_status
     from cockpit.services.pick_parser import parse_requests
     from cockpit.services.picks import (
+        needed_library_pulls,
         needed_pull_numbers,
         picks_report,
         pr_numbers_in_subjects,
@@ -54,12 +55,18 @@ def load_picks(backend: Ports) -> PicksReport:
         in_milestone = _milestone_pulls(backend)
         milestone_read = in_milestone is not None
         pulls.update((n, pr) for n, pr in (in_milestone or {}).items() if n in needed)
-    unreadable: dict[int, str] = {}
+    unreadable: dict[int | PRRef, str] = {}
     for number in sorted(n for n in needed if n not in pulls):
         try:
             pulls[number] = gh.pull(repo, number)
         except CockpitError as exc:  # a deleted or mistyped PR, or GitHub failing: the request says which
             unreadable[number] = str(exc)
+    libraries = {r.repository.casefold(): r for r in backend.config.repos}
+    for ref in sorted(needed_library_pulls(requests, libraries), key=lambda r: (r.repository, r.number)):
+        try:  # a domain library's PR asked for in the core's tracker: its state and base from its repository
+            pulls[ref] = gh.pull(libraries[ref.repository.casefold()].repository, ref.number)
+        except CockpitError as exc:
+            unreadable[ref] = str(exc)
     unread: list[str] = []
     diff, why = _branch_diff(backend, with_milestone=milestone_read)
     if why:
@@ -90,6 +97,7 @@ def load_picks(backend: Ports) -> PicksReport:
         now=backend.clock(),
         stale_days=backend.config.stale_days,
         patch_rules=rules,
+        library_branches={r.repository: r.release.branch for r in backend.config.repos},
     )
     backend.shared.picks = report  # the validation issue lists the accepted picks
     return report

@@ -40,10 +40,14 @@ def world_dir(
     all_green: bool = False,
     scale: str = DEFAULT_SCALE,
     patch: bool = False,
+    multi: bool = False,
 ) -> Path:
     from cockpit.sandbox.world import WORLD_FORMAT
+    from cockpit.sandbox.world_libraries import LIBRARIES_FORMAT
 
-    green = ("-green" if all_green else "") + ("-patch" if patch else "")
+    green = (
+        ("-green" if all_green else "") + ("-patch" if patch else "") + (f"-multi{LIBRARIES_FORMAT}" if multi else "")
+    )
     sized = "" if scale == DEFAULT_SCALE else f"-{scale}"
     return (root or cache_root() / "sandbox") / f"seed{seed}-n{trunk_commits}{sized}{green}-f{WORLD_FORMAT}"
 
@@ -57,18 +61,21 @@ def prepare_world(
     all_green: bool = False,
     scale: Scale | None = None,
     patch: bool = False,
+    multi: bool = False,
 ) -> World:
     """Reuse the world built for these parameters, or build it (into a temporary folder first,
     so an interrupted build is never mistaken for a finished one). ``all_green``: the release with
     every blocking gate green (see ``cockpit.sandbox.world``). ``scale``: a preset of sizes
     (``cockpit.sandbox.world_scale``; its trunk commits replace ``trunk_commits``); None builds
-    the default world. ``patch``: the patch release 2.5.1 mid-flight (``cockpit.sandbox.world_patch``)."""
+    the default world. ``patch``: the patch release 2.5.1 mid-flight (``cockpit.sandbox.world_patch``).
+    ``multi``: the core released with two domain libraries, each with its own clone, milestone and tracker
+    (``cockpit.sandbox.world_libraries``)."""
     from cockpit.sandbox.world import build_world, load_world, save_world
 
     sizes = {"trunk_commits": trunk_commits} if scale is None else scale.world_args()
     trunk_commits = sizes["trunk_commits"]
     name = DEFAULT_SCALE if scale is None else scale.name
-    target = directory or world_dir(seed, trunk_commits, all_green=all_green, scale=name, patch=patch)
+    target = directory or world_dir(seed, trunk_commits, all_green=all_green, scale=name, patch=patch, multi=multi)
     marker = target / "world.json"
     if marker.exists():
         try:
@@ -76,6 +83,7 @@ def prepare_world(
             if (
                 _built_for(world, seed, all_green, sizes)
                 and bool(world.schedule) == patch
+                and bool(world.libraries) == multi
                 and Path(world.clone_path).is_dir()
             ):
                 return world
@@ -93,6 +101,10 @@ def prepare_world(
     staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
     try:
         world = build_world(staging, seed=seed, all_green=all_green, patch=patch, **sizes)
+        if multi:
+            from cockpit.sandbox.world_libraries import add_libraries
+
+            world = add_libraries(world, staging)
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
@@ -121,25 +133,29 @@ def _built_for(world: World, seed: int, all_green: bool, sizes: dict) -> bool:
 def _relocate(world: World, old: Path, new: Path) -> World:
     world.clone_path = str(new / Path(world.clone_path).relative_to(old))
     world.remote_path = str(new / Path(world.remote_path).relative_to(old))
+    for lib in world.libraries:
+        lib["clone_path"] = str(new / Path(lib["clone_path"]).relative_to(old))
+        lib["remote_path"] = str(new / Path(lib["remote_path"]).relative_to(old))
     return world
 
 
 def _repoint_origin(world: World) -> None:
     import subprocess
 
-    subprocess.run(
-        ["git", "-C", world.clone_path, "remote", "set-url", "origin", world.remote_path],
-        check=True,
-        capture_output=True,
-    )
+    for clone, remote in [(world.clone_path, world.remote_path)] + [
+        (lib["clone_path"], lib["remote_path"]) for lib in world.libraries
+    ]:
+        subprocess.run(["git", "-C", clone, "remote", "set-url", "origin", remote], check=True, capture_output=True)
 
 
 def write_config(world: World, directory: Path, *, github_url: str, index_url: str) -> Path:
     """Write the ``cockpit.toml`` that points the real adapters at the emulators."""
     core = world.repository
     ci = []
+    branches = {lib["repository"]: lib["branch"] for lib in world.libraries}
     for repo in world.ci_repositories:
-        entry = {"repository": repo, "branch": world.release_branch, "required": ["pull", "trunk", "lint"]}
+        branch = branches.get(repo, world.release_branch)
+        entry = {"repository": repo, "branch": branch, "required": ["pull", "trunk", "lint"]}
         if repo == core:
             entry["binary_workflow"] = "binary-builds"
         ci.append(entry)
@@ -169,6 +185,7 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
         "state": {"path": str(directory / STATE_NAME)},
         **({"schedule": world.schedule} if world.schedule else {}),
         **({"evidence": world.evidence_config} if world.evidence_config else {}),
+        **({"repo": _library_entries(world)} if world.libraries else {}),
     }
     path = directory / CONFIG_NAME
     header = "# Written by 'cockpit demo' / 'cockpit sandbox': a fictional release served on 127.0.0.1.\n"
@@ -183,6 +200,12 @@ def _staging_keys(world: World) -> dict:
     if not any(w.channel == STAGING for w in world.wheels):
         return {}
     return {"staging_channel": STAGING, "staging_platforms": list(STAGED)}
+
+
+def _library_entries(world: World) -> list[dict]:
+    """The ``[[repo]]`` entries of a multi-repository world's domain libraries."""
+    keys = ("name", "repository", "version", "branch", "milestone", "tracker_issue", "packages", "core_pins")
+    return [{**{k: lib[k] for k in keys}, "clone": lib["clone_path"]} for lib in world.libraries]
 
 
 GO_SIGNER = "sandbox (all-green world)"

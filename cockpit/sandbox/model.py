@@ -180,3 +180,4 @@ class World:
     schedule: dict = field(default_factory=dict)  # a patch release's [schedule] for the config (world_patch)
     clock: str = ""  # a patch world's "now" (ISO); "" for the wall clock
     evidence_config: dict = field(default_factory=dict)  # the [evidence] table for the config (world_evidence)
+    libraries: list[dict] = field(default_factory=list)  # the domain libraries released with the core (world_libraries)

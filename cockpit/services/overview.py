@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.reports import ChecklistReport, GoNoGo
+from cockpit.domain.repos import repo_gate_title
 from cockpit.services.checklist import override_line
 
 BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
@@ -35,7 +36,7 @@ def go_no_go(
     reasons: list[str] = []
     overridden = _overridden_gates(checklist)
     for name in blocking:
-        title = GATE_TITLES.get(name) or name.replace("_", " ").capitalize()
+        title = GATE_TITLES.get(name) or repo_gate_title(name) or name.replace("_", " ").capitalize()
         gate = gates.get(name) or Gate(name, title, GateStatus.UNKNOWN, "not evaluated yet")
         shown.append(gate)
         if gate.status is not GateStatus.GREEN and name not in overridden:

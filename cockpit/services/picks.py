@@ -39,6 +39,18 @@ def needed_pull_numbers(requests: Iterable[PickRequest], repository: str) -> set
     return {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs) if _is_home(ref, repository)}
 
 
+def needed_library_pulls(requests: Iterable[PickRequest], libraries: Collection[str]) -> set[PRRef]:
+    """The trunk and release PRs of the release's domain libraries (``libraries``: their ``owner/name``)
+    that the core's requests name, as written: what the loader fetches from those repositories."""
+    wanted = {name.casefold() for name in libraries}
+    return {
+        ref
+        for r in requests
+        for ref in (*r.trunk_prs, *r.release_prs)
+        if ref.repository and ref.repository.casefold() in wanted
+    }
+
+
 def pr_numbers_in_subjects(subjects: Iterable[str]) -> set[int]:
     """Every ``(#N)`` of commit subjects (``Title (#N) (#M)`` gives both): the branch's PR numbers."""
     return {int(n) for s in subjects for n in _SUBJECT_PR.findall(s)}
@@ -52,23 +64,29 @@ def analyze_picks(
     repository: str,
     reverted_trunk_prs: Collection[int] = frozenset(),
     branch_pr_numbers: Collection[int] = frozenset(),
-    unreadable_pulls: Mapping[int, str] | None = None,
+    unreadable_pulls: Mapping[int | PRRef, str] | None = None,
     now: datetime,
     stale_days: float = 7.0,
+    library_branches: Mapping[str, str] | None = None,
 ) -> tuple[tuple[PickRow, ...], tuple[PullRequest, ...]]:
     """Rows (one per comment, in order) and the PRs merged into the branch that no request names.
 
     ``pulls`` maps ``PRRef`` or plain numbers (this repository) to the loaded PRs; a PR missing
     from it is reported in the row's notes, never guessed. ``unreadable_pulls`` maps this
     repository's PR numbers that failed to load to the error: their requests are flagged
-    ``could_not_read`` with it. ``now`` is injected for ages.
+    ``could_not_read`` with it (a domain library's PRs are keyed by their ``PRRef``). ``now`` is
+    injected for ages. ``library_branches``: each domain library's ``owner/name`` -> its release
+    branch, which that library's release PRs must target.
     """
     now = _aware(now)
     rows: list[PickRow] = []
     first_request: dict[int, PickRow] = {}
     failed = dict(unreadable_pulls or {})
+    branches = {name.casefold(): branch for name, branch in (library_branches or {}).items()}
     for request in requests:
-        row = _row(request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days, failed)
+        row = _row(
+            request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days, failed, branches
+        )
         row = _mark_duplicate(row, first_request, repository)
         rows.append(row)
     named = {
@@ -94,11 +112,12 @@ def picks_report(
     repository: str,
     reverted_trunk_prs: Collection[int] = frozenset(),
     branch_pr_numbers: Collection[int] = frozenset(),
-    unreadable_pulls: Mapping[int, str] | None = None,
+    unreadable_pulls: Mapping[int | PRRef, str] | None = None,
     unread: Sequence[str] = (),
     now: datetime,
     stale_days: float = 7.0,
     patch_rules: PatchRules | None = None,
+    library_branches: Mapping[str, str] | None = None,
 ) -> PicksReport:
     """``analyze_picks`` and ``picks_gate`` together, as the pane's report.
 
@@ -116,6 +135,7 @@ def picks_report(
         unreadable_pulls=unreadable_pulls,
         now=now,
         stale_days=stale_days,
+        library_branches=library_branches,
     )
     if patch_rules is not None:
         rows = apply_patch_rules(rows, patch_rules, repository)
@@ -215,7 +235,8 @@ def _row(
     reverted: set[int],
     now: datetime,
     stale_days: float,
-    failed: Mapping[int, str],
+    failed: Mapping[int | PRRef, str],
+    library_branches: Mapping[str, str],
 ) -> PickRow:
     age = _days(now, req.created_at)
     if not req.parsed:
@@ -238,6 +259,9 @@ def _row(
         if _is_home(ref, repository) and pr.state is not PullState.CLOSED_UNMERGED and pr.base_ref != branch:
             flags.append(PickFlag.WRONG_BASE)
             notes.append(f"release PR {ref.label(repository)} targets {pr.base_ref}, not {branch}")
+        elif (own := library_branches.get(ref.repository.casefold())) and _aimed_elsewhere(pr, own):
+            flags.append(PickFlag.WRONG_BASE)
+            notes.append(f"release PR {ref.label(repository)} targets {pr.base_ref}, not {ref.repository}'s {own}")
     status = _status(req, release)
     if status is PickStatus.NO_RELEASE_PR:
         flags.append(PickFlag.NO_RELEASE_PR)
@@ -269,9 +293,15 @@ def _row(
     return PickRow(req, status, tuple(dict.fromkeys(flags)), age, release_age, tuple(notes), loaded)
 
 
-def _not_loaded(kind: str, ref: PRRef, repository: str, failed: Mapping[int, str], flags: list[PickFlag]) -> str:
+def _aimed_elsewhere(pr: PullRequest, branch: str) -> bool:
+    return pr.state is not PullState.CLOSED_UNMERGED and pr.base_ref != branch
+
+
+def _not_loaded(
+    kind: str, ref: PRRef, repository: str, failed: Mapping[int | PRRef, str], flags: list[PickFlag]
+) -> str:
     """The note for a PR that is not loaded; one that failed to load also flags the row."""
-    error = failed.get(ref.number) if _is_home(ref, repository) else None
+    error = failed.get(ref.number) if _is_home(ref, repository) else failed.get(ref)
     if error is None:
         return f"{kind} PR {ref.label(repository)} not loaded"
     flags.append(PickFlag.COULD_NOT_READ)

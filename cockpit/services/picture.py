@@ -54,6 +54,9 @@ def gather(backend: Backend, now: datetime | None = None) -> ReleasePicture:
         gates[report.gate.name] = report.gate
         if pane == "storage":
             gates[report.pypi_gate.name] = report.pypi_gate
+    repos = backend.load_repositories(reports.get("ci")) if backend.config.repos else ()
+    for repo in repos:
+        gates.update((gate.name, gate) for gate in repo.gates)
     checklist = backend.load_checklist(gates)
     gates[checklist.gate.name] = checklist.gate
     verdict = backend.go_no_go(gates, checklist)
@@ -69,6 +72,7 @@ def gather(backend: Backend, now: datetime | None = None) -> ReleasePicture:
         errors=errors,
         patch_phase=phase,
         phase_gates=phase_gates,
+        repos=repos,
         **reports,
     )
 

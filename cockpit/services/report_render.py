@@ -18,6 +18,7 @@ from cockpit.domain.checklist import StepKind
 from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import ReleasePicture
+from cockpit.domain.repos import RepoReport
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
 from cockpit.services.storage import problems_by_variant
 from cockpit.services.trends_text import trends_markdown
@@ -42,7 +43,10 @@ def to_jsonable(value: Any) -> Any:
 
 
 def render_json(picture: ReleasePicture) -> str:
-    return json.dumps(to_jsonable(picture), indent=2, ensure_ascii=False)
+    data = to_jsonable(picture)
+    if not picture.repos:  # a single-repository release reads as it always did
+        del data["repos"]
+    return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def _cell(text: Any) -> str:
@@ -70,10 +74,32 @@ def render_markdown(picture: ReleasePicture, today: date | None = None) -> str:
     for pane, error in picture.errors.items():
         lines += ["", f"**{pane}** could not be loaded: {_cell(error)}"]
     lines += _milestone(picture) + _branch(picture) + _picks(picture) + _ci(picture) + _storage(picture)
+    for repo in picture.repos:  # each domain library of the release, after the core's own sections
+        lines += _section(
+            f"{md_text(repo.name)}: {md_text(repo.repository)} {md_text(repo.version)}, {md_code(repo.branch)}",
+            _library(repo),
+        )
     if today is not None:
         lines += _section("Trends", trends_markdown(picture, today))
     lines += _checklist(picture)
     return cap_comment("\n".join(lines) + "\n", whole="`cockpit report --format json`")
+
+
+def _library(repo: RepoReport) -> list[str]:
+    """A domain library: each gate that is not green, what its branch misses, what could not be loaded."""
+    rows = [
+        f"- {md_text(g.title)}: {_MARK[g.status]} {g.status.value}: {_cell(g.summary)}"
+        for g in repo.gates
+        if g.status is not GateStatus.GREEN
+    ] or ["- every gate green"]
+    if repo.branch_diff is not None:
+        rows += [
+            f"- #{i.number} {md_text(i.title)}: **{i.verdict.value}**"
+            for i in repo.branch_diff.diff.items
+            if i.verdict in (Verdict.MISSING, Verdict.LANDED_MODIFIED, Verdict.NEEDS_REVIEW)
+        ]
+    rows += [f"- {md_text(pane)} could not be loaded: {_cell(error)}" for pane, error in repo.errors.items()]
+    return rows
 
 
 def _patch_phase(p: ReleasePicture) -> list[str]:

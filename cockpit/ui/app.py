@@ -191,6 +191,8 @@ class CockpitApp(App[None]):
         self.PANES = panes_for(backend.config.release.version)
         for index, (name, title, _factory) in enumerate(self.PANES[len(PANES) :], start=len(PANES)):
             self.bind(str(index), f"show_pane('{name}')", description=title.split(" ", 1)[1], show=False)
+        if backend.config.repos:  # several repositories: the repository filter (cockpit.ui.repo_gates)
+            self.bind("at", "cycle_repo", description="Repository", key_display="@")
         remap, self.unbound_ids = split_keymap(backend.config.keymap)
         if remap:
             self.set_keymap(remap)
@@ -465,6 +467,12 @@ class CockpitApp(App[None]):
             _log.debug("focus went to the hidden %s pane; back to %s", slot.id, self.current_name)
             self.screen.set_focus(None)  # the pane on screen takes it now, or when it has loaded
             self._focus_pane(self.current_name)
+
+    def action_cycle_repo(self) -> None:
+        """``@``: show all repositories, the core's gates, or one library's, in turn."""
+        from cockpit.ui.repo_gates import cycle
+
+        cycle(self)
 
     def action_refresh_pane(self) -> None:
         pane = self.current_pane

@@ -78,6 +78,10 @@ def app_commands(app: Any) -> list[Command]:
     keymap = app.backend.config.keymap
     refresh = next(b for b in merged_bindings(type(app)) if b.id == "app.refresh_all")
     out = [Command("Refresh all", key_label(refresh, keymap), "Load every pane again", app.action_refresh_all)]
+    if app.backend.config.repos:  # the repository filter of a release over several repositories
+        from cockpit.ui.repo_gates import palette_commands
+
+        out += [Command(name, "@", help, run) for name, help, run in palette_commands(app)]
     for theme in app.theme_names():
         current = " (current)" if theme == app.theme else ""
         out.append(

@@ -304,6 +304,9 @@ class FakeBackend:
     def load_storage(self):
         return self._load("storage", storage_report)
 
+    def load_repositories(self, ci=None):
+        return ()
+
     def load_triage(self):
         return self._load("triage", lambda: triage_report(self.state.triage_answers()))
 

@@ -3,6 +3,7 @@ override is kept with the gate as it stood, audited, counted towards GO and neve
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +17,7 @@ from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind, StepOverr
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.services.checklist import checklist_report, lapsed_override
 from cockpit.services.overview import go_no_go
-from cockpit.services.report_render import render_json
+from cockpit.services.report_render import to_jsonable
 from cockpit.state.store import StateStore
 
 NOW = datetime(2026, 10, 1, 12, 0, tzinfo=UTC)
@@ -210,4 +211,4 @@ def test_a_hand_edited_override_is_not_counted_and_says_what_is_wrong(tmp_path, 
 def test_the_json_report_carries_the_override_with_the_step():
     signed = Signoff("rc_health", True, "rm", "t", override=True, gate_status="red", override_note=NOTE)
     report = checklist_report([RC_HEALTH], {"rc_health": signed}, {"rc_health": RED})
-    assert '"override": "override by rm at t over red: ' in render_json(report)  # type: ignore[arg-type]
+    assert '"override": "override by rm at t over red: ' in json.dumps(to_jsonable(report))

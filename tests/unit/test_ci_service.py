@@ -363,7 +363,9 @@ def _backend(targets, runs_by_ref, tags=()):
 
     from cockpit.domain.release import Release
 
-    config = SimpleNamespace(ci=tuple(targets), release=Release("2.5.0", "acme/torchlet", "release/2.5"))
+    config = SimpleNamespace(
+        ci=tuple(targets), release=Release("2.5.0", "acme/torchlet", "release/2.5"), rc_tag_pattern="v{version}-rc{n}"
+    )
     git = SimpleNamespace(tags=lambda: dict.fromkeys(tags, "a" * 40))
     return SimpleNamespace(config=config, repository="acme/torchlet", github=_GitHub(runs_by_ref), git=git)
 

@@ -126,6 +126,10 @@ class OverviewPane(Pane):
         if self.backend.config.schedule is not None:  # a patch release's phase, filled in after the first paint
             yield Static("", id="patch-phase")
         yield GateList(id="gate-list")
+        if self.backend.config.repos:  # a release of several repositories: each library's gates too
+            from cockpit.ui.repo_gates import RepoGates
+
+            yield RepoGates(self.backend, id="repo-gates")
 
     def on_mount(self) -> None:
         if self.backend.config.schedule is not None:
@@ -171,11 +175,19 @@ class OverviewPane(Pane):
         return (report.gate, report.pypi_gate)
 
     def show(self, report: StorageGateReport) -> None:
+        self.show_storage(report)
+        if self.backend.config.repos:  # the libraries load again with the overview (its refresh too)
+            from cockpit.ui.repo_gates import RepoGates
+
+            self.query_one(RepoGates).reload()
+
+    def show_storage(self, report: StorageGateReport, *, owner: str = "") -> None:
+        """The RC artifacts section for ``report`` (the core's, or the library ``owner``'s)."""
         from cockpit.services.storage import problems_by_variant
 
         text = Text()
         where = f" in {report.report.index_url}" if report.report.index_url else ""
-        text.append(f"RC artifacts{where}\n", style="bold")
+        text.append(f"RC artifacts{' of ' + owner if owner else ''}{where}\n", style="bold")
         # The file on one line and what is wrong under it: wheel names alone nearly fill 80 columns.
         groups = problems_by_variant(report.report)
         for heading, problems in groups:
@@ -196,6 +208,10 @@ class OverviewPane(Pane):
     def show_gates(self, gates: dict[str, Gate]) -> None:
         """Re-render the gate lines from the app's gates (UI thread); the trends too when shown."""
         self.query_one(GateList).show_gates(gates)
+        if self.backend.config.repos:
+            from cockpit.ui.repo_gates import RepoGates
+
+            self.query_one(RepoGates).show_gates(gates)
         if self.backend.config.schedule is not None:
             self.show_phase()  # the day may have changed since
         if self._trends is not None and self._trends.display:

@@ -1,0 +1,78 @@
+"""One release over several repositories: each domain library's own reports and gates.
+
+The core keeps the gates it always had (``milestone_empty``, ``branch_diff_clean`` ...); each
+domain library of ``[[repo]]`` adds the same gates under its name (``branch_diff_clean[vision]``),
+and the release's verdict is the worst of them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cockpit.domain.gates import GATE_TITLES, Gate
+from cockpit.domain.reports import BranchReport, MilestoneReport, PicksReport, StorageGateReport
+
+REPO_GATES = ("milestone_empty", "branch_diff_clean", "picks_clear", "ci_green", "rc_artifacts", "versions_coherent")
+"""The gates each domain library answers on its own, in the order the overview lists them
+(``rc_artifacts`` only with packages; ``versions_coherent`` only with packages or core pins)."""
+
+
+def library_gates(name: str, *, packages: bool, core_pins: bool) -> tuple[str, ...]:
+    """The gate names a library of the release answers, as its config sets it up."""
+    wanted = [
+        g
+        for g in REPO_GATES
+        if (g != "rc_artifacts" or packages) and (g != "versions_coherent" or packages or core_pins)
+    ]
+    return tuple(repo_gate_name(g, name) for g in wanted)
+
+
+def repo_gate_name(gate: str, repo: str) -> str:
+    """``branch_diff_clean[vision]``: a gate of one repository of the release."""
+    return f"{gate}[{repo}]"
+
+
+def split_gate_name(name: str) -> tuple[str, str]:
+    """``("branch_diff_clean", "vision")`` from ``branch_diff_clean[vision]``; the core's gates give ``""``."""
+    if name.endswith("]") and "[" in name:
+        gate, _, repo = name[:-1].partition("[")
+        return gate, repo
+    return name, ""
+
+
+_LIBRARY_TITLES = {"versions_coherent": "Versions coherent"}
+
+
+def repo_gate_title(name: str) -> str:
+    """The title of a gate by name, a library's too (``Branch diff clean [vision]``); "" when unknown."""
+    gate, repo = split_gate_name(name)
+    title = GATE_TITLES.get(gate) or _LIBRARY_TITLES.get(gate, "")
+    return f"{title} [{repo}]" if title and repo else title
+
+
+def for_repo(gate: Gate, repo: str) -> Gate:
+    """``gate`` renamed and titled as ``repo``'s (``Branch diff clean [vision]``)."""
+    title = GATE_TITLES.get(gate.name, gate.title)
+    return Gate(repo_gate_name(gate.name, repo), f"{title} [{repo}]", gate.status, gate.summary, gate.details)
+
+
+@dataclass(frozen=True)
+class RepoReport:
+    """One domain library judged on its own milestone, tracker, clone and packages.
+
+    A report is None when its load failed (the reason in ``errors``, its gate UNKNOWN) or when the
+    config leaves it out (no packages: no RC artifact gate). ``requests``: what its cold load cost
+    on GitHub, counted in the thread that loaded it.
+    """
+
+    name: str
+    repository: str
+    version: str
+    branch: str
+    gates: tuple[Gate, ...]
+    milestone: MilestoneReport | None = None
+    branch_diff: BranchReport | None = None
+    picks: PicksReport | None = None
+    storage: StorageGateReport | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+    requests: int = 0
