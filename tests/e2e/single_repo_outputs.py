@@ -3,7 +3,9 @@
 ``record`` runs ``cockpit report --format json``, ``--format markdown`` and ``check`` on a sandbox
 config and replaces what differs between two runs of the same world (the emulators' ports, the
 temporary folder, today's date) with fixed marks. The fixtures under ``single_repo/`` were recorded
-with main's code (d3d6151), before the release could span several repositories:
+with main's code before the release could span several repositories (first d3d6151; again at 97101ef, once the
+checklist's evidence, promotion gates, chores and status comment had landed, which changed the single-repository
+output on purpose):
 ``python -m tests.e2e.single_repo_outputs`` writes them again.
 """
 
