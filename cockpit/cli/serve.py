@@ -27,6 +27,8 @@ from cockpit.errors import CockpitError, ConfigError
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 _WILDCARDS = {"", "0.0.0.0", "::"}
+_VIEWER_QUIT_WAIT = 10.0
+"""Seconds the viewers of open browser sessions get to quit once serving stops."""
 
 
 class ServeError(CockpitError):
@@ -136,8 +138,29 @@ def _viewer_server(command: str, host: str, port: int) -> Any:
     from textual_serve.server import Server
 
     class ViewerServer(Server):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.sessions: set[asyncio.Task[Any]] = set()
+
         async def on_startup(self, app: web.Application) -> None:
             """Quiet: ``serve`` prints the address once the port is bound (textual-serve's banner would not)."""
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            """One browser session (its viewer runs as long as it does), kept so that stopping can end it."""
+            session = asyncio.current_task()
+            assert session is not None
+            self.sessions.add(session)
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.sessions.discard(session)
+
+        async def end_sessions(self) -> None:
+            """Close every browser session; textual-serve then tells its viewer to quit and waits for it."""
+            for session in list(self.sessions):
+                session.cancel()
+            if self.sessions:
+                await asyncio.wait(list(self.sessions), timeout=_VIEWER_QUIT_WAIT)
 
         async def run_until_stopped(self, ready: Callable[[str], None]) -> None:
             stopped = asyncio.Event()
@@ -156,6 +179,7 @@ def _viewer_server(command: str, host: str, port: int) -> Any:
                 self.public_url = page_url(self.host, self.port)
                 ready(self.public_url + "/")
                 await stopped.wait()
+                await self.end_sessions()
             finally:
                 await runner.cleanup()
 

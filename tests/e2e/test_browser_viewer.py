@@ -9,6 +9,7 @@ text is read from xterm's own buffer (the page's terminal object, caught as the 
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import time
@@ -54,9 +55,12 @@ def chromium_and_playwright():
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("browser test: Playwright is missing; `pip install -e '.[test]'` installs it")
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    chromium = os.environ.get("COCKPIT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(chromium).is_file():
-        pytest.skip("browser test: no Chromium; install Debian's with `apt-get install -y chromium` (.ci/run does)")
+        pytest.skip(
+            f"browser test: no Chromium at {chromium}; install Debian's with `apt-get install -y chromium` "
+            "(.ci/run does) or name another in COCKPIT_CHROMIUM"
+        )
     return chromium, sync_playwright
 
 

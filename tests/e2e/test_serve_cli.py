@@ -1,11 +1,13 @@
 """`cockpit serve` on the sandbox release, without a browser: the page it serves, and the session a
 websocket opens, are a read-only viewer that never holds the state file's lock, whatever the page's
-query asks for; Ctrl-C (SIGTERM) stops it cleanly."""
+query asks for; Ctrl-C (SIGTERM) with a session open stops it cleanly, viewer included."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
 
 import aiohttp
 import pytest
@@ -17,22 +19,7 @@ from .serving import HANG_GUARD, served
 pytestmark = pytest.mark.slow
 
 
-async def _viewer_screen(url: str, until: str) -> str:
-    """Open a browser's websocket session (with a query asking for write access) and collect what the
-    viewer draws until ``until`` appears."""
-    ws_url = url.replace("http://", "ws://").rstrip("/") + "/ws?width=140&height=40&read_only=0&take_over=1"
-    drawn = ""
-    async with aiohttp.ClientSession() as session, session.ws_connect(ws_url) as socket:
-        async with asyncio.timeout(HANG_GUARD):
-            async for message in socket:
-                if message.type == aiohttp.WSMsgType.BINARY:
-                    drawn += message.data.decode("utf-8", "replace")
-                if until in drawn:
-                    return drawn
-    raise AssertionError(f"the session ended before showing {until!r}")
-
-
-def test_a_browser_session_is_a_viewer_that_never_takes_the_lock(sandbox):
+def test_a_browser_session_is_a_viewer_that_never_takes_the_lock_and_ends_with_the_server(sandbox):
     state = sandbox.config.resolved_state_path
     manager = StateStore(state)
     manager.set_signoff("tag_final_rc", done=True, who="Release Manager")
@@ -43,21 +30,34 @@ def test_a_browser_session_is_a_viewer_that_never_takes_the_lock(sandbox):
     with served(sandbox.config_path) as server:
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", server.url)
         assert not any("warning" in line for line in server.said), server.said
+        ws_url = server.url.replace("http://", "ws://") + "ws?width=140&height=40&read_only=0&take_over=1"
 
-        async def visit() -> None:
-            async with aiohttp.ClientSession() as session, session.get(server.url + "?read_only=0") as page:
-                assert page.status == 200
-                assert "Release Cockpit" in await page.text() and "(read-only)" in await page.text()
-            drawn = await _viewer_screen(server.url, "READ-ONLY")
-            assert "Release Cockpit" in drawn
-            returning = StateStore(state)  # the viewer is running: the release manager still gets the lock
-            try:
-                assert not returning.read_only, returning.read_only_reason
-            finally:
-                returning.close()
+        async def visit() -> int:
+            async with aiohttp.ClientSession() as session:
+                async with session.get(server.url + "?read_only=0&write=1") as page:
+                    assert page.status == 200
+                    assert "Release Cockpit" in await page.text() and "(read-only)" in await page.text()
+                async with session.ws_connect(ws_url) as socket, asyncio.timeout(HANG_GUARD):
+                    drawn = b""
+                    async for message in socket:
+                        drawn += message.data if message.type == aiohttp.WSMsgType.BINARY else b""
+                        if b"READ-ONLY" in drawn:
+                            break
+                    assert b"READ-ONLY" in drawn, "the session's viewer never drew its badge"
+                    returning = StateStore(state)  # the viewer is running: the release manager gets the lock
+                    try:
+                        assert not returning.read_only, returning.read_only_reason
+                    finally:
+                        returning.close()
 
-        asyncio.run(visit())
-        assert server.stop() == 0, server.said
+                    server.process.send_signal(signal.SIGTERM)  # Ctrl-C with the session open
+                    async for _ in socket:
+                        pass
+                    return await asyncio.to_thread(server.process.wait, HANG_GUARD)
+
+        assert asyncio.run(visit()) == 0, server.said
+        with pytest.raises(ProcessLookupError):  # no viewer of this server is left running
+            os.killpg(server.process.pid, 0)
 
     assert "stopped serving" in server.said
     assert state.read_bytes() == before
