@@ -123,6 +123,11 @@ def run_demo(args: argparse.Namespace) -> int:
     world = _scaled_world(args)
     with SandboxServers(world, owned=True) as servers:
         path = _sandbox_config(world, servers)
+        if getattr(args, "serve", False):
+            from cockpit.cli.serve import serve
+
+            _say(f"sandbox ready; the release manager's own cockpit on it: cockpit --config {path}")
+            return serve(path, host=args.host, port=args.port)
         if time.monotonic() - started > 1:
             _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
         return open_app(

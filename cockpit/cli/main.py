@@ -56,6 +56,15 @@ def _scale_option(cmd: argparse.ArgumentParser) -> None:
     )
 
 
+def _serve_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; any other is visible on the network)",
+    )
+    cmd.add_argument("--port", type=int, default=8000, help="the TCP port (default 8000; 0: any free port)")
+
+
 OPENS_THE_COCKPIT = ("cockpit.cli.commands:run_app", "cockpit.cli.commands:run_view")
 """Handlers whose first screen the entry point starts with the garbage collector paused."""
 
@@ -131,6 +140,12 @@ def build_parser() -> argparse.ArgumentParser:
         "each with its own clone, milestone, tracker and RC tags",
     )
     _scale_option(demo)
+    demo.add_argument(
+        "--serve",
+        action="store_true",
+        help="serve the sandbox release to web browsers (read-only viewers) instead of opening it here",
+    )
+    _serve_options(demo)
 
     sandbox = command(
         "sandbox",
@@ -160,6 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
     publish.add_argument(
         "--dry-run", action="store_true", help="print the Markdown and its diff against the published one; send nothing"
     )
+
+    serve = command(
+        "serve", "cockpit.cli.serve:run_serve", "serve the cockpit to web browsers, each tab a read-only viewer"
+    )
+    serve.add_argument("--state", type=Path, help="follow this state file (default: the config's)")
+    _serve_options(serve)
 
     command("locate", "cockpit.cli.commands:run_locate", "print every path the cockpit uses")
 
