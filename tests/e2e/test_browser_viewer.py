@@ -98,7 +98,7 @@ def test_a_browser_sees_the_verdict_switches_panes_and_changes_nothing(sandbox, 
     chromium, sync_playwright = chromium_and_playwright()
     config = sandbox.config
     manager = StateStore(config.resolved_state_path)
-    manager.set_signoff("tag_final_rc", done=True, who="Release Manager", note="rc3 tagged")
+    manager.set_signoff("perf_no_regression", done=True, who="Release Manager", note="no regression in the nightly run")
     manager.close()  # the manager steps away: a viewer could take the lock now, if it ever tried
     state_before = config.resolved_state_path.read_bytes()
     sandbox.github.request_log.clear()
@@ -130,11 +130,11 @@ def test_a_browser_sees_the_verdict_switches_panes_and_changes_nothing(sandbox, 
             page.focus(".xterm-helper-textarea")  # where xterm.js takes keys (a click would reach the app)
             page.keyboard.press("5")
             checklist = wait_for_screen(page, lambda t: "Checklist: " in t and "Step" in t, "the checklist pane")
-            assert re.search(r"Create and push the final RC tag\s+signed by Release Manager", checklist), checklist
+            assert re.search(r"Performance run shows no regression\s+signed by Release Manager", checklist), checklist
 
             page.keyboard.press("/")  # find that step...
             wait_for_screen(page, lambda t: "regex (!regex hides)" in t, "the filter")
-            page.keyboard.type("push the final")
+            page.keyboard.type("no regression")
             wait_for_screen(page, lambda t: re.search(r"\b1 of \d+ rows\b", t), "the one step left by the filter")
             page.keyboard.press("Enter")
             refusal = "read-only session: Tick or untick"  # ...and untick it: refused
