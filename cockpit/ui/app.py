@@ -34,6 +34,7 @@ from textual.worker import Worker, WorkerState
 from cockpit import collector
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
+from cockpit.ui.first_screen import FirstScreen
 from cockpit.ui.footer import KeysFooter
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
 from cockpit.ui.panes.base import Pane
@@ -218,6 +219,9 @@ class CockpitApp(App[None]):
                         yield OverviewPane(self.backend, id="pane-overview")
         yield StatusBar()
         yield KeysFooter()
+
+    def get_default_screen(self) -> Screen:
+        return FirstScreen(id="_default")
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run the app; what was imported and built until now is kept out of the garbage collector.

@@ -334,3 +334,22 @@ async def test_gates_arriving_while_a_pane_is_being_composed_wait_for_it():
         await settle(app, pilot)
         assert not app.unexpected_errors
         assert app.mounted_pane("checklist") is fresh
+
+
+async def test_the_first_screen_is_styled_once_and_a_dialog_as_textual_does(monkeypatch):
+    """Each widget is styled as it is mounted; restyling the whole first screen when it is first
+    shown changed nothing and cost the first frame. Other screens (a dialog) keep Textual's way."""
+    from textual.screen import Screen
+
+    restyled = []
+    real = Screen.update_node_styles
+    monkeypatch.setattr(Screen, "update_node_styles", lambda self, **kw: (restyled.append(self), real(self, **kw))[1])
+    app = make(early=lambda a: restyled.append("first paint"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert restyled == ["first paint"]
+        assert app.query_one("#verdict").styles.height.value == 5  # app.tcss reached it when mounted
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert restyled[1:] == [app.screen]
