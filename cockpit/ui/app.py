@@ -147,6 +147,10 @@ DIALOG_CSS = Path(__file__).with_name("dialogs.tcss")
 """The dialogs' rules: parsed when the first dialog opens, not before the first screen."""
 
 
+PANES_CSS = Path(__file__).with_name("panes.tcss")
+"""The rules of the panes mounted after the first paint: read just before they are."""
+
+
 def add_dialog_css(app: App[Any]) -> None:
     """Add the dialogs' CSS to ``app``'s stylesheet, once; it is parsed before the next widget is styled."""
     if not app.stylesheet.has_source(str(DIALOG_CSS)):
@@ -248,6 +252,8 @@ class CockpitApp(App[None]):
             self.notify(str(why), title=f"Read-only: {why.summary}", severity="warning", markup=False, timeout=30)
 
     def _after_first_paint(self) -> None:
+        if not self.stylesheet.has_source(str(PANES_CSS)):  # parsed as the first of them is styled
+            self.stylesheet.read(PANES_CSS)
         collector.resume()
         self._thresholds = collector.interactive()
         self._start_load(self.pane("overview"))

@@ -353,3 +353,15 @@ async def test_the_first_screen_is_styled_once_and_a_dialog_as_textual_does(monk
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert restyled[1:] == [app.screen]
+
+
+async def test_the_other_panes_css_waits_for_the_first_paint_and_styles_them_when_mounted():
+    parsed_at_first_paint = []
+    app = make(early=lambda a: parsed_at_first_paint.extend(css.content for css in a.stylesheet.source.values()))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert parsed_at_first_paint and not any(".pane-table" in css for css in parsed_at_first_paint)
+        ci = app.pane("ci")
+        assert ci.table.styles.height is not None and ci.table.styles.height.unit.name == "FRACTION"  # panes.tcss
+        assert ci.query_one(".table-tools").styles.display == "none"
+        assert ci.query_one(".gate-line").styles.padding.left == 1
