@@ -12,16 +12,18 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cockpit.config_evidence import EvidenceConfig
 from cockpit.config_repos import DEFAULT_RC_TAG_PATTERN, RepoConfig
-from cockpit.domain.merging import DEFAULT_MERGE_METHOD, MERGE_METHODS
+from cockpit.domain.merge_methods import DEFAULT_MERGE_METHOD, MERGE_METHODS
 from cockpit.domain.release import CITarget, Release, is_valid_version
-from cockpit.domain.schedule import PatchSchedule
 from cockpit.domain.text import inert
 from cockpit.domain.validation import VALIDATION_COMMENT, ValidationSettings
 from cockpit.errors import ConfigError
+
+if TYPE_CHECKING:  # a patch release's schedule is read only when the config has one
+    from cockpit.domain.schedule import PatchSchedule
 
 CONFIG_NAME = "cockpit.toml"
 

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.github import ItemKind
-from cockpit.domain.validation import CommentPlan, IssueDraft
+from cockpit.domain.validation_posts import CommentPlan, IssueDraft
 from cockpit.errors import ActionRefused
 from cockpit.services.milestone import validation_key
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-MERGE_METHODS = ("merge", "squash", "rebase")
-DEFAULT_MERGE_METHOD = "squash"
-
 
 @dataclass(frozen=True)
 class Review:

@@ -57,35 +57,3 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 def unknown_placeholders(pattern: str, known: tuple[str, ...] = ("version",)) -> list[str]:
     """The ``{name}`` placeholders of ``pattern`` other than ``known`` (a config check)."""
     return [name for name in _PLACEHOLDER.findall(pattern) if name not in known]
-
-
-@dataclass(frozen=True)
-class CommentStep:
-    """One closed milestone issue in the bulk validation: posted, or skipped with ``reason``."""
-
-    number: int
-    title: str
-    post: bool
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class CommentPlan:
-    """What posting the validation comment on every closed milestone issue would do, as previewed."""
-
-    repository: str
-    text: str
-    steps: tuple[CommentStep, ...]
-
-    @property
-    def to_post(self) -> tuple[CommentStep, ...]:
-        return tuple(s for s in self.steps if s.post)
-
-
-@dataclass(frozen=True)
-class IssueDraft:
-    """The validation issue as previewed: where, its exact title and body."""
-
-    repository: str
-    title: str
-    body: str

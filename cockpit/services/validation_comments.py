@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 
 from cockpit.domain.commits import ItemDiff, Verdict
 from cockpit.domain.github import IssueComment, ItemKind, ItemState, MilestoneItem
-from cockpit.domain.validation import CommentPlan, CommentStep, is_validation_comment
+from cockpit.domain.validation import is_validation_comment
+from cockpit.domain.validation_posts import CommentPlan, CommentStep
 
 _NOTHING_FIXED = {"not_planned": "closed as not planned", "duplicate": "closed as a duplicate"}
 _NOT_IN_BRANCH = {Verdict.MISSING: "is missing from", Verdict.NEEDS_REVIEW: "has no commit found in"}

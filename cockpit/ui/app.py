@@ -34,6 +34,7 @@ from textual.worker import Worker, WorkerState
 from cockpit import collector
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
+from cockpit.ui.first_screen import FirstScreen
 from cockpit.ui.footer import KeysFooter
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
 from cockpit.ui.panes.base import Pane
@@ -146,6 +147,10 @@ DIALOG_CSS = Path(__file__).with_name("dialogs.tcss")
 """The dialogs' rules: parsed when the first dialog opens, not before the first screen."""
 
 
+PANES_CSS = Path(__file__).with_name("panes.tcss")
+"""The rules of the panes mounted after the first paint: read just before they are."""
+
+
 def add_dialog_css(app: App[Any]) -> None:
     """Add the dialogs' CSS to ``app``'s stylesheet, once; it is parsed before the next widget is styled."""
     if not app.stylesheet.has_source(str(DIALOG_CSS)):
@@ -219,6 +224,9 @@ class CockpitApp(App[None]):
         yield StatusBar()
         yield KeysFooter()
 
+    def get_default_screen(self) -> Screen:
+        return FirstScreen(id="_default")
+
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run the app; what was imported and built until now is kept out of the garbage collector.
 
@@ -244,6 +252,8 @@ class CockpitApp(App[None]):
             self.notify(str(why), title=f"Read-only: {why.summary}", severity="warning", markup=False, timeout=30)
 
     def _after_first_paint(self) -> None:
+        if not self.stylesheet.has_source(str(PANES_CSS)):  # parsed as the first of them is styled
+            self.stylesheet.read(PANES_CSS)
         collector.resume()
         self._thresholds = collector.interactive()
         self._start_load(self.pane("overview"))

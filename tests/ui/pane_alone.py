@@ -20,7 +20,7 @@ class PaneAlone(App):
     """``pane_cls`` (and the header it reports to) over ``backend``, with the app's CSS and a fixed clock."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [
-        str(Path(cockpit.ui.__file__).with_name(name)) for name in ("app.tcss", "dialogs.tcss")
+        str(Path(cockpit.ui.__file__).with_name(name)) for name in ("app.tcss", "panes.tcss", "dialogs.tcss")
     ]
 
     def __init__(self, backend, pane_cls) -> None:

@@ -217,6 +217,9 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
         "cockpit.domain.reports",
         "cockpit.domain.ci",
         "cockpit.domain.checklist",
+        "cockpit.domain.merging",  # the config reads only the merge methods' names
+        "cockpit.domain.schedule",  # this release has no [schedule]
+        "cockpit.domain.validation_posts",
         "cockpit.ui.palette",
         "cockpit.ui.help",
         "cockpit.ui.panes.milestone",
@@ -331,3 +334,34 @@ async def test_gates_arriving_while_a_pane_is_being_composed_wait_for_it():
         await settle(app, pilot)
         assert not app.unexpected_errors
         assert app.mounted_pane("checklist") is fresh
+
+
+async def test_the_first_screen_is_styled_once_and_a_dialog_as_textual_does(monkeypatch):
+    """Each widget is styled as it is mounted; restyling the whole first screen when it is first
+    shown changed nothing and cost the first frame. Other screens (a dialog) keep Textual's way."""
+    from textual.screen import Screen
+
+    restyled = []
+    real = Screen.update_node_styles
+    monkeypatch.setattr(Screen, "update_node_styles", lambda self, **kw: (restyled.append(self), real(self, **kw))[1])
+    app = make(early=lambda a: restyled.append("first paint"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert restyled == ["first paint"]
+        assert app.query_one("#verdict").styles.height.value == 5  # app.tcss reached it when mounted
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert restyled[1:] == [app.screen]
+
+
+async def test_the_other_panes_css_waits_for_the_first_paint_and_styles_them_when_mounted():
+    parsed_at_first_paint = []
+    app = make(early=lambda a: parsed_at_first_paint.extend(css.content for css in a.stylesheet.source.values()))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert parsed_at_first_paint and not any(".pane-table" in css for css in parsed_at_first_paint)
+        ci = app.pane("ci")
+        assert ci.table.styles.height is not None and ci.table.styles.height.unit.name == "FRACTION"  # panes.tcss
+        assert ci.query_one(".table-tools").styles.display == "none"
+        assert ci.query_one(".gate-line").styles.padding.left == 1
