@@ -58,6 +58,7 @@ class ItemDiff:
     commits: tuple[str, ...] = ()  # trunk commits of the PR (or fixing the issue)
     html_url: str = ""
     note: str = ""
+    repository: str = ""  # owner/name of a domain library's item; "" for the session's own repository
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class RevertOwed:
     reverted_sha: str
     reverted_pr: int | None
     how: tuple[Evidence, ...] = ()
+    repository: str = ""  # owner/name of a domain library's revert; "" for the session's own repository
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,7 @@ class MilestoneItem:
     # why GitHub closed an issue: "completed", "not_planned", "duplicate", "reopened"; "" when open or untold
     state_reason: str = ""
     created_at: datetime | None = None
+    repository: str = ""  # owner/name of a domain library's item; "" for the session's own repository
 
 
 class PullState(StrEnum):

@@ -86,6 +86,7 @@ class PickRow:
     release_pr_age_days: float | None = None
     notes: tuple[str, ...] = field(default=())
     pulls: tuple[PullRequest, ...] = ()  # the loaded PRs it names (release first, then trunk), for the detail view
+    repository: str = ""  # owner/name of a domain library's tracker; "" for the session's own repository
 
     @property
     def pending(self) -> bool:

@@ -106,12 +106,21 @@ class TablePane(Pane):
         return self.query_one(".pane-table", RowsTable)
 
     def on_mount(self) -> None:
-        for column in self.COLUMNS:
+        for column in self.columns():
             self.table.add_column(column.title, key=column.id)
 
     def columns(self) -> Sequence[Column[Any]]:
-        """The columns as drawn now, in order: what ``s``, ``S`` and a header click sort by."""
-        return self.COLUMNS
+        """The columns as drawn now, in order: what ``s``, ``S`` and a header click sort by (the
+        repository column first in a release of several repositories)."""
+        from cockpit.ui.repo_rows import REPO_COLUMN, spans_repositories
+
+        return (REPO_COLUMN, *self.COLUMNS) if self.COLUMNS and spans_repositories(self) else self.COLUMNS
+
+    def drawn_item(self, key: str | None) -> Any:
+        """The row object drawn under ``key`` (None when no such row is drawn)."""
+        if key is None:
+            return None
+        return next((row.item for row in self._rows if row.key == key), None)
 
     def sorted_by(self) -> Column[Any] | None:
         """The column the rows are sorted by, or None for the pane's own order."""
