@@ -122,3 +122,19 @@ class TestRepositoryOverview:
 
     def test_filtered_to_the_core_80x24(self, loaded, snap_compare):
         assert snap_compare(app_on(loaded), terminal_size=(80, 24), run_before=filtered(1))
+
+
+@pytest.mark.anyio
+async def test_the_whole_verdict_of_three_repositories_is_readable_at_80x24(loaded):
+    """Ten red gates and unsigned steps make a sentence longer than the box: it wraps, never cut."""
+    from textual.geometry import Region
+
+    app = app_on(loaded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await showing(None)(pilot)
+        verdict = app.overview.query_one("#verdict")
+        sentence = str(verdict.render())
+        assert len(sentence) > verdict.content_region.width, "the planted verdict no longer needs two lines"
+        strips = verdict.render_lines(Region(0, 0, *verdict.outer_size))
+        shown = " ".join(" ".join(strip.text.strip("┃━┏┓┗┛ ").split()) for strip in strips).split()
+        assert " ".join(shown) == " ".join(sentence.split())
