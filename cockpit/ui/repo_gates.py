@@ -99,9 +99,9 @@ class RepoGates(Widget):
         gates += self._ci_gates()
         self.gates.update((g.name, g) for g in gates)
         self.refresh(layout=True)
-        self.post_message(RepositoriesLoaded(reports))  # the table panes draw the libraries' rows from these
         if gates:
             self.post_message(GatesReported(tuple(gates)))
+        self.post_message(RepositoriesLoaded(reports))  # the table panes draw the libraries' rows (and gates)
 
     def _ci_gates(self) -> list[Gate]:
         """Each library's CI gate from the CI pane's report, once it has one."""

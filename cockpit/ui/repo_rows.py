@@ -112,9 +112,9 @@ def repo_cell(name: str) -> Text:
 
 
 def refresh_tables(app: Any) -> None:
-    """The libraries' reports or the filter changed: every table pane draws its rows again."""
+    """The libraries' reports or the filter changed: every table pane draws its rows and gate line again."""
     from cockpit.ui.panes.table_pane import TablePane
 
     for pane in app.mounted_panes():
         if isinstance(pane, TablePane):
-            pane.rerender()
+            pane.show_repository()

@@ -211,8 +211,12 @@ class MilestonePane(TablePane):
                 f"{shown} of {len(report.skipped)}"
             )
             return Text(f"{head} ({', '.join(parts)}) · a: back to the counted items")
-        total = sum(len(each.items) for _name, each in sources(self, report, "milestone")) or len(report.items)
-        line = f"Milestone {report.milestone.title}: {shown} of {total} shown ({', '.join(parts)})"
+        shown_reports = sources(self, report, "milestone")
+        total = sum(len(each.items) for _name, each in shown_reports) or len(report.items)
+        title = f"Milestone {report.milestone.title}"
+        if len(shown_reports) > 1:  # several repositories: each one's milestone by name
+            title = "Milestones " + ", ".join(f"{name} {each.milestone.title}" for name, each in shown_reports)
+        line = f"{title}: {shown} of {total} shown ({', '.join(parts)})"
         if report.skipped:
             named = ", ".join(f"#{i.number}" for i in report.skipped[:4]) + (" …" if len(report.skipped) > 4 else "")
             line += f" · {len(report.skipped)} skipped by label, apart: {named} (a)"

@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Static
 
+from cockpit.domain.gates import Gate
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.row_filter import RowFilter, parse_filter, row_text
 from cockpit.ui.rows_table import RowsTable
@@ -115,6 +116,23 @@ class TablePane(Pane):
         from cockpit.ui.repo_rows import REPO_COLUMN, spans_repositories
 
         return (REPO_COLUMN, *self.COLUMNS) if self.COLUMNS and spans_repositories(self) else self.COLUMNS
+
+    def _show_gate_line(self, gate: Gate | None) -> None:
+        """The pane's gate, or, with the repository filter on one domain library, that library's
+        gate of the same name (``Cherry-picks clear [vision]``) once it is known."""
+        from cockpit.domain.repos import repo_gate_name
+        from cockpit.ui.repo_rows import repo_choice
+
+        choice = repo_choice(self) if self.backend.config.repos else ""
+        if gate is not None and choice and choice != self.backend.config.core.name:
+            gates = getattr(self.app, "gates", {})
+            gate = gates.get(repo_gate_name(gate.name, choice), gate)
+        super()._show_gate_line(gate)
+
+    def show_repository(self) -> None:
+        """The repository filter or the libraries' reports changed: the rows and the gate line again."""
+        self.rerender()
+        self._show_gate_line(self._last_gate)
 
     def drawn_item(self, key: str | None) -> Any:
         """The row object drawn under ``key`` (None when no such row is drawn)."""
