@@ -95,6 +95,12 @@ def not_shown(pane: Any, part: str) -> str:
     return "".join(f" · {note}" for note in notes)
 
 
+def nothing_shown(pane: Any, part: str, what: str) -> str:
+    """The line above a table whose filter shows no repository with ``part`` loaded: "No cherry-pick
+    requests of vision · vision: loading…"."""
+    return f"No {what} of {repo_choice(pane) or 'any repository'}{not_shown(pane, part)}"
+
+
 def repository_of(pane: Any, name: str) -> str:
     """``owner/name`` of the repository called ``name`` (the core's for "")."""
     config = pane.backend.config

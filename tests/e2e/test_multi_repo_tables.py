@@ -72,6 +72,16 @@ async def test_every_table_lists_the_libraries_rows_and_the_filter_narrows_each_
         assert _repos_of(milestone) == _repos_of(branch) == {"vision"}
         assert _repos_of(picks) in ({"vision"}, set())
         assert _ci_repositories(ci) == {VISION}
+        # before the libraries are loaded (or after their load failed), a filtered pane says so
+        from cockpit.ui.repo_rows import refresh_tables
+
+        loaded, app.library_reports = app.library_reports, ()
+        refresh_tables(app)
+        await pilot.pause()
+        line = str(picks.query_one(".pane-filter").render())
+        assert line == "No cherry-pick requests of vision · vision: loading…" and not _repos_of(picks)
+        app.library_reports = loaded
+        refresh_tables(app)
         await pilot.press("at", "at")  # audio -> all
         await pilot.pause()
         assert app.repo_choice == "" and _repos_of(milestone) == {"torchlet", "vision", "audio"}

@@ -26,6 +26,7 @@ from cockpit.ui.repo_rows import (
     REPO_COLUMN,
     REPO_WIDTH,
     not_shown,
+    nothing_shown,
     repo_cell,
     sources,
     spans_repositories,
@@ -128,7 +129,8 @@ class BranchDiffPane(TablePane):
         self.rows = [
             replace(row, repo=name) if spans else row for name, each in shown for row in attention_rows(each.diff)
         ]
-        self.query_one(".branch-summary", Static).update(self._summary(shown[0][1] if shown else report))
+        summary = self._summary(shown[0][1]) if shown else Text(nothing_shown(self, "branch_diff", "branch diff"))
+        self.query_one(".branch-summary", Static).update(summary)
         self._width = self.app.size.width
         title_w, evidence_w = column_widths(self._width, spans)
         table = self.table

@@ -17,7 +17,7 @@ from cockpit.services.milestone import filter_items, labels_present, linked_prs,
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
-from cockpit.ui.repo_rows import not_shown, repo_cell, row_key, sources, spans_repositories
+from cockpit.ui.repo_rows import not_shown, nothing_shown, repo_cell, row_key, sources, spans_repositories
 from cockpit.ui.table_sort import Column, TableRow, by_text, newest_first
 from cockpit.ui.widgets import age_text, plain, status_text
 
@@ -172,12 +172,13 @@ class MilestonePane(TablePane):
             rows += [self._row(ItemRow(item, links.get(item.number, ()), name), now) for item in items]
         self.draw_rows(rows)
         self._counted = counted
-        self._lead = lead
-        self.query_one(".pane-filter", Static).update(self._filter_line(lead, counted))
+        self._lead = lead if shown else None
+        line = self._filter_line(lead, counted) if shown else Text(nothing_shown(self, "milestone", "milestone items"))
+        self.query_one(".pane-filter", Static).update(line)
 
     def reorder(self) -> None:
         super().reorder()
-        if self.report is not None:  # the line above the table says how it is sorted
+        if self.report is not None and self._lead is not None:  # the line above the table says how it is sorted
             self.query_one(".pane-filter", Static).update(self._filter_line(self._lead or self.report, self._counted))
 
     def _row(self, row: ItemRow, now: datetime) -> TableRow[ItemRow]:

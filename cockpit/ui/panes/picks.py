@@ -22,7 +22,15 @@ from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.table_pane import TablePane
-from cockpit.ui.repo_rows import not_shown, repo_cell, repository_of, row_key, sources, spans_repositories
+from cockpit.ui.repo_rows import (
+    not_shown,
+    nothing_shown,
+    repo_cell,
+    repository_of,
+    row_key,
+    sources,
+    spans_repositories,
+)
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import days_text, status_text
 
@@ -122,9 +130,12 @@ class PicksPane(TablePane):
         unrequested = ", ".join(f"#{p.number} {p.title}" for p in lead.unrequested)
         stale_count = sum(1 for r in rows if PickFlag.STALE in r.item.pick.flags)
         trackers = " · ".join(f"{each.tracker_title} (#{each.tracker_issue})" for _name, each in shown)
+        if not shown:
+            self.query_one(".pane-filter", Static).update(Text(nothing_shown(self, "picks", "cherry-pick requests")))
+            return
         self.query_one(".pane-filter", Static).update(
             Text(
-                f"{trackers or report.tracker_title}: {len(rows)} comments"
+                f"{trackers}: {len(rows)} comments"
                 + (f" · {stale_count} waiting over {stale_days:g} days" if stale_count else "")
                 + (f" · merged without a request: {unrequested}" if unrequested else "")
                 + not_shown(self, "picks")
