@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.domain.repos import elsewhere
 
 if TYPE_CHECKING:
     from cockpit.ports import Ports
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
 
 def register(reg: ActionRegistry, backend: Ports) -> None:
     rel = backend.config.release
+    repo = backend.repository
 
     def shas(target: Any) -> list[str]:
         """What to pick, oldest first (an item's trunk commits are listed newest first, as git logs them)."""
@@ -57,7 +59,11 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             Danger.MUTATING,
             "branch",
             run=pick_branch,
-            applicable=lambda t: None if shas(t) else "no trunk commit is known for this row",
+            # the session's clone is the core's: a domain library's commits are not in it
+            applicable=lambda t: (
+                elsewhere(t, repo, "Make local pick branch")
+                or (None if shas(t) else "no trunk commit is known for this row")
+            ),
             describe=lambda t: (
                 f"git branch {branch_name(t)} {rel.branch} && {pick_command(t)} (on {branch_name(t)}; never pushed)"
             ),

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.commits import Verdict
 from cockpit.domain.github import ItemState, MilestoneItem
+from cockpit.domain.repos import elsewhere, row_repository
 from cockpit.services.milestone import validation_key
 from cockpit.services.validation_comments import earlier_validation
 
@@ -19,7 +20,10 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     rel = backend.config.release
 
     def remove(item: MilestoneItem) -> str:
-        backend.github.set_milestone(repo, item.number, None)
+        # a domain library's item leaves its own repository's milestone
+        backend.github.set_milestone(row_repository(item, repo), item.number, None)
+        if item.repository and item.repository != repo:
+            return f"{item.repository}#{item.number} removed from its milestone"
         return f"#{item.number} removed from the milestone"
 
     reg.register(
@@ -29,7 +33,9 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             Danger.MUTATING,
             "milestone",
             run=remove,
-            describe=lambda item: f'PATCH /repos/{repo}/issues/{item.number} {{"milestone": null}}',
+            describe=lambda item: (
+                f'PATCH /repos/{row_repository(item, repo)}/issues/{item.number} {{"milestone": null}}'
+            ),
         )
     )
 
@@ -51,6 +57,9 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         return f"validation comment posted on #{item.number}"
 
     def validate_applicable(item: Any) -> str | None:
+        # the comment names the core's version and branch, and the ledger and branch diff are the core's
+        if (other := elsewhere(item, repo, "Post validation comment")) is not None:
+            return other
         if item.state is ItemState.OPEN:
             return f"#{item.number} is still open: validate closed items only"
         if item.state is ItemState.CLOSED_UNMERGED:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.merging import MergePlan
+from cockpit.domain.repos import elsewhere
 from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
@@ -29,6 +30,9 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     def number_of(row: PickRow) -> int:
         from cockpit.services.merge_readiness import release_pull_number, request_refusal
 
+        # before any request: a domain library's "#8190" is not the core's #8190
+        if (other := elsewhere(row, repo, "Merge the release PR")) is not None:
+            raise ActionRefused(other)
         number = release_pull_number(row, repo)
         if number is None:
             raise ActionRefused(request_refusal(row, repo) or "the request names no release PR of this repository")
@@ -66,6 +70,8 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     def applicable(row: PickRow) -> str | None:
         from cockpit.services.merge_readiness import request_refusal
 
+        if (other := elsewhere(row, repo, "Merge the release PR")) is not None:
+            return other
         if (why := request_refusal(row, repo)) is not None:
             return f"not merged: {why}"
         plan = shown.get(number_of(row))

@@ -21,6 +21,7 @@ from cockpit.cli.init_template import release_branch, render
 from cockpit.domain.release import is_valid_version
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
+DEFAULT_API_URL = "https://api.github.com"
 _REPOSITORY = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 _REMOTE = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_./-]*$")
 
@@ -149,6 +150,11 @@ def run_init(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    if getattr(args, "add_repo", None) is not None:  # a domain library into an existing config
+        from cockpit.cli.init_add_repo import run_add_repo
+
+        return run_add_repo(args)
+    args.api_url = args.api_url or DEFAULT_API_URL
     problems = validate(args)
     if problems:
         for problem in problems:

@@ -205,14 +205,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     init.add_argument(
         "--api-url",
-        default="https://api.github.com",
         metavar="URL",
-        help="the GitHub REST API (Enterprise: https://HOST/api/v3)",
+        help="the GitHub REST API (Enterprise: https://HOST/api/v3; default: https://api.github.com, "
+        "with --add-repo the config's)",
     )
     init.add_argument(
         "--output", type=Path, metavar="PATH", help="where to write it (default: --config, else ./cockpit.toml)"
     )
     init.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
+    init.add_argument(
+        "--add-repo",
+        metavar="NAME",
+        help="add a domain library to an existing config as [[repo]] NAME: its repository from --clone's "
+        "remote, its version from its RC tags (or --repository, --version), the rest found as for the core",
+    )
     init.add_argument(
         "--offline",
         action="store_true",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from cockpit.domain.github import repository_field
+
 
 @dataclass(frozen=True)
 class CommitRecord:
@@ -58,6 +60,7 @@ class ItemDiff:
     commits: tuple[str, ...] = ()  # trunk commits of the PR (or fixing the issue)
     html_url: str = ""
     note: str = ""
+    repository: str = repository_field()
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class RevertOwed:
     reverted_sha: str
     reverted_pr: int | None
     how: tuple[Evidence, ...] = ()
+    repository: str = repository_field()
 
 
 @dataclass(frozen=True)

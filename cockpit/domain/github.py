@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
+
+OMIT_WHEN_EMPTY = "omit_when_empty"
+"""Field metadata: a machine-readable report leaves the field out while it is empty."""
+
+
+def repository_field() -> Any:
+    """The ``repository`` field of a row (milestone item, pick, revert): a domain library's ``owner/name``,
+    set on its rows only; "" for the session's own repository, and then left out of the JSON report,
+    so a single-repository report reads as it always did."""
+    return field(default="", metadata={OMIT_WHEN_EMPTY: True})
 
 
 class ItemKind(StrEnum):
@@ -61,6 +72,7 @@ class MilestoneItem:
     # why GitHub closed an issue: "completed", "not_planned", "duplicate", "reopened"; "" when open or untold
     state_reason: str = ""
     created_at: datetime | None = None
+    repository: str = repository_field()
 
 
 class PullState(StrEnum):

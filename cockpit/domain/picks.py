@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from cockpit.domain.github import PullRequest
+from cockpit.domain.github import PullRequest, repository_field
 
 
 @dataclass(frozen=True, order=True)
@@ -86,6 +86,7 @@ class PickRow:
     release_pr_age_days: float | None = None
     notes: tuple[str, ...] = field(default=())
     pulls: tuple[PullRequest, ...] = ()  # the loaded PRs it names (release first, then trunk), for the detail view
+    repository: str = repository_field()
 
     @property
     def pending(self) -> bool:

@@ -7,7 +7,8 @@ and the release's verdict is the worst of them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate
 from cockpit.domain.reports import BranchReport, MilestoneReport, PicksReport, StorageGateReport
@@ -76,3 +77,41 @@ class RepoReport:
     storage: StorageGateReport | None = None
     errors: dict[str, str] = field(default_factory=dict)
     requests: int = 0
+
+
+def of_repository(report: Any, repository: str) -> Any:
+    """A domain library's milestone, picks or branch report with each row marked as ``repository``'s,
+    so that an action given the row knows which repository it belongs to (a report of another kind
+    is returned as it is)."""
+    if isinstance(report, MilestoneReport):
+        return replace(
+            report,
+            items=tuple(replace(i, repository=repository) for i in report.items),
+            skipped=tuple(replace(i, repository=repository) for i in report.skipped),
+        )
+    if isinstance(report, PicksReport):
+        return replace(report, rows=tuple(replace(r, repository=repository) for r in report.rows))
+    if isinstance(report, BranchReport):
+        diff = report.diff
+        diff = replace(
+            diff,
+            items=tuple(replace(i, repository=repository) for i in diff.items),
+            reverts_to_propagate=tuple(replace(r, repository=repository) for r in diff.reverts_to_propagate),
+        )
+        return replace(report, diff=diff)
+    return report
+
+
+def row_repository(target: Any, home: str) -> str:
+    """``owner/name`` of the repository a row's object belongs to: its own (a domain library's item,
+    pick or revert carries it), else ``home``, the session's own repository."""
+    return getattr(target, "repository", "") or home
+
+
+def elsewhere(target: Any, home: str, title: str) -> str | None:
+    """Why action ``title``, which acts on ``home`` only, refuses a row of another repository; None
+    for a row of ``home``. A domain library's ``#8190`` is never acted on as the core's ``#8190``."""
+    theirs = row_repository(target, home)
+    if theirs.casefold() == home.casefold():
+        return None
+    return f"{title} acts on {home} only; this row is {theirs}: do it in {theirs} itself"

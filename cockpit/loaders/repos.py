@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
-from cockpit.domain.repos import REPO_GATES, RepoReport, for_repo, repo_gate_name, split_gate_name
+from cockpit.domain.repos import REPO_GATES, RepoReport, for_repo, of_repository, repo_gate_name, split_gate_name
 from cockpit.errors import CockpitError
 from cockpit.lazy import Lazy
 
@@ -144,7 +144,7 @@ def load_repo(ports: RepoPorts, ci: CIReport | None = None) -> RepoReport:
             errors[pane] = str(exc)
             gates.append(_unknown(gate_name, repo.name, f"could not load: {exc}"))
             continue
-        reports[pane] = report
+        reports[pane] = of_repository(report, repo.repository)
         gates.append(for_repo(report.gate, repo.name))
     if ci is not None:
         from cockpit.services.repo_gates import library_ci_gate

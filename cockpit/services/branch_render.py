@@ -60,6 +60,7 @@ class DiffRow:
     shas: tuple[str, ...] = ()
     target: ItemDiff | RevertOwed | None = None
     detail: tuple[str, ...] = ()
+    repo: str = ""  # the short name of the repository it belongs to, in a release of several
 
     @property
     def rank(self) -> int:

@@ -110,6 +110,24 @@ def names_repository(url: str, repository: str) -> bool:
     return path.removesuffix("/").removesuffix(".git").lower() == repository.lower()
 
 
+def repository_of(url: str) -> str | None:
+    """``owner/name`` a remote URL names (``https://HOST/o/r(.git)``, ``git@HOST:o/r``, ``ssh://``), or
+    None for a URL that names no GitHub-shaped repository (a local path, a bare host)."""
+    if not re.match(r"^[a-z+]+://[^/]+/|^[^/:@]+@[^:]+:", url.strip(), flags=re.IGNORECASE):
+        return None
+    path = re.sub(r"^[a-z+]+://[^/]+/|^[^/:@]+@[^:]+:", "", url.strip(), flags=re.IGNORECASE)
+    path = path.removesuffix("/").removesuffix(".git")
+    return path if re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", path) else None
+
+
+def version_in_flight(tags: Iterable[str]) -> str | None:
+    """The newest release ``X.Y.Z`` with an RC tag ``vX.Y.Z-rcN`` and no final tag ``vX.Y.Z`` yet, or None."""
+    names = set(tags)
+    candidates = {m.group(1) for t in names if (m := re.match(r"^v(\d+\.\d+\.\d+)-rc\d+$", t))}
+    open_ = [v for v in candidates if f"v{v}" not in names]
+    return max(open_, key=lambda v: tuple(int(p) for p in v.split("."))) if open_ else None
+
+
 @dataclass(frozen=True)
 class RemoteChoice:
     """The remote to read the release branch from, why, and the other remotes carrying it."""

@@ -17,6 +17,7 @@ from typing import Any
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
+from cockpit.domain.github import OMIT_WHEN_EMPTY
 from cockpit.domain.reports import ReleasePicture
 from cockpit.domain.repos import RepoReport
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
@@ -30,7 +31,11 @@ _MARK = {GateStatus.GREEN: "✅", GateStatus.AMBER: "🟡", GateStatus.RED: "❌
 def to_jsonable(value: Any) -> Any:
     """Dataclasses, enums, dates and tuples as plain JSON values."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: to_jsonable(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not (f.metadata.get(OMIT_WHEN_EMPTY) and not getattr(value, f.name))
+        }
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (datetime, date)):

@@ -187,6 +187,8 @@ class CockpitApp(App[None]):
         self.backend = backend
         self.clock = clock or utc_now
         self.gates: dict[str, Gate] = {}
+        self.library_reports: tuple[Any, ...] = ()  # each domain library's RepoReport, once loaded (overview)
+        self.repo_choice = ""  # the repository filter (cockpit.ui.repo_rows): "" for all
         self._checklist_due = False
         self._mounted_ok = False
         self._last_input = 0.0  # time.monotonic() of the last key or mouse event
@@ -483,6 +485,13 @@ class CockpitApp(App[None]):
         from cockpit.ui.repo_gates import cycle
 
         cycle(self)
+
+    def on_repositories_loaded(self, message: Any) -> None:
+        """The overview loaded every domain library: the table panes add their rows (never load them)."""
+        from cockpit.ui.repo_rows import refresh_tables
+
+        self.library_reports = message.reports
+        refresh_tables(self)
 
     def action_refresh_pane(self) -> None:
         pane = self.current_pane

@@ -18,13 +18,12 @@ from textual.widget import Widget
 
 from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.repos import REPO_GATES, split_gate_name
+from cockpit.ui.repo_rows import ALL, RepositoriesLoaded, refresh_tables
 from cockpit.ui.widgets import STATUS_WORD, GatesReported
 
 if TYPE_CHECKING:
     from cockpit.domain.repos import RepoReport
 
-ALL = ""
-"""The filter showing every repository."""
 SHORT = {
     "milestone_empty": "milestone",
     "branch_diff_clean": "branch",
@@ -102,6 +101,7 @@ class RepoGates(Widget):
         self.refresh(layout=True)
         if gates:
             self.post_message(GatesReported(tuple(gates)))
+        self.post_message(RepositoriesLoaded(reports))  # the table panes draw the libraries' rows (and gates)
 
     def _ci_gates(self) -> list[Gate]:
         """Each library's CI gate from the CI pane's report, once it has one."""
@@ -179,7 +179,7 @@ def cycle(app: Any) -> None:
 
 
 def apply(app: Any, choice: str) -> None:
-    """Show ``choice`` (all, the core or one library) on the overview, and say so."""
+    """Show ``choice`` (all, the core or one library) on the overview and in every table pane, and say so."""
     from cockpit.ui.panes.overview import GateList
 
     overview = app.overview
@@ -187,6 +187,7 @@ def apply(app: Any, choice: str) -> None:
     if section is None:
         return
     config = app.backend.config
+    app.repo_choice = choice
     section.set_choice(choice)
     overview.query_one(GateList).display = choice in (ALL, config.core.name)
     library = next((r for r in section.reports if r.name == choice), None)
@@ -194,6 +195,7 @@ def apply(app: Any, choice: str) -> None:
         overview.show_storage(library.storage, owner=library.name)
     elif overview.report is not None:
         overview.show_storage(overview.report)
+    refresh_tables(app)
     app.notify(f"Showing {choice_label(config, choice)}", title="Repository filter", markup=False, timeout=3)
 
 
@@ -203,6 +205,10 @@ def palette_commands(app: Any) -> list[tuple[str, str, Any]]:
     if not config.repos:
         return []
     return [
-        (f"Repository: {choice_label(config, c)}", "Show only these gates on the overview", lambda c=c: apply(app, c))
+        (
+            f"Repository: {choice_label(config, c)}",
+            "Show only this repository's gates and rows in every pane",
+            lambda c=c: apply(app, c),
+        )
         for c in choices(config)
     ]

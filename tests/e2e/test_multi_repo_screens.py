@@ -53,14 +53,16 @@ def app_on(backend: Any, theme: str = "cockpit-dark") -> CockpitApp:
     return app
 
 
-def filtered(times: int):
-    """``run_before``: every load finished, then ``@`` pressed ``times`` times."""
+def filtered(times: int, *keys: str):
+    """``run_before``: every load finished, then ``@`` pressed ``times`` times (then ``keys``)."""
     settle = showing(None)
 
     async def run_before(pilot) -> None:
         await settle(pilot)
         for _ in range(times):
             await pilot.press("at")
+        for key in keys:
+            await pilot.press(key)
         await pilot.pause()
         pilot.app.clear_notifications()
         await pilot.pause()
@@ -122,3 +124,36 @@ class TestRepositoryOverview:
 
     def test_filtered_to_the_core_80x24(self, loaded, snap_compare):
         assert snap_compare(app_on(loaded), terminal_size=(80, 24), run_before=filtered(1))
+
+
+@pytest.mark.anyio
+async def test_the_whole_verdict_of_three_repositories_is_readable_at_80x24(loaded):
+    """Ten red gates and unsigned steps make a sentence longer than the box: it wraps, never cut."""
+    from textual.geometry import Region
+
+    app = app_on(loaded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await showing(None)(pilot)
+        verdict = app.overview.query_one("#verdict")
+        sentence = str(verdict.render())
+        assert len(sentence) > verdict.content_region.width, "the planted verdict no longer needs two lines"
+        strips = verdict.render_lines(Region(0, 0, *verdict.outer_size))
+        shown = " ".join(" ".join(strip.text.strip("┃━┏┓┗┛ ").split()) for strip in strips).split()
+        assert " ".join(shown) == " ".join(sentence.split())
+
+
+class TestRepositoryFilterInTables:
+    """The table panes over three repositories: the repository column, and the filter narrowing the rows."""
+
+    def test_picks_filtered_to_vision_120x40(self, loaded, snap_compare):
+        assert snap_compare(app_on(loaded), terminal_size=(120, 40), run_before=filtered(2, "2"))
+
+    def test_picks_filtered_to_vision_80x24(self, loaded, snap_compare):
+        assert snap_compare(app_on(loaded), terminal_size=(80, 24), run_before=filtered(2, "2"))
+
+    def test_milestone_all_repositories_by_repository_120x40(self, loaded, snap_compare):
+        """``S``: sorted by the repository column, reversed (vision, torchlet, audio)."""
+        assert snap_compare(app_on(loaded), terminal_size=(120, 40), run_before=filtered(0, "1", "S"))
+
+    def test_branch_diff_filtered_to_audio_80x24(self, loaded, snap_compare):
+        assert snap_compare(app_on(loaded), terminal_size=(80, 24), run_before=filtered(3, "4"))

@@ -209,3 +209,29 @@ def test_a_repository_without_the_usual_workflows_requires_every_one_that_ran():
     seen = suggest_workflows(["CI", "docs"], ["wheels-linux", "wheels-macos"])
     assert seen.required == ("CI", "docs") and seen.binary == "", "two build workflows: not guessed"
     assert suggest_workflows([]).required == ()
+
+
+@pytest.mark.parametrize(
+    ("url", "repository"),
+    [
+        ("https://github.com/pytorch/vision.git", "pytorch/vision"),
+        ("https://github.com/pytorch/vision/", "pytorch/vision"),
+        ("git@github.com:pytorch/audio.git", "pytorch/audio"),
+        ("ssh://git@ghe.example.com/ml/vision", "ml/vision"),
+        ("/home/rm/mirrors/vision.git", None),
+        ("https://github.com/pytorch", None),
+        ("", None),
+    ],
+)
+def test_a_remote_url_names_its_github_repository_or_none(url, repository):
+    from cockpit.services.release_discovery import repository_of
+
+    assert repository_of(url) == repository
+
+
+def test_the_version_in_flight_is_the_newest_with_an_rc_tag_and_no_final_tag():
+    from cockpit.services.release_discovery import version_in_flight
+
+    assert version_in_flight(["v0.19.0-rc1", "v0.19.0", "v0.20.0-rc1", "v0.20.0-rc2", "v0.9.0-rc3"]) == "0.20.0"
+    assert version_in_flight(["v0.19.1-rc1", "v0.19.10-rc1"]) == "0.19.10"
+    assert version_in_flight(["v0.19.0-rc1", "v0.19.0", "nightly"]) is None

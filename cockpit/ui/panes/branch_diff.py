@@ -22,6 +22,15 @@ from cockpit.services.branch_render import DiffRow, attention_rows
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.repo_rows import (
+    REPO_COLUMN,
+    REPO_WIDTH,
+    not_shown,
+    nothing_shown,
+    repo_cell,
+    sources,
+    spans_repositories,
+)
 from cockpit.ui.table_sort import Column, TableRow, by_text
 from cockpit.ui.widgets import status_text
 
@@ -61,8 +70,10 @@ def _fit(text: str, width: int) -> Text:
     return Text(flat if len(flat) <= width else flat[: max(width - 1, 0)] + "…", no_wrap=True)
 
 
-def column_widths(total: int) -> tuple[int, int]:
-    """(title, evidence) widths for a table ``total`` cells wide; the verdict and ref are fixed."""
+def column_widths(total: int, repo: bool = False) -> tuple[int, int]:
+    """(title, evidence) widths for a table ``total`` cells wide; the verdict and ref are fixed, and so
+    is the repository column (``repo``) in a release of several repositories."""
+    total -= REPO_WIDTH + 2 if repo else 0
     spare = max(total - VERDICT_W - REF_W - 4 * 2 - 2, 20)  # cell padding of 4 columns, scrollbar
     evidence = max((spare + 1) // 2, 10)
     return spare - evidence, evidence
@@ -113,10 +124,15 @@ class BranchDiffPane(TablePane):
         return self.backend.load_branch_diff()
 
     def show(self, report: BranchReport) -> None:
-        self.rows = attention_rows(report.diff)
-        self.query_one(".branch-summary", Static).update(self._summary(report))
+        shown = sources(self, report, "branch_diff")
+        spans = spans_repositories(self)
+        self.rows = [
+            replace(row, repo=name) if spans else row for name, each in shown for row in attention_rows(each.diff)
+        ]
+        summary = self._summary(shown[0][1]) if shown else Text(nothing_shown(self, "branch_diff", "branch diff"))
+        self.query_one(".branch-summary", Static).update(summary)
         self._width = self.app.size.width
-        title_w, evidence_w = column_widths(self._width)
+        title_w, evidence_w = column_widths(self._width, spans)
         table = self.table
         table.clear(columns=True)
         for column in self.columns():
@@ -125,20 +141,24 @@ class BranchDiffPane(TablePane):
         for index, row in enumerate(self.rows):
             word = _WORD.get(row.section, row.section)
             meaning = "missing" if row.section == "missing" else None
-            cells = (
+            cells: tuple[Text, ...] = (
                 status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
                 _fit(row.ref, REF_W),
                 _fit(row.title, title_w),
                 _fit(row.evidence, evidence_w),
             )
+            if spans:
+                cells = (repo_cell(row.repo), *cells)
             rows.append(TableRow(str(index), row, cells))
         self.draw_rows(rows)
 
     def columns(self) -> Sequence[Column[DiffRow]]:
         if self.report is None:
             return ()  # the columns come with the first report, sized to the screen
-        title_w, evidence_w = column_widths(self._width)
-        return (*COLUMNS[:2], replace(COLUMNS[2], width=title_w), replace(COLUMNS[3], width=evidence_w))
+        spans = spans_repositories(self)
+        title_w, evidence_w = column_widths(self._width, spans)
+        fitted = (*COLUMNS[:2], replace(COLUMNS[2], width=title_w), replace(COLUMNS[3], width=evidence_w))
+        return (REPO_COLUMN, *fitted) if spans else fitted
 
     def _summary(self, report: BranchReport) -> Text:
         diff = report.diff
@@ -149,7 +169,9 @@ class BranchDiffPane(TablePane):
             parts.append(f"{d.base}..{d.head}: {len(d.commits)} commits" + (f" ({prs})" if prs else ""))
         else:
             parts.append("RC delta: fewer than two RC tags")
-        return Text(" · ".join(parts))
+        others = len({row.repo for row in self.rows} - {""}) - 1
+        more = f" · and {others} more {'repository' if others == 1 else 'repositories'}" if others > 0 else ""
+        return Text(" · ".join(parts) + more + not_shown(self, "branch_diff"))
 
     def on_resize(self) -> None:
         if self.report is not None and self.app.size.width != self._width:
@@ -189,7 +211,11 @@ class BranchDiffPane(TablePane):
         row = self._pickable()
         if row is not None:
             self.app.copy_to_clipboard(row.pick_command)
-            self.notify(f"Copied: {row.pick_command}", markup=False)
+            where = ""
+            if row.repo and row.repo != self.backend.config.core.name:  # its commits are in that clone only
+                library = self.backend.config.repo_named(row.repo)
+                where = f" (run it in the clone of {library.repository}: {library.clone})"
+            self.notify(f"Copied: {row.pick_command}{where}", markup=False)
 
     def action_pick_branch(self) -> None:
         row = self._pickable()

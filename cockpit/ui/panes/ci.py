@@ -22,6 +22,7 @@ from cockpit.domain.reports import CIReport
 from cockpit.ui.acting import perform
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.repo_rows import shown_repositories
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import plain, status_text
 
@@ -208,7 +209,10 @@ class CIPane(TablePane):
         wide = widths[0] == _WIDE[0][1]
         rc_from = len(report.branches)
         rows = []
+        shown = shown_repositories(self)
         for index, v in enumerate(self.verdicts()):
+            if shown is not None and v.repository.casefold() not in shown:
+                continue
             counts = f"{len(v.failed)}/{len(v.pending)}/{len(v.unstable)}"
             cells = (
                 plain(v.repository),

@@ -17,6 +17,7 @@ from cockpit.services.milestone import filter_items, labels_present, linked_prs,
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.repo_rows import not_shown, nothing_shown, repo_cell, row_key, sources, spans_repositories
 from cockpit.ui.table_sort import Column, TableRow, by_text, newest_first
 from cockpit.ui.widgets import age_text, plain, status_text
 
@@ -43,6 +44,7 @@ class ItemRow:
 
     item: MilestoneItem
     linked: tuple[int, ...]
+    repo: str = ""  # the repository's short name, in a release of several
 
 
 COLUMNS: tuple[Column[ItemRow], ...] = (
@@ -138,44 +140,51 @@ class MilestonePane(TablePane):
         self.label: str | None = None
         self.show_skipped = False
         self._counted = 0  # items the pane's own filters let through, for the line above the table
+        self._lead: MilestoneReport | None = None  # the report the line above the table speaks of
 
     def fetch(self) -> MilestoneReport:
         return self.backend.load_milestone()
 
-    def _all_items(self) -> tuple[MilestoneItem, ...]:
-        return (*self.report.items, *self.report.skipped) if self.report is not None else ()
-
-    def visible_items(self) -> list[MilestoneItem]:
-        """The items the pane's own filters let through, in the report's order (the table sorts them)."""
-        if self.report is None:
+    def visible_items(self, report: MilestoneReport | None = None) -> list[MilestoneItem]:
+        """The items the pane's own filters let through, in the report's order (the table sorts them);
+        ``report``: a domain library's, else the core's."""
+        report = report or self.report
+        if report is None:
             return []
-        items = self.report.skipped if self.show_skipped else self.report.items
+        items = report.skipped if self.show_skipped else report.items
         return list(filter_items(items, open_only=self.open_only, kind=self.kind, label=self.label))
 
     def _validated(self, item: MilestoneItem) -> bool:
-        key = validation_key(self.backend.config.release.repository, item.number)
+        key = validation_key(item.repository or self.backend.config.release.repository, item.number)
         try:
             return self.backend.state.ledger_get(key) is not None
         except Exception:  # a state file that cannot answer must not break the table
             return False
 
     def show(self, report: MilestoneReport) -> None:
-        links = linked_prs(self._all_items())
-        items = self.visible_items()
         now = self.now()
-        self.draw_rows(self._row(ItemRow(item, links.get(item.number, ())), now) for item in items)
-        self._counted = len(items)
-        self.query_one(".pane-filter", Static).update(self._filter_line(report, len(items)))
+        shown = sources(self, report, "milestone")
+        rows, counted, lead = [], 0, shown[0][1] if shown else report
+        for name, each in shown:
+            links = linked_prs((*each.items, *each.skipped))
+            items = self.visible_items(each)
+            counted += len(items)
+            rows += [self._row(ItemRow(item, links.get(item.number, ()), name), now) for item in items]
+        self.draw_rows(rows)
+        self._counted = counted
+        self._lead = lead if shown else None
+        line = self._filter_line(lead, counted) if shown else Text(nothing_shown(self, "milestone", "milestone items"))
+        self.query_one(".pane-filter", Static).update(line)
 
     def reorder(self) -> None:
         super().reorder()
-        if self.report is not None:  # the line above the table says how it is sorted
-            self.query_one(".pane-filter", Static).update(self._filter_line(self.report, self._counted))
+        if self.report is not None and self._lead is not None:  # the line above the table says how it is sorted
+            self.query_one(".pane-filter", Static).update(self._filter_line(self._lead or self.report, self._counted))
 
     def _row(self, row: ItemRow, now: datetime) -> TableRow[ItemRow]:
         item, widths = row.item, _WIDTHS
         word = _STATE_WORD[item.state] + (" ✓ validated" if not item.state.is_open and self._validated(item) else "")
-        cells = (
+        cells: tuple[Text, ...] = (
             Text(f"#{item.number}"),
             Text(_KIND_WORD[item.kind]),
             status_text(self, _STATE_STATUS[item.state], word),
@@ -185,7 +194,9 @@ class MilestonePane(TablePane):
             clip(" ".join(f"#{n}" for n in row.linked), widths["linked"]),
             Text(age_text(item.updated_at, now)),
         )
-        return TableRow(str(item.number), row, cells)
+        if spans_repositories(self):
+            cells = (repo_cell(row.repo), *cells)
+        return TableRow(row_key(self, row.repo, str(item.number)), row, cells)
 
     def _filter_line(self, report: MilestoneReport, shown: int) -> Text:
         kind = {None: "issues and PRs", ItemKind.PULL: "PRs only", ItemKind.ISSUE: "issues only"}[self.kind]
@@ -201,11 +212,16 @@ class MilestonePane(TablePane):
                 f"{shown} of {len(report.skipped)}"
             )
             return Text(f"{head} ({', '.join(parts)}) · a: back to the counted items")
-        line = f"Milestone {report.milestone.title}: {shown} of {len(report.items)} shown ({', '.join(parts)})"
+        shown_reports = sources(self, report, "milestone")
+        total = sum(len(each.items) for _name, each in shown_reports) or len(report.items)
+        title = f"Milestone {report.milestone.title}"
+        if len(shown_reports) > 1:  # several repositories: each one's milestone by name
+            title = "Milestones " + ", ".join(f"{name} {each.milestone.title}" for name, each in shown_reports)
+        line = f"{title}: {shown} of {total} shown ({', '.join(parts)})"
         if report.skipped:
             named = ", ".join(f"#{i.number}" for i in report.skipped[:4]) + (" …" if len(report.skipped) > 4 else "")
             line += f" · {len(report.skipped)} skipped by label, apart: {named} (a)"
-        return Text(line)
+        return Text(line + not_shown(self, "milestone"))
 
     def _rerender(self) -> None:
         self.rerender()
@@ -220,11 +236,9 @@ class MilestonePane(TablePane):
         self._rerender()
 
     def action_cycle_label(self) -> None:
-        labels = (
-            (None, *labels_present(self.report.skipped if self.show_skipped else self.report.items))
-            if self.report
-            else (None,)
-        )
+        shown = sources(self, self.report, "milestone") if self.report else []
+        items = [i for _name, each in shown for i in (each.skipped if self.show_skipped else each.items)]
+        labels = (None, *labels_present(items)) if self.report else (None,)
         position = labels.index(self.label) if self.label in labels else 0
         self.label = labels[(position + 1) % len(labels)]
         self.notify(f"Label filter: {self.label or 'all labels'}", markup=False)
@@ -238,12 +252,17 @@ class MilestonePane(TablePane):
     def sort_status(self) -> str:
         return ""  # the line above the table says it, with the pane's own filters
 
-    def selected_item(self) -> MilestoneItem | None:
-        key = self.selected_key()
-        item = next((i for i in self._all_items() if str(i.number) == key), None) if key is not None else None
-        if item is None:
+    def selected_row(self) -> ItemRow | None:
+        """The row under the cursor (a domain library's item carries its repository)."""
+        row = self.drawn_item(self.selected_key())
+        if not isinstance(row, ItemRow):
             self.notify("No item selected.", severity="warning")
-        return item
+            return None
+        return row
+
+    def selected_item(self) -> MilestoneItem | None:
+        row = self.selected_row()
+        return row.item if row is not None else None
 
     def selected_link(self) -> str | None:
         item = self.selected_item()
@@ -285,10 +304,10 @@ class MilestonePane(TablePane):
         self.action_detail()
 
     def action_detail(self) -> None:
-        item = self.selected_item()
-        if item is None:
+        row = self.selected_row()
+        if row is None:
             return
-        links = linked_prs(self._all_items()).get(item.number, ())
+        item, links = row.item, row.linked
         lines = (
             f"{'Pull request' if item.kind is ItemKind.PULL else 'Issue'} · {_STATE_WORD[item.state]}"
             + (f" · by {item.author}" if item.author else ""),

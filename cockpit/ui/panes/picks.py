@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
+from cockpit.domain.repos import elsewhere
 from cockpit.services.markdown import md_text
 from cockpit.services.pick_command import suggest_class
 from cockpit.ui.acting import perform
@@ -21,6 +22,15 @@ from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.repo_rows import (
+    not_shown,
+    nothing_shown,
+    repo_cell,
+    repository_of,
+    row_key,
+    sources,
+    spans_repositories,
+)
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import days_text, status_text
 
@@ -50,6 +60,7 @@ class RequestRow:
     pick: PickRow
     release: str
     trunk: str
+    repo: str = ""  # the repository's short name, in a release of several
 
 
 def _status_rank(row: RequestRow) -> int:
@@ -108,20 +119,30 @@ class PicksPane(TablePane):
         return self.backend.load_picks()
 
     def show(self, report: PicksReport) -> None:
-        home = self.backend.config.release.repository
         stale_days = self.backend.config.stale_days
-        self.draw_rows(self._row(row, home, stale_days) for row in report.rows)
-        unrequested = ", ".join(f"#{p.number} {p.title}" for p in report.unrequested)
-        stale_count = sum(1 for r in report.rows if PickFlag.STALE in r.flags)
+        shown = sources(self, report, "picks")
+        rows: list[TableRow[RequestRow]] = []
+        for name, each in shown:
+            home = repository_of(self, name)
+            rows += [self._row(row, home, stale_days, name) for row in each.rows]
+        self.draw_rows(rows)
+        lead = shown[0][1] if shown else report
+        unrequested = ", ".join(f"#{p.number} {p.title}" for p in lead.unrequested)
+        stale_count = sum(1 for r in rows if PickFlag.STALE in r.item.pick.flags)
+        trackers = " · ".join(f"{each.tracker_title} (#{each.tracker_issue})" for _name, each in shown)
+        if not shown:
+            self.query_one(".pane-filter", Static).update(Text(nothing_shown(self, "picks", "cherry-pick requests")))
+            return
         self.query_one(".pane-filter", Static).update(
             Text(
-                f"{report.tracker_title} (#{report.tracker_issue}): {len(report.rows)} comments"
+                f"{trackers}: {len(rows)} comments"
                 + (f" · {stale_count} waiting over {stale_days:g} days" if stale_count else "")
                 + (f" · merged without a request: {unrequested}" if unrequested else "")
+                + not_shown(self, "picks")
             )
         )
 
-    def _row(self, row: PickRow, home: str, stale_days: float) -> TableRow[RequestRow]:
+    def _row(self, row: PickRow, home: str, stale_days: float, repo: str = "") -> TableRow[RequestRow]:
         request, width = row.request, _WIDTHS
         status, word = _STATUS.get(row.status, (GateStatus.UNKNOWN, str(row.status)))
         release = " ".join(p.label(home) for p in request.release_prs)
@@ -130,7 +151,7 @@ class PicksPane(TablePane):
         trunk = " ".join([trunk, *(f"{p.label(home)}?" for p in request.mentioned_prs)]).strip()
         flags = flag_words(row)
         stale = PickFlag.STALE in row.flags
-        cells = (
+        cells: tuple[Text, ...] = (
             clip(release or "—", width["release"]),
             status_text(self, status, word),
             _styled(self, clip(flags, width["flags"]), GateStatus.RED) if flags else Text(""),
@@ -141,7 +162,9 @@ class PicksPane(TablePane):
             clip(request.category, width["category"]),
             clip(request.author, width["author"]),
         )
-        return TableRow(str(request.comment_id), RequestRow(row, release, trunk), cells)
+        if spans_repositories(self):
+            cells = (repo_cell(repo), *cells)
+        return TableRow(row_key(self, repo, str(request.comment_id)), RequestRow(row, release, trunk, repo), cells)
 
     def _hints(self, row: PickRow, width: int | None) -> Text:
         words = ", ".join(row.request.hints)
@@ -157,11 +180,19 @@ class PicksPane(TablePane):
         return text
 
     def selected_row(self, *, quiet: bool = False) -> PickRow | None:
-        key = self.selected_key()
-        row = next((r for r in self.report.rows if str(r.request.comment_id) == key), None) if self.report else None
+        drawn = self.drawn_item(self.selected_key()) if self.report else None
+        row = drawn.pick if isinstance(drawn, RequestRow) else None
         if row is None and not quiet:
             self.notify("No request selected.", severity="warning")
         return row
+
+    def _elsewhere(self, row: PickRow | None, title: str) -> bool:
+        """A domain library's request, for an action that acts on the core's tracker and PRs only:
+        say so and do nothing (its ``#8190`` is not the core's ``#8190``)."""
+        why = elsewhere(row, self.backend.config.release.repository, title) if row is not None else None
+        if why is not None:
+            self.notify(why, title="Not done", severity="warning", markup=False)
+        return why is not None
 
     def selected_link(self) -> str | None:
         row = self.selected_row()
@@ -196,9 +227,8 @@ class PicksPane(TablePane):
             text = request.body.splitlines()[:_MAX_TEXT_LINES] or ["(empty comment)"]
             self.app.push_screen(DetailScreen(title, lines=(*head, "", *text)))
             return
-        self.app.push_screen(
-            DetailScreen(title, lines=head, markdown=detail_markdown(row, self.backend.config.release.repository))
-        )
+        home = row.repository or self.backend.config.release.repository
+        self.app.push_screen(DetailScreen(title, lines=head, markdown=detail_markdown(row, home)))
 
     def action_open(self) -> None:
         row = self.selected_row()
@@ -207,7 +237,7 @@ class PicksPane(TablePane):
 
     def action_merge(self) -> None:
         row = self.selected_row()
-        if row is not None:
+        if row is not None and not self._elsewhere(row, "Merge the release PR"):
             perform(self, self.PANE, "picks.merge", row, on_done=self._reload_if_merged, preview_in_worker=True)
 
     def _reload_if_merged(self, ok: bool) -> None:
@@ -230,6 +260,8 @@ class PicksPane(TablePane):
         if self._refused("picks.reply", "(your reply)"):
             return
         row = self.selected_row(quiet=True)
+        if self._elsewhere(row, "Reply on the tracker"):
+            return
         author = row.request.author if row is not None else ""
         tracker = self.report.tracker_issue if self.report else self.backend.config.release.tracker_issue
 
@@ -242,7 +274,7 @@ class PicksPane(TablePane):
 
     def action_compose(self) -> None:
         row = self.selected_row()
-        if row is None:
+        if row is None or self._elsewhere(row, "Post cherry-pick command"):
             return
         request, home = row.request, self.backend.config.release.repository
         trunk = [p for p in request.trunk_prs if not p.repository or p.repository.casefold() == home.casefold()]

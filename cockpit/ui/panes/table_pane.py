@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Static
 
+from cockpit.domain.gates import Gate
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.row_filter import RowFilter, parse_filter, row_text
 from cockpit.ui.rows_table import RowsTable
@@ -106,12 +107,38 @@ class TablePane(Pane):
         return self.query_one(".pane-table", RowsTable)
 
     def on_mount(self) -> None:
-        for column in self.COLUMNS:
+        for column in self.columns():
             self.table.add_column(column.title, key=column.id)
 
     def columns(self) -> Sequence[Column[Any]]:
-        """The columns as drawn now, in order: what ``s``, ``S`` and a header click sort by."""
-        return self.COLUMNS
+        """The columns as drawn now, in order: what ``s``, ``S`` and a header click sort by (the
+        repository column first in a release of several repositories)."""
+        from cockpit.ui.repo_rows import REPO_COLUMN, spans_repositories
+
+        return (REPO_COLUMN, *self.COLUMNS) if self.COLUMNS and spans_repositories(self) else self.COLUMNS
+
+    def _show_gate_line(self, gate: Gate | None) -> None:
+        """The pane's gate, or, with the repository filter on one domain library, that library's
+        gate of the same name (``Cherry-picks clear [vision]``) once it is known."""
+        from cockpit.domain.repos import repo_gate_name
+        from cockpit.ui.repo_rows import repo_choice
+
+        choice = repo_choice(self) if self.backend.config.repos else ""
+        if gate is not None and choice and choice != self.backend.config.core.name:
+            gates = getattr(self.app, "gates", {})
+            gate = gates.get(repo_gate_name(gate.name, choice), gate)
+        super()._show_gate_line(gate)
+
+    def show_repository(self) -> None:
+        """The repository filter or the libraries' reports changed: the rows and the gate line again."""
+        self.rerender()
+        self._show_gate_line(self._last_gate)
+
+    def drawn_item(self, key: str | None) -> Any:
+        """The row object drawn under ``key`` (None when no such row is drawn)."""
+        if key is None:
+            return None
+        return next((row.item for row in self._rows if row.key == key), None)
 
     def sorted_by(self) -> Column[Any] | None:
         """The column the rows are sorted by, or None for the pane's own order."""
