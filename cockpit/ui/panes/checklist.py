@@ -39,6 +39,11 @@ class StepLog(Log):
 
 
 TITLE_WIDTH_NARROW = 36
+MILESTONE_CHORES = {
+    "validation_issue": ("milestone.validation_issue", "validation issue"),
+    "validation_comments": ("milestone.validate_all", "validation comments"),
+}
+"""Built-in step actions that are the milestone pane's chores (N and V): action id, and the log's word."""
 
 
 @dataclass(frozen=True)
@@ -228,6 +233,12 @@ class ChecklistPane(TablePane):
 
         if step.action == "rc_tag":
             start("checklist.rc_tag", "RC tag", on_done=after("RC tag"))
+            return
+        if step.action in MILESTONE_CHORES:  # the milestone pane's own action: same preview, same refusals
+            action_id, what = MILESTONE_CHORES[step.action]
+            log.add_class("-used")
+            log.write_line(f"== {what}: {step.title}")
+            perform(self, "milestone", action_id, step, on_done=after(what), preview_in_worker=True)
             return
         if not step.command:
             self.notify(f"'{step.title}' has no command to run; do it by hand and tick it with space.", markup=False)
