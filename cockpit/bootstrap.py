@@ -218,14 +218,18 @@ class CockpitBackend:
         """The checklist joined with ``gates``, the evidence steps' gates (read in this worker, reused for
         ``EVIDENCE_REUSE_S``), the promotion gates and, for a patch release with a ``[schedule]``, its phase gates
         as of the clock; the team's sign-offs from the status comment (as the last read of the tracker found it)
-        show beside this session's own."""
+        show beside this session's own, and what that read found wrong in the comment."""
+        from dataclasses import replace
+
         from cockpit.services.checklist import checklist_report
         from cockpit.services.status_read import with_team_signoffs
 
         evidence = {g.name: g for g in self.load_evidence().gates}
         live = {**gates, **evidence, **self.promotion_gates()}
-        signoffs = with_team_signoffs(self.state.signoffs(), self.shared.team_status)  # the team's, from the tracker
-        return checklist_report(self.checklist_steps(), signoffs, {**live, **self.phase_gates(live)})
+        team = self.shared.team_status
+        signoffs = with_team_signoffs(self.state.signoffs(), team)  # the team's, from the tracker
+        report = checklist_report(self.checklist_steps(), signoffs, {**live, **self.phase_gates(live)})
+        return replace(report, team_problems=team.problems) if team is not None and team.problems else report
 
     def promotion_gates(self) -> dict[str, Gate]:
         """The gates of the steps after the final RC (RC tag builds, final tag, staging, promotion).

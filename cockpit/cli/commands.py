@@ -127,7 +127,7 @@ def run_demo(args: argparse.Namespace) -> int:
             from cockpit.cli.serve import serve
 
             _say(f"sandbox ready; the release manager's own cockpit on it: cockpit --config {path}")
-            return serve(path, host=args.host, port=args.port)
+            return serve(path, host=args.host, port=args.port, max_sessions=args.max_sessions)
         if time.monotonic() - started > 1:
             _say(f"sandbox ready in {time.monotonic() - started:.1f}s; opening the cockpit")
         return open_app(

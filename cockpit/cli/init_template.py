@@ -52,6 +52,12 @@ def _binary(found: Found) -> str:
     return '# binary_workflow = "wheels"'
 
 
+def _evidence() -> str:
+    from cockpit.cli.init_evidence import evidence_example  # it reads this module's toml_string
+
+    return evidence_example()
+
+
 def render(*, version: str, repository: str, clone: Path, api_url: str, found: Discovery) -> str:
     """The commented ``cockpit.toml`` text."""
     branch = release_branch(version)
@@ -138,6 +144,10 @@ required = {required}
 # cu128 = ["manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64"]
 # "rocm6.3" = ["linux_x86_64"]
 # xpu = ["linux_x86_64", "win_amd64"]
+
+# Evidence that turns checklist steps automatic: uncomment a table and its step judges itself from
+# what it reads (PyTorch's values shown; a key left out takes that value). A step without one stays a signature.
+{_evidence()}
 
 [ui]
 # Days after which a pane's data is shown as stale.

@@ -63,6 +63,13 @@ def _serve_options(cmd: argparse.ArgumentParser) -> None:
         help="the address to listen on (default 127.0.0.1: this machine only; any other is visible on the network)",
     )
     cmd.add_argument("--port", type=int, default=8000, help="the TCP port (default 8000; 0: any free port)")
+    cmd.add_argument(
+        "--max-sessions",
+        type=int,
+        default=8,
+        metavar="N",
+        help="browser sessions served at once, each a viewer process (default 8); a page over it says so",
+    )
 
 
 OPENS_THE_COCKPIT = ("cockpit.cli.commands:run_app", "cockpit.cli.commands:run_view")

@@ -5,12 +5,17 @@ command is fixed here, before any browser connects: ``cockpit --read-only view``
 config (and the state file it follows). Nothing a browser sends (the page's query, the keys typed)
 reaches the command line; the keys reach a viewer, whose actions are refused, which sends nothing but
 GET/HEAD and which never takes the state file's lock, so the release manager's session keeps writing.
+
+A browser also chooses its terminal's size (the page's query, then resize messages) and how many sessions
+it opens: each session is a process on this machine, so their number is capped (``--max-sessions``) and
+the size clamped to MAX_WIDTH x MAX_HEIGHT whatever the browser asks.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import shlex
@@ -26,6 +31,12 @@ from cockpit.errors import CockpitError, ConfigError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_MAX_SESSIONS = 8
+MAX_WIDTH, MAX_HEIGHT = 400, 200
+"""The largest terminal a browser session gets, in cells (a 4K screen at a small font fits)."""
+_DEFAULT_SIZE = (80, 24)
+_REFUSED_HOLD = 60.0
+"""Seconds a refused browser session keeps its message on screen before the page says the session ended."""
 _WILDCARDS = {"", "0.0.0.0", "::"}
 _VIEWER_QUIT_WAIT = 10.0
 """Seconds the viewers of open browser sessions get to quit once serving stops."""
@@ -44,6 +55,26 @@ def viewer_command(config: Path, state: Path | None = None) -> str:
     if state is not None:
         argv += ["--state", str(state.resolve())]
     return shlex.join(argv)
+
+
+def terminal_size(width: object, height: object) -> tuple[int, int]:
+    """The browser's asked size clamped to 1..MAX_WIDTH x 1..MAX_HEIGHT; what is not a whole number is 80x24."""
+    sizes = []
+    for asked, default, most in ((width, _DEFAULT_SIZE[0], MAX_WIDTH), (height, _DEFAULT_SIZE[1], MAX_HEIGHT)):
+        try:
+            value = int(str(asked).strip()) if not isinstance(asked, bool) else default
+        except ValueError:
+            value = default
+        sizes.append(min(max(value, 1), most))
+    return sizes[0], sizes[1]
+
+
+def full_text(max_sessions: int) -> str:
+    """What the page of a browser session over the cap shows instead of a viewer."""
+    return (
+        f"Release Cockpit: this server already runs {max_sessions} browser session(s), the most it serves "
+        f"(cockpit serve --max-sessions {max_sessions}).\r\nClose another tab showing it, then reload this page."
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -84,7 +115,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from cockpit.cli.commands import config_path, load
 
     load(args)  # a bad config is said now, once, not in every browser tab
-    return serve(config_path(args), state=args.state, host=args.host, port=args.port)
+    return serve(config_path(args), state=args.state, host=args.host, port=args.port, max_sessions=args.max_sessions)
 
 
 def serve(
@@ -93,24 +124,29 @@ def serve(
     state: Path | None = None,
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
+    max_sessions: int = DEFAULT_MAX_SESSIONS,
     say: Callable[[str], None] | None = None,
 ) -> int:
-    """Serve read-only viewers of ``config`` on ``host:port`` (0: any free port) until SIGINT/SIGTERM.
+    """Serve read-only viewers of ``config`` on ``host:port`` (0: any free port) until SIGINT/SIGTERM,
+    at most ``max_sessions`` browser sessions at a time.
 
     The page's address goes to stdout; what it serves and any warning to stderr.
     """
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port {port}: expected a TCP port, 0 to 65535 (0: any free port)")
+    if max_sessions < 1:
+        raise ConfigError(f"--max-sessions {max_sessions}: expected at least 1 (browser sessions served at once)")
     tell = say or (lambda line: print(line, file=sys.stderr, flush=True))
     command = viewer_command(config, state)
     if not is_loopback(host):
         tell(f"cockpit: {network_warning(host, port)}")
     _show_textual_serve_errors()
-    server = _viewer_server(command, host, port)
+    server = _viewer_server(command, host, port, max_sessions=max_sessions)
 
     def ready(url: str) -> None:
         print(url, flush=True)
         tell(f"each browser tab is a read-only viewer of {config} ({'state ' + str(state) if state else 'its state'})")
+        tell(f"at most {max_sessions} browser session(s) at a time, each at most {MAX_WIDTH}x{MAX_HEIGHT} cells")
         tell("Ctrl-C stops serving")
 
     asyncio.run(server.run_until_stopped(ready))
@@ -132,8 +168,9 @@ def _show_textual_serve_errors() -> None:
         served.addHandler(OneLine())
 
 
-def _viewer_server(command: str, host: str, port: int) -> Any:
-    """textual-serve's server for ``command``, binding first and then saying the real address."""
+def _viewer_server(command: str, host: str, port: int, *, max_sessions: int = DEFAULT_MAX_SESSIONS) -> Any:
+    """textual-serve's server for ``command``, binding first and then saying the real address; at most
+    ``max_sessions`` sessions, each terminal clamped to MAX_WIDTH x MAX_HEIGHT."""
     from aiohttp import web
     from textual_serve.server import Server
 
@@ -141,23 +178,58 @@ def _viewer_server(command: str, host: str, port: int) -> Any:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.sessions: set[asyncio.Task[Any]] = set()
+            self.refused: set[asyncio.Task[Any]] = set()  # pages told the server is full; no viewer behind them
 
         async def on_startup(self, app: web.Application) -> None:
             """Quiet: ``serve`` prints the address once the port is bound (textual-serve's banner would not)."""
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             """One browser session (its viewer runs as long as it does), kept so that stopping can end it."""
+            if len(self.sessions) >= max_sessions:
+                return await self.refuse(request)
             session = asyncio.current_task()
             assert session is not None
             self.sessions.add(session)
+            width, height = terminal_size(request.query.get("width", "80"), request.query.get("height", "24"))
+            sized = request.clone(rel_url=request.rel_url.update_query(width=width, height=height))
             try:
-                return await super().handle_websocket(request)
+                return await super().handle_websocket(sized)
             finally:
                 self.sessions.discard(session)
 
+        async def refuse(self, request: web.Request) -> web.WebSocketResponse:
+            """Over the cap: the page shows why, no viewer is started; the socket closes after a while."""
+            task = asyncio.current_task()
+            assert task is not None
+            self.refused.add(task)
+            websocket = web.WebSocketResponse(heartbeat=15)
+            try:
+                await websocket.prepare(request)
+                await websocket.send_bytes(full_text(max_sessions).encode())
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(_REFUSED_HOLD):
+                        async for _message in websocket:  # nothing a refused page sends is acted on
+                            pass
+            except asyncio.CancelledError:
+                pass  # serving stops
+            finally:
+                self.refused.discard(task)
+            await websocket.close()
+            return websocket
+
+        async def _process_messages(self, websocket: web.WebSocketResponse, app_service: Any) -> None:
+            """textual-serve's, with every resize the browser asks for clamped."""
+            resize = app_service.set_terminal_size
+
+            async def clamped(width: object, height: object) -> None:
+                await resize(*terminal_size(width, height))
+
+            app_service.set_terminal_size = clamped
+            await super()._process_messages(websocket, app_service)
+
         async def end_sessions(self) -> None:
             """Close every browser session; textual-serve then tells its viewer to quit and waits for it."""
-            for session in list(self.sessions):
+            for session in [*self.sessions, *self.refused]:
                 session.cancel()
             if self.sessions:
                 await asyncio.wait(list(self.sessions), timeout=_VIEWER_QUIT_WAIT)

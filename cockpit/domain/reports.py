@@ -97,6 +97,7 @@ class StepView:
 class ChecklistReport:
     steps: tuple[StepView, ...]
     gate: Gate
+    team_problems: tuple[str, ...] = ()  # what the last read of the team's status comment found wrong in it
 
 
 @dataclass(frozen=True)

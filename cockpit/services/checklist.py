@@ -21,8 +21,10 @@ GATE_NAME = "checklist"
 GATE_TITLE = GATE_TITLES[GATE_NAME]
 PLACEHOLDERS = ("version", "branch", "rc_tag", "remote")
 PACKAGED = "cockpit/templates/checklist.toml (packaged)"
-BUILTIN_ACTIONS = ("rc_tag",)
-"""Built-in actions a step may name with ``action``: ``rc_tag`` tags and pushes the next RC."""
+BUILTIN_ACTIONS = ("rc_tag", "validation_issue", "validation_comments")
+"""Built-in actions a step may name with ``action``: ``rc_tag`` tags and pushes the next RC;
+``validation_issue`` opens the release's validation issue; ``validation_comments`` posts the validation
+comment on every closed milestone issue lacking one (the milestone pane's ``N`` and ``V``)."""
 LOCKING_GATES = {"pypi_not_published": "already on PyPI"}
 """Related gates that, once not green, mean the manual step was done for good (it cannot be redone)."""
 LOCKED_WHEN_GREEN = {"pypi_promoted": "on PyPI"}

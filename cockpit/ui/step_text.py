@@ -22,6 +22,13 @@ GATE_PANES = {
 """Where the release manager goes to fix what a gate reports: (key, pane)."""
 
 
+BUILT_IN = {
+    "rc_tag": "tag the release branch head as the next RC and push it",
+    "validation_issue": "open the release's validation issue from the milestone and the accepted picks",
+    "validation_comments": "post the validation comment on every closed milestone issue lacking one",
+}
+"""What each built-in step action does, in the detail view."""
+
 OVERRIDE_MARK = "⚑"
 """A step signed by hand over a gate that is not green: done, but not green."""
 
@@ -86,8 +93,8 @@ def step_commands(view: StepView) -> list[str]:
     """The step's command lines as the template writes them (the exact ones show before running)."""
     step = view.step
     lines = []
-    if step.action == "rc_tag":
-        lines.append("Built in: tag the release branch head as the next RC and push it (x)")
+    if step.action in BUILT_IN:
+        lines.append(f"Built in: {BUILT_IN[step.action]} (x)")
     if step.command:
         lines.append(f"Command: {step.command}")
     if step.dry_run:

@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import time
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -69,3 +70,52 @@ def test_a_browser_session_is_a_viewer_that_never_takes_the_lock_and_ends_with_t
     assert "stopped serving" in server.said
     assert state.read_bytes() == before
     assert {entry["method"] for entry in sandbox.github.log()} <= {"GET", "HEAD"}
+
+
+def viewers_of(server) -> list[int]:
+    """The processes `cockpit serve` started for browser sessions (its own process group, itself aside)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != server.process.pid:
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[2]) == server.process.pid:
+                found.append(int(entry))
+    return found
+
+
+def terminal_of(pid: int) -> tuple[str, str]:
+    env = dict(v.split("=", 1) for v in Path(f"/proc/{pid}/environ").read_text().split("\0") if "=" in v)
+    return env.get("COLUMNS", ""), env.get("ROWS", "")
+
+
+def test_a_browser_over_the_session_cap_is_told_so_and_starts_no_viewer_and_no_terminal_is_huge(sandbox):
+    with served(sandbox.config_path, "--max-sessions", "1") as server:
+        assert any("at most 1 browser session(s) at a time" in line for line in server.said), server.said
+        ws_url = server.url.replace("http://", "ws://") + "ws"
+
+        async def visit() -> None:
+            async with (
+                aiohttp.ClientSession() as session,
+                asyncio.timeout(HANG_GUARD),
+                session.ws_connect(ws_url + "?width=100000&height=99999") as first,
+            ):
+                drawn = b""
+                async for message in first:
+                    drawn += message.data if message.type == aiohttp.WSMsgType.BINARY else b""
+                    if b"READ-ONLY" in drawn:
+                        break
+                viewers = viewers_of(server)
+                assert viewers and {terminal_of(pid) for pid in viewers} == {("400", "200")}
+
+                async with session.ws_connect(ws_url + "?width=80&height=24") as second:
+                    message = await second.receive()
+                    assert message.type == aiohttp.WSMsgType.BINARY
+                    text = message.data.decode()
+                    assert "already runs 1 browser session(s)" in text and "--max-sessions 1" in text
+                    assert viewers_of(server) == viewers, "no viewer was started for the refused page"
+
+        asyncio.run(visit())
+        assert server.stop() == 0

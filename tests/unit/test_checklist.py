@@ -278,9 +278,13 @@ def test_a_template_whose_manual_pypi_step_reads_the_old_gate_still_locks_on_it(
     assert view.done and view.locked.startswith("done and locked: already on PyPI")
 
 
-def test_the_rc_tag_step_names_its_built_in_action_and_other_names_are_refused(steps, tmp_path):
-    assert steps_by_id(steps)["tag_final_rc"].action == "rc_tag"
-    with pytest.raises(ConfigError, match=r"key 'action': expected one of rc_tag, got 'deploy'"):
+def test_the_steps_that_are_chores_name_their_built_in_action_and_other_names_are_refused(steps, tmp_path):
+    by_id = steps_by_id(steps)
+    assert by_id["tag_final_rc"].action == "rc_tag"
+    assert by_id["validation_issue"].action == "validation_issue"
+    assert by_id["validation_comments"].action == "validation_comments"
+    expected = "expected one of rc_tag, validation_issue, validation_comments, got 'deploy'"
+    with pytest.raises(ConfigError, match=f"key 'action': {expected}"):
         load_template(write(tmp_path, GOOD_STEP + 'action = "deploy"\n'))
 
 

@@ -3,6 +3,7 @@ otherwise, and says plainly when it is not."""
 
 from __future__ import annotations
 
+import asyncio
 import shlex
 import socket
 import sys
@@ -44,8 +45,8 @@ def test_every_other_address_is_on_the_network(host):
 class _FakeServer:
     """Stands for textual-serve's server: bound at once, stopped at once."""
 
-    def __init__(self, command: str, host: str, port: int) -> None:
-        self.command, self.host, self.port = command, host, port
+    def __init__(self, command: str, host: str, port: int, max_sessions: int) -> None:
+        self.command, self.host, self.port, self.max_sessions = command, host, port, max_sessions
 
     async def run_until_stopped(self, ready):
         ready(serving.page_url(self.host, self.port or 8123) + "/")
@@ -55,8 +56,8 @@ class _FakeServer:
 def fake_server(monkeypatch):
     started: list[_FakeServer] = []
 
-    def make(command: str, host: str, port: int) -> _FakeServer:
-        started.append(_FakeServer(command, host, port))
+    def make(command: str, host: str, port: int, *, max_sessions: int) -> _FakeServer:
+        started.append(_FakeServer(command, host, port, max_sessions))
         return started[-1]
 
     monkeypatch.setattr(serving, "_viewer_server", make)
@@ -131,7 +132,76 @@ def test_the_demo_serves_its_sandbox_release_to_browsers(monkeypatch, tmp_path, 
     monkeypatch.setattr(commands, "open_app", lambda *a, **k: pytest.fail("the demo opened the cockpit here"))
     monkeypatch.setattr(serving, "serve", lambda path, **kw: served.update(path=path, **kw) or 0)
 
-    args = parse_command_line(["demo", "--serve", "--port", "9001"])
+    args = parse_command_line(["demo", "--serve", "--port", "9001", "--max-sessions", "3"])
     assert commands.run_demo(args) == 0
-    assert served == {"path": tmp_path / "cockpit.toml", "host": "127.0.0.1", "port": 9001}
+    assert served == {"path": tmp_path / "cockpit.toml", "host": "127.0.0.1", "port": 9001, "max_sessions": 3}
     assert f"cockpit --config {Path(tmp_path / 'cockpit.toml')}" in capsys.readouterr().err
+
+
+def test_a_release_manager_caps_the_browser_sessions_and_eight_is_the_default(fake_server, tmp_path, capsys):
+    assert parse_command_line(["serve"]).max_sessions == serving.DEFAULT_MAX_SESSIONS == 8
+    assert parse_command_line(["serve", "--max-sessions", "2"]).max_sessions == 2
+    serving.serve(tmp_path / "cockpit.toml", port=0, max_sessions=2)
+    assert fake_server[0].max_sessions == 2
+    assert "at most 2 browser session(s) at a time, each at most 400x200 cells" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cap", [0, -3])
+def test_a_cap_below_one_session_is_refused_with_what_was_expected(fake_server, tmp_path, cap):
+    with pytest.raises(ConfigError, match=rf"--max-sessions {cap}: expected at least 1"):
+        serving.serve(tmp_path / "cockpit.toml", port=0, max_sessions=cap)
+    assert not fake_server
+
+
+@pytest.mark.parametrize(
+    "width, height, size",
+    [
+        ("140", "40", (140, 40)),
+        ("100000", "99999", (400, 200)),
+        (10**9, 10**9, (400, 200)),
+        ("0", "-5", (1, 1)),
+        ("wide", "", (80, 24)),
+        (80.5, None, (80, 24)),
+        ("9" * 5000, True, (80, 24)),
+    ],
+)
+def test_the_terminal_a_browser_asks_for_is_clamped_to_a_sane_size(width, height, size):
+    assert serving.terminal_size(width, height) == size
+
+
+def test_every_resize_a_browser_sends_is_clamped_before_it_reaches_the_viewer():
+    from aiohttp import WSMsgType
+
+    class Message:
+        type = WSMsgType.TEXT
+
+        def __init__(self, envelope):
+            self.envelope = envelope
+
+        def json(self):
+            return self.envelope
+
+    class Browser:
+        def __init__(self, *envelopes):
+            self.messages = [Message(e) for e in envelopes]
+
+        def __aiter__(self):
+            return self
+
+        async def __anext__(self):
+            if not self.messages:
+                raise StopAsyncIteration
+            return self.messages.pop(0)
+
+    class Viewer:
+        def __init__(self):
+            self.sizes: list[tuple[int, int]] = []
+
+        async def set_terminal_size(self, width, height):
+            self.sizes.append((width, height))
+
+    server = serving._viewer_server("true", "127.0.0.1", 0, max_sessions=1)
+    viewer = Viewer()
+    resizes = [{"width": 120, "height": 30}, {"width": 50000, "height": 70000}, {"width": "x", "height": -1}]
+    asyncio.run(server._process_messages(Browser(*(["resize", r] for r in resizes)), viewer))
+    assert viewer.sizes == [(120, 30), (400, 200), (80, 1)]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Log
+from textual.widgets import DataTable, Log, Static
 
 from cockpit.domain.checklist import StepKind, StepOverride, StepRun
 from cockpit.domain.gates import Gate
@@ -39,6 +39,11 @@ class StepLog(Log):
 
 
 TITLE_WIDTH_NARROW = 36
+MILESTONE_CHORES = {
+    "validation_issue": ("milestone.validation_issue", "validation issue"),
+    "validation_comments": ("milestone.validate_all", "validation comments"),
+}
+"""Built-in step actions that are the milestone pane's chores (N and V): action id, and the log's word."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,9 @@ COLUMNS: tuple[Column[ChecklistLine], ...] = (
 class ChecklistPane(TablePane):
     """Sections with their steps; the verdict is computed here once the checklist is known."""
 
+    DEFAULT_CSS = """
+    ChecklistPane .team-problems { display: none; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
     PANE = "checklist"
     GATES = ("checklist",)
     LINK_NAME = "command"
@@ -109,6 +117,7 @@ class ChecklistPane(TablePane):
         self.walkthrough: Any = None  # the open WalkthroughScreen, refreshed on each reload
 
     def compose_body(self) -> ComposeResult:
+        yield Static("", classes="pane-filter team-problems -amber")
         yield from super().compose_body()
         yield StepLog(id="step-log", max_lines=5000)
 
@@ -147,9 +156,18 @@ class ChecklistPane(TablePane):
             )
             rows.append(TableRow(view.step.id, view, cells))
         self.draw_rows(rows)
+        self._show_team_problems(checklist.team_problems)
         self.post_message(VerdictReady(verdict))
         if self.walkthrough is not None:
             self.walkthrough.show_report(checklist)
+
+    def _show_team_problems(self, problems: tuple[str, ...]) -> None:
+        """One line over the table when the team's status comment, as last read, had entries set aside."""
+        line = self.query_one(".team-problems", Static)
+        line.display = bool(problems)
+        if problems:
+            more = f" (+{len(problems) - 1} more: cockpit view --from-tracker lists them)" if len(problems) > 1 else ""
+            line.update(plain(f"⚠ The team's status comment on the tracker: {problems[0]}{more}"))
 
     def selected_step(self) -> StepView | None:
         key = self.selected_key()
@@ -228,6 +246,12 @@ class ChecklistPane(TablePane):
 
         if step.action == "rc_tag":
             start("checklist.rc_tag", "RC tag", on_done=after("RC tag"))
+            return
+        if step.action in MILESTONE_CHORES:  # the milestone pane's own action: same preview, same refusals
+            action_id, what = MILESTONE_CHORES[step.action]
+            log.add_class("-used")
+            log.write_line(f"== {what}: {step.title}")
+            perform(self, "milestone", action_id, step, on_done=after(what), preview_in_worker=True)
             return
         if not step.command:
             self.notify(f"'{step.title}' has no command to run; do it by hand and tick it with space.", markup=False)
