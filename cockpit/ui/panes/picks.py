@@ -135,7 +135,7 @@ class PicksPane(TablePane):
             return
         self.query_one(".pane-filter", Static).update(
             Text(
-                f"{trackers}: {len(rows)} comments"
+                f"{trackers}: {len(rows)} comment{'' if len(rows) == 1 else 's'}"
                 + (f" · {stale_count} waiting over {stale_days:g} days" if stale_count else "")
                 + (f" · merged without a request: {unrequested}" if unrequested else "")
                 + not_shown(self, "picks")
