@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cockpit.domain.validation import VALIDATION_PHRASE
-
 if TYPE_CHECKING:
     from cockpit.config import _Table
 
@@ -34,7 +32,9 @@ class ValidateBinariesEvidence:
 
 @dataclass(frozen=True)
 class ValidationCommentsEvidence:
-    phrase: str = VALIDATION_PHRASE  # found anywhere in a comment, case-insensitive (config_validation reads it)
+    """The phrase that recognises a validation comment is ``config.validation`` (config_validation reads the
+    ``phrase`` key of this table), shared with the actions that write the comment."""
+
     max_issues: int = 100  # closed issues whose comments are read, at most (one request each, 304s after)
 
 
@@ -154,7 +154,7 @@ def evidence_from(t: _Table) -> EvidenceConfig:
         elif name == "validation_comments":
             d2 = ValidationCommentsEvidence()
             maximum = int(sub.num("max_issues", d2.max_issues, minimum=1))
-            steps[name] = ValidationCommentsEvidence(text("phrase", d2.phrase), maximum)
+            steps[name] = ValidationCommentsEvidence(maximum)
         elif name == "validation_issue":
             steps[name] = ValidationIssueEvidence(repo("repository", ""), text("title", ValidationIssueEvidence.title))
         elif name == "docs_build_entry":

@@ -14,7 +14,7 @@ from cockpit.config_evidence import (
     ValidationCommentsEvidence,
     ValidationIssueEvidence,
 )
-from cockpit.domain.validation import VALIDATION_ISSUE_TITLE
+from cockpit.domain.validation import VALIDATION_ISSUE_TITLE, VALIDATION_PHRASE
 
 
 def evidence_example() -> str:
@@ -33,7 +33,7 @@ def evidence_example() -> str:
         f"title = {s(vb.title)}",
         "[evidence.validation_comments]",
         "# What recognises a validation comment on a closed milestone issue, whoever wrote it.",
-        f"phrase = {s(vc.phrase)}",
+        f"phrase = {s(VALIDATION_PHRASE)}",
         f"max_issues = {vc.max_issues}",
         "[evidence.validation_issue]",
         "# The release's validation issue: the title it is found by, and the one the cockpit opens it with.",
