@@ -12,6 +12,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+_PREVIEW_ROWS = 20  # the dry run's box on a roomy screen (it scrolls beyond)
+_AROUND_PREVIEW = 12
+
 
 class ConfirmScreen(ModalScreen[str | None]):
     """Shows the action, its danger and the exact dry-run text; dismisses with the typed text or None.
@@ -49,8 +52,20 @@ class ConfirmScreen(ModalScreen[str | None]):
                 yield Button("Cancel (n)", id="confirm-no")
 
     def on_mount(self) -> None:
+        self._fit_preview()
         if self.expected is not None:
             self.query_one("#confirm-typed", Input).focus()
+
+    def on_resize(self) -> None:
+        self._fit_preview()
+
+    def _fit_preview(self) -> None:
+        # The preview scrolls; it gives way so that the buttons stay on a small terminal (80x24): the dialog is
+        # at most 90% of the screen, and the rest of it (border, padding, title, danger, margins, buttons, the
+        # typed-version field) takes _AROUND_PREVIEW rows.
+        around = _AROUND_PREVIEW + (4 if self.expected is not None else 0)
+        room = int(self.app.size.height * 0.9) - around
+        self.query_one("#confirm-dry-run", Static).styles.max_height = max(3, min(_PREVIEW_ROWS, room))
 
     @property
     def typed(self) -> str:

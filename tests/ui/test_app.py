@@ -264,3 +264,17 @@ async def test_a_reload_keeps_the_table_in_use_and_says_it_is_refreshing():
             slow.set()
         await settle(app, pilot)
         assert "refreshing…" not in str(app.query_one("#pane-milestone .gate-line", Static).render())
+
+
+@pytest.mark.parametrize("expected", [None, "2.5.0"])
+async def test_a_long_preview_scrolls_and_leaves_the_buttons_on_an_80x24_screen(expected):
+    """A bulk action's preview lists a request per issue: on a small terminal the buttons must stay visible."""
+    app = make_app()
+    preview = "\n".join(f"  POST /repos/acme/torchlet/issues/{n}/comments" for n in range(60))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(ConfirmScreen("Post the validation comment", "mutating", preview, expected=expected))
+        await settle(app, pilot)
+        for button in ("#confirm-yes", "#confirm-no"):
+            region = app.screen.query_one(button).region
+            assert region.height and region.bottom <= 24, (button, region)
