@@ -133,40 +133,27 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
 
         return why
 
-    label = lambda target: target.step.id  # noqa: E731
-    reg.register(
-        Action(
-            "checklist.dry_run",
-            "Dry-run the step's command",
-            Danger.MUTATING,
-            "checklist",
-            run=run("dry_run"),
-            describe=describe("dry_run"),
-            applicable=applicable("dry_run", False),
-            label=label,
-        )
-    )
-    reg.register(
-        Action(
-            "checklist.run_command",
-            "Run the step's command",
-            Danger.MUTATING,
-            "checklist",
-            run=run("command"),
-            describe=describe("command"),
-            applicable=applicable("command", False),
-            label=label,
-        )
-    )
-    reg.register(
-        Action(
+    commands = (  # id, title, danger, the step's key it runs, whether it is the irreversible one
+        ("checklist.dry_run", "Dry-run the step's command", Danger.MUTATING, "dry_run", False),
+        ("checklist.run_command", "Run the step's command", Danger.MUTATING, "command", False),
+        (
             "checklist.run_irreversible",
             "Run the step's command (cannot be undone)",
             Danger.IRREVERSIBLE,
-            "checklist",
-            run=run("command"),
-            describe=describe("command"),
-            applicable=applicable("command", True),
-            label=label,
-        )
+            "command",
+            True,
+        ),
     )
+    for action_id, title, danger, key, irreversible in commands:
+        reg.register(
+            Action(
+                action_id,
+                title,
+                danger,
+                "checklist",
+                run=run(key),
+                describe=describe(key),
+                applicable=applicable(key, irreversible),
+                label=lambda target: target.step.id,
+            )
+        )
