@@ -14,12 +14,15 @@ import pytest
 from fake_backend import NOW, FakeBackend
 from textual.color import Color
 from textual.widgets import ContentSwitcher
+from textual.widgets._footer import FooterKey
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.ui.app import PANES, CockpitApp, pane_class
+from cockpit.ui.footer import KeysFooter
 from cockpit.ui.help import HelpScreen
 from cockpit.ui.panes.overview import GateList
 from cockpit.ui.tabs import PaneTabs
+from cockpit.ui.widgets import StatusBar
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -231,6 +234,8 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
         "cockpit.sandbox",
         "cockpit.ui.detail",
         "cockpit.ui.confirm",
+        "cockpit.ui.footer",  # the key line: an empty line holds its place in the first frame
+        "textual.widgets._footer",
         "tomli_w",
         "git",
         "github",
@@ -238,6 +243,18 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     )
     early = sorted(m for m in loaded if any(m == name or m.startswith(name + ".") for name in later))
     assert not early, f"imported before the first screen: {early}"
+
+
+async def test_the_key_line_mounted_after_the_first_paint_shows_the_overviews_keys_in_its_place():
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        footer = app.screen.query_one(KeysFooter)
+        children = list(app.screen.children)
+        assert children[children.index(footer) - 1] is app.query_one(StatusBar)
+        assert footer.region.y == SIZE[1] - 1 and not app.query("#key-line-place")
+        shown = {key.description for key in footer.query(FooterKey)}
+        assert {"Trends", "Quit", "Refresh", "Help"} <= shown
 
 
 async def test_a_click_on_a_tab_title_shows_its_pane():
