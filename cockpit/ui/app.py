@@ -49,6 +49,8 @@ from cockpit.ui.widgets import (
 )
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
+
     from cockpit.backend import Backend
     from cockpit.state.read_only import ReadOnlyReason
 
@@ -227,11 +229,9 @@ class CockpitApp(App[None]):
         title = f"Release Cockpit · {release.repository} {release.version} · {release.branch}"
         yield CockpitHeader(title, read_only=self.backend.read_only, why=self._read_only_why())
         yield PaneTabs(((name, title) for name, title, _path in self.PANES), active="overview", id="tabs")
-        with ContentSwitcher(initial="overview", id="panes"):
-            for name, _title, _path in self.PANES:
-                with Container(id=name, classes="pane-slot"):
-                    if name == "overview":
-                        yield OverviewPane(self.backend, id="pane-overview")
+        # The other panes' slots are added after the first paint (_add_pane_slots).
+        with ContentSwitcher(initial="overview", id="panes"), Container(id="overview", classes="pane-slot"):
+            yield OverviewPane(self.backend, id="pane-overview")
         yield StatusBar()
         yield self._key_line_place  # the key line (KeysFooter) takes its place after the first paint
 
@@ -253,7 +253,7 @@ class CockpitApp(App[None]):
 
     def on_mount(self) -> None:
         # After the first paint: mounting the other panes and the loads' threads would delay it.
-        self.call_after_refresh(self._after_first_paint)
+        self.call_after_refresh(self._after_first_frame)
         self.set_interval(self.TICK_S, self.tick)
         self._mounted_ok = True
         for problem in self._theme_problems:
@@ -275,6 +275,20 @@ class CockpitApp(App[None]):
             exit_on_error=False,
             description="Mounting the panes",
         )
+
+    async def _after_first_frame(self) -> None:
+        await self._add_pane_slots()
+        self._after_first_paint()
+
+    def _add_pane_slots(self) -> AwaitMount:
+        """Add the other panes' slots, hidden, once: right after the first paint (five hidden containers
+        were about a hundredth of the work before it), or at a pane key pressed before that."""
+        switcher = self.query_one(ContentSwitcher)
+        names = [name for name, _t, _p in self.PANES if not switcher.query_children(f"#{name}")]
+        slots = [Container(id=name, classes="pane-slot") for name in names]
+        for slot in slots:
+            slot.display = False
+        return switcher.mount_all(slots)
 
     async def _mount_key_line(self) -> None:
         """Put the key line in the place kept for it.
@@ -479,9 +493,12 @@ class CockpitApp(App[None]):
         """Show pane ``name`` (a number key, the palette, a click on its tab) and focus it."""
         if name not in {n for n, _t, _p in self.PANES}:
             return
+        slot_ready = any(slot.is_mounted for slot in self.query(f"#{name}.pane-slot"))
+        self._add_pane_slots()  # a key pressed before the first paint: the slots come now
         self.query_one(ContentSwitcher).current = name
         self.query_one(PaneTabs).show(name)
-        self._focus_pane(name)
+        if slot_ready:  # else its pane is mounted first of all, and takes the focus then (_mount_panes)
+            self._focus_pane(name)
 
     def _focus_pane(self, name: str) -> None:
         """Focus the body of pane ``name`` if it is on screen; one not mounted yet shows a loading

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from typing import ClassVar
 
 import pytest
 from fake_backend import NOW, FakeBackend
@@ -64,6 +65,40 @@ async def test_only_the_overview_is_there_at_first_paint_and_every_pane_loads_ri
         assert [p.PANE for p in app.mounted_panes()] == [name for name, _title, _path in PANES]
         assert all(p.report is not None for p in app.mounted_panes())
         assert "verdict pending" not in str(app.query_one("#verdict").render()).lower()
+
+
+async def test_only_the_overviews_slot_is_in_the_first_frame_and_the_others_come_hidden_in_order():
+    class Slots(CockpitApp):
+        at_first_frame: ClassVar[list[str]] = []
+
+        def _add_pane_slots(self) -> None:
+            if not self.at_first_frame:
+                self.at_first_frame = [slot.id or "" for slot in self.query(".pane-slot")]
+            super()._add_pane_slots()
+
+    app = Slots(FakeBackend(), clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.at_first_frame == ["overview"]
+        slots = list(app.query_one(ContentSwitcher).children)
+        assert [slot.id for slot in slots] == [name for name, _title, _path in PANES]
+        assert [slot.display for slot in slots] == [True, False, False, False, False, False]
+
+
+async def test_a_pane_key_pressed_before_the_panes_slots_are_added_is_not_lost():
+    class Hasty(CockpitApp):
+        def on_mount(self) -> None:  # Textual calls CockpitApp's own on_mount after this one
+            self.action_show_pane("ci")  # before the first paint, when only the overview's slot exists
+
+    app = Hasty(FakeBackend(), clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert not app.unexpected_errors
+        assert app.current_name == "ci"
+        assert [slot.id for slot in app.query_one(ContentSwitcher).children] == [name for name, _t, _p in PANES]
+        assert app.focused is not None and app.focused in app.pane("ci").query("*")
 
 
 async def test_a_pane_key_pressed_before_its_pane_exists_is_not_lost():
