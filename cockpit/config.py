@@ -30,6 +30,8 @@ CONFIG_NAME = "cockpit.toml"
 
 @dataclass(frozen=True)
 class GitHubConfig:
+    """``[github]``: where the GitHub API is, how long to wait for it and how to sign in."""
+
     api_url: str = "https://api.github.com"
     timeout_s: float = 15.0
     max_rate_limit_wait_s: float = 30.0
@@ -40,6 +42,8 @@ class GitHubConfig:
 
 @dataclass(frozen=True)
 class GitConfig:
+    """``[git]``: the local clone and how the release branch's own commits are told apart."""
+
     clone: Path
     remote: str = "origin"
     cut: str = ""  # overrides orig/<branch> and the merge-base
@@ -53,6 +57,8 @@ class GitConfig:
 
 @dataclass(frozen=True)
 class StorageConfig:
+    """``[storage]``: where the release candidates' wheels are staged and what is expected there."""
+
     index_url: str = ""  # base of the PEP 503 indexes: <index_url>/whl/test/<pkg>/
     pypi_url: str = ""  # base of the PyPI JSON API: <pypi_url>/pypi/<pkg>/json
     packages: tuple[str, ...] = ()
@@ -76,6 +82,8 @@ class StorageConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """One release, as ``cockpit.toml`` describes it (validated: see ``load_config``)."""
+
     path: Path
     release: Release
     github: GitHubConfig
