@@ -39,7 +39,7 @@ from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.overview import OverviewPane
 from cockpit.ui.tabs import PaneTabs
-from cockpit.ui.themes import install_themes
+from cockpit.ui.themes import complete_themes, install_themes
 from cockpit.ui.widgets import (
     CockpitHeader,
     GatesReported,
@@ -211,7 +211,7 @@ class CockpitApp(App[None]):
         self._theme_chosen = True
         try:
             self._theme_problems = install_themes(
-                self, requested=backend.config.theme or None, remembered=self._remembered_theme()
+                self, requested=backend.config.theme or None, remembered=self._remembered_theme(), others_later=True
             )
         except ConfigError as exc:
             raise ConfigError(f"{backend.config.path}: key 'ui.theme': {exc.message}") from None
@@ -265,6 +265,10 @@ class CockpitApp(App[None]):
     def _after_first_paint(self) -> None:
         if not self.stylesheet.has_source(str(PANES_CSS)):  # parsed as the first of them is styled
             self.stylesheet.read(PANES_CSS)
+        later = complete_themes(self)  # the themes not chosen, before the palette can offer them
+        self._theme_problems += later
+        for problem in later:
+            self.notify(problem, title="Themes", severity="warning", markup=False, timeout=10)
         collector.resume()
         self._thresholds = collector.interactive()
         self._start_load(self.pane("overview"))

@@ -192,6 +192,23 @@ async def test_the_css_is_parsed_once_at_start_in_the_theme_chosen_last_time(mon
         assert app.screen.styles.background == Color.parse(app.get_css_variables()["background"])
 
 
+async def test_textuals_other_themes_get_the_cockpits_colours_right_after_the_first_paint():
+    from cockpit.ui.themes import unusable_reason
+
+    def incomplete(app: CockpitApp) -> set[str]:
+        return {name for name, theme in app.available_themes.items() if unusable_reason(theme)}
+
+    at_first_paint: list[set[str]] = []
+    app = make(early=lambda a: at_first_paint.append(incomplete(a)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "nord" in at_first_paint[0] and app.theme not in at_first_paint[0]
+        assert incomplete(app) == set() and app._theme_problems == []
+        app.switch_theme("nord")
+        await settle(app, pilot)
+        assert app.screen.styles.background == Color.parse(app.get_css_variables()["background"])
+
+
 async def test_the_dialogs_css_waits_for_the_first_dialog_which_is_styled_by_it():
     parsed_at_first_paint = []
     app = make(early=lambda a: parsed_at_first_paint.extend(css.content for css in a.stylesheet.source.values()))
