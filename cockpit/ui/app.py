@@ -272,8 +272,10 @@ class CockpitApp(App[None]):
         collector.resume()
         self._thresholds = collector.interactive()
         self._start_load(self.pane("overview"))
-        self.run_worker(
-            self._mount_panes(),
+        # The function, not a coroutine made now: an app closing before the worker starts (q pressed
+        # as it started) leaves none unawaited. The annotation gives mypy the worker's result type.
+        _mounting: Worker[None] = self.run_worker(
+            self._mount_panes,
             name="mount panes",
             group="startup",
             exit_on_error=False,
