@@ -1,9 +1,10 @@
 """The Textual app: a header, six panes in tabs, a status bar, the keys; the panes do their own work.
 
-Only the overview is composed before the first paint; the other five panes (and their modules)
-are mounted right after it, one at a time with the event loop turning in between, each starting its
-load as soon as it is in place. The first screen therefore appears in about the time of an empty
-Textual app, and a key pressed meanwhile is not lost (its tab is mounted next).
+Only the overview is composed before the first paint; the other five panes' slots, the key line and
+then the panes themselves (and their modules) are mounted right after it, one at a time with the event
+loop turning in between, each pane starting its load as soon as it is in place. The first screen
+therefore appears in about the time of an empty Textual app, and a key pressed meanwhile is not lost
+(its tab is mounted next).
 
 Once a second the app looks at the state file (a viewer follows another session's progress), the
 API budget in the status bar and the age of stale panes. An unexpected error in an action or a
