@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cockpit.config_evidence import EvidenceConfig
-from cockpit.config_repos import DEFAULT_RC_TAG_PATTERN, RepoConfig
+from cockpit.config_names import DEFAULT_RC_TAG_PATTERN, core_name, rc_tag_pattern
 from cockpit.domain.merge_methods import DEFAULT_MERGE_METHOD, MERGE_METHODS
 from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.domain.text import inert
 from cockpit.domain.validation import VALIDATION_COMMENT, ValidationSettings
 from cockpit.errors import ConfigError
 
-if TYPE_CHECKING:  # a patch release's schedule is read only when the config has one
+if TYPE_CHECKING:  # a patch release's schedule, and other repositories, are read only when the config has them
+    from cockpit.config_repos import RepoConfig
     from cockpit.domain.schedule import PatchSchedule
 
 CONFIG_NAME = "cockpit.toml"
@@ -30,6 +31,8 @@ CONFIG_NAME = "cockpit.toml"
 
 @dataclass(frozen=True)
 class GitHubConfig:
+    """``[github]``: where the GitHub API is, how long to wait for it and how to sign in."""
+
     api_url: str = "https://api.github.com"
     timeout_s: float = 15.0
     max_rate_limit_wait_s: float = 30.0
@@ -40,6 +43,8 @@ class GitHubConfig:
 
 @dataclass(frozen=True)
 class GitConfig:
+    """``[git]``: the local clone and how the release branch's own commits are told apart."""
+
     clone: Path
     remote: str = "origin"
     cut: str = ""  # overrides orig/<branch> and the merge-base
@@ -53,6 +58,8 @@ class GitConfig:
 
 @dataclass(frozen=True)
 class StorageConfig:
+    """``[storage]``: where the release candidates' wheels are staged and what is expected there."""
+
     index_url: str = ""  # base of the PEP 503 indexes: <index_url>/whl/test/<pkg>/
     pypi_url: str = ""  # base of the PyPI JSON API: <pypi_url>/pypi/<pkg>/json
     packages: tuple[str, ...] = ()
@@ -76,6 +83,8 @@ class StorageConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """One release, as ``cockpit.toml`` describes it (validated: see ``load_config``)."""
+
     path: Path
     release: Release
     github: GitHubConfig
@@ -105,6 +114,8 @@ class Config:
     @property
     def core(self) -> RepoConfig:
         """The core repository, as ``[release]``, ``[git]`` and ``[storage]`` describe it."""
+        from cockpit.config_repos import RepoConfig
+
         name = self.core_name or self.release.repository.split("/")[-1].lower()
         git = self.git
         return RepoConfig(
@@ -335,11 +346,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         if not isinstance(value, str):
             raise km.fail(key, "a key string such as 'ctrl+r' (or \"\" to unbind)", value)
     template = root.table("checklist").str("template", "", nonempty=False)
-    from cockpit.config_repos import core_name, rc_tag_pattern, repos_from
-
-    core = RepoConfig(
-        core_name(rel, repository), release, git.clone, git.remote, git.cut, rc_tag_pattern(rel), core=True
-    )
+    name, pattern = core_name(rel, repository), rc_tag_pattern(rel)
     state = root.table("state").str("path", "", nonempty=False)
     return Config(
         path=path,
@@ -360,10 +367,20 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         validation=_validation(root.table("evidence"), rel, version),
         merge_method=_merge_method(rel),
         evidence=_evidence(root.table("evidence")) if "evidence" in data else EvidenceConfig(),
-        core_name=core.name,
-        rc_tag_pattern=core.rc_tag_pattern,
-        repos=repos_from(root, core, base),
+        core_name=name,
+        rc_tag_pattern=pattern,
+        repos=_repos(root, name, release, git, pattern, base) if "repo" in data else (),
     )
+
+
+def _repos(
+    root: _Table, name: str, release: Release, git: GitConfig, pattern: str, base: Path
+) -> tuple[RepoConfig, ...]:
+    """``[[repo]]``, read (and its module imported) only when the config has it: most releases are one repository."""
+    from cockpit.config_repos import RepoConfig, repos_from
+
+    core = RepoConfig(name, release, git.clone, git.remote, git.cut, pattern, core=True)
+    return repos_from(root, core, base)
 
 
 def _merge_method(rel: _Table) -> str:

@@ -23,6 +23,8 @@ _PULL_URL = re.compile(r"^https://[^/]+/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/pull/(
 
 @dataclass(frozen=True)
 class ValidateBinariesEvidence:
+    """``[evidence.validate_binaries]``: the workflow whose run validates the staged wheels of a channel."""
+
     repository: str = "pytorch/test-infra"
     workflow: str = "validate-binaries.yml"
     channel: str = "test"
@@ -40,12 +42,16 @@ class ValidationCommentsEvidence:
 
 @dataclass(frozen=True)
 class ValidationIssueEvidence:
+    """``[evidence.validation_issue]``: the issue where the release's validation is tracked, found by title."""
+
     repository: str = ""  # "" for the release's repository
     title: str = "*{version}*validation*"
 
 
 @dataclass(frozen=True)
 class DocsEvidence:
+    """``[evidence.docs_build_entry]``: the file the docs build publishes for this version."""
+
     repository: str = "pytorch/docs"
     ref: str = "site"
     path: str = "{version_short}/index.html"
@@ -62,6 +68,8 @@ class PullEvidence:
 
 @dataclass(frozen=True)
 class TritonEvidence:
+    """``[evidence.triton_pin_release]``: the pinned triton commit and the version released for it on PyPI."""
+
     pin_path: str = ".ci/docker/ci_commit_pins/triton.txt"
     package: str = "triton"
     versions: tuple[tuple[str, str], ...] = ()  # pinned commit (or a prefix of 7+) -> triton version on PyPI
@@ -69,6 +77,8 @@ class TritonEvidence:
 
 @dataclass(frozen=True)
 class ColabEvidence:
+    """``[evidence.colab_issue]``: the issue asking Colab to take the new version, found by title."""
+
     repository: str = "googlecolab/colabtools"
     title: str = "*{version}*"
 

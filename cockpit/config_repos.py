@@ -8,11 +8,11 @@ exactly as before. Errors name the file, the entry (``repo[1] (vision)``) and th
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cockpit.config_names import DEFAULT_RC_TAG_PATTERN, REPO_NAME, rc_tag_pattern
 from cockpit.domain.release import Release, is_valid_version
 from cockpit.domain.text import inert
 from cockpit.errors import ConfigError
@@ -20,8 +20,6 @@ from cockpit.errors import ConfigError
 if TYPE_CHECKING:
     from cockpit.config import _Table
 
-DEFAULT_RC_TAG_PATTERN = "v{version}-rc{n}"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 _KEYS = (
     "name",
     "repository",
@@ -63,26 +61,6 @@ class RepoConfig:
         return self.release.repository
 
 
-def rc_tag_pattern(t: _Table, key: str = "rc_tag_pattern") -> str:
-    """An RC tag pattern: literal text around ``{version}`` (optional) and ``{n}`` (the RC number)."""
-    pattern = t.str(key, DEFAULT_RC_TAG_PATTERN)
-    rest = pattern.replace("{version}", "", 1)
-    if rest.count("{n}") != 1 or "{" in rest.replace("{n}", "") or "}" in rest.replace("{n}", ""):
-        raise t.fail(
-            key, "a tag pattern with one '{n}' and at most one '{version}', such as 'v{version}-rc{n}'", pattern
-        )
-    return pattern
-
-
-def core_name(t: _Table, repository: str) -> str:
-    """``[release] name``: the short name the core goes by in gates and filters (default: its repository's)."""
-    default = repository.split("/")[1].lower()
-    name = t.str("name", default)
-    if not _NAME.match(name):
-        raise t.fail("name", "a short name of lower-case letters, digits, '-' or '_' such as 'pytorch'", name)
-    return name
-
-
 def repos_from(root: _Table, core: RepoConfig, base: Path) -> tuple[RepoConfig, ...]:
     """Each ``[[repo]]`` entry, in order; names are unique and differ from the core's."""
     from cockpit.config import _repository, _Table
@@ -92,7 +70,7 @@ def repos_from(root: _Table, core: RepoConfig, base: Path) -> tuple[RepoConfig, 
     for i, entry in enumerate(root.tables("repo")):
         t = entry
         name = t.str("name")
-        if not _NAME.match(name):
+        if not REPO_NAME.match(name):
             raise t.fail("name", "a short name of lower-case letters, digits, '-' or '_' such as 'vision'", name)
         if name in seen:
             raise t.fail("name", f"a name used once, but {seen[name]} is already called {name!r}", name)

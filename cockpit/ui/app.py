@@ -1,9 +1,10 @@
 """The Textual app: a header, six panes in tabs, a status bar, the keys; the panes do their own work.
 
-Only the overview is composed before the first paint; the other five panes (and their modules)
-are mounted right after it, one at a time with the event loop turning in between, each starting its
-load as soon as it is in place. The first screen therefore appears in about the time of an empty
-Textual app, and a key pressed meanwhile is not lost (its tab is mounted next).
+Only the overview is composed before the first paint; the other five panes' slots, the key line and
+then the panes themselves (and their modules) are mounted right after it, one at a time with the event
+loop turning in between, each pane starting its load as soon as it is in place. The first screen
+therefore appears in about the time of an empty Textual app, and a key pressed meanwhile is not lost
+(its tab is mounted next).
 
 Once a second the app looks at the state file (a viewer follows another session's progress), the
 API budget in the status bar and the age of stale panes. An unexpected error in an action or a
@@ -35,12 +36,11 @@ from cockpit import collector
 from cockpit.domain.gates import Gate
 from cockpit.errors import ConfigError
 from cockpit.ui.first_screen import FirstScreen
-from cockpit.ui.footer import KeysFooter
 from cockpit.ui.keymap import drop_unbound, merged_bindings, split_keymap
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.overview import OverviewPane
 from cockpit.ui.tabs import PaneTabs
-from cockpit.ui.themes import install_themes
+from cockpit.ui.themes import complete_themes, install_themes
 from cockpit.ui.widgets import (
     CockpitHeader,
     GatesReported,
@@ -50,6 +50,8 @@ from cockpit.ui.widgets import (
 )
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
+
     from cockpit.backend import Backend
     from cockpit.state.read_only import ReadOnlyReason
 
@@ -194,6 +196,7 @@ class CockpitApp(App[None]):
         self._last_input = 0.0  # time.monotonic() of the last key or mouse event
         self._thresholds: tuple[int, int, int] | None = None  # the collector's, while the screen is up
         self.unexpected_errors: list[BaseException] = []
+        self._key_line_place = Container(id="key-line-place")
         self.fatal_error: BaseException | None = None
         self.PANES = panes_for(backend.config.release.version)
         for index, (name, title, _factory) in enumerate(self.PANES[len(PANES) :], start=len(PANES)):
@@ -206,25 +209,32 @@ class CockpitApp(App[None]):
         drop_unbound(self, self.unbound_ids)
         # Before the CSS is parsed: it uses the themes' $cockpit-* colours. An unknown
         # [ui] theme raises ConfigError here, before the app starts.
+        self._theme_chosen = True
         try:
             self._theme_problems = install_themes(
-                self, requested=backend.config.theme or None, remembered=self._remembered_theme()
+                self, requested=backend.config.theme or None, remembered=self._remembered_theme(), others_later=True
             )
         except ConfigError as exc:
             raise ConfigError(f"{backend.config.path}: key 'ui.theme': {exc.message}") from None
+
+    _theme_chosen = False
+    """False while Textual's ``App.__init__`` runs, before the cockpit's theme is chosen (``__init__``)."""
+
+    def get_css_variables(self) -> dict[str, str]:
+        # Textual's App.__init__ asks for the variables of its default theme, which the theme chosen just
+        # after replaces before any CSS is parsed: working them out (about 1 ms) would be wasted.
+        return super().get_css_variables() if self._theme_chosen else {}
 
     def compose(self) -> ComposeResult:
         release = self.backend.config.release
         title = f"Release Cockpit · {release.repository} {release.version} · {release.branch}"
         yield CockpitHeader(title, read_only=self.backend.read_only, why=self._read_only_why())
         yield PaneTabs(((name, title) for name, title, _path in self.PANES), active="overview", id="tabs")
-        with ContentSwitcher(initial="overview", id="panes"):
-            for name, _title, _path in self.PANES:
-                with Container(id=name, classes="pane-slot"):
-                    if name == "overview":
-                        yield OverviewPane(self.backend, id="pane-overview")
+        # The other panes' slots are added after the first paint (_add_pane_slots).
+        with ContentSwitcher(initial="overview", id="panes"), Container(id="overview", classes="pane-slot"):
+            yield OverviewPane(self.backend, id="pane-overview")
         yield StatusBar()
-        yield KeysFooter()
+        yield self._key_line_place  # the key line (KeysFooter) takes its place after the first paint
 
     def get_default_screen(self) -> Screen:
         return FirstScreen(id="_default")
@@ -244,7 +254,7 @@ class CockpitApp(App[None]):
 
     def on_mount(self) -> None:
         # After the first paint: mounting the other panes and the loads' threads would delay it.
-        self.call_after_refresh(self._after_first_paint)
+        self.call_after_refresh(self._after_first_frame)
         self.set_interval(self.TICK_S, self.tick)
         self._mounted_ok = True
         for problem in self._theme_problems:
@@ -256,19 +266,57 @@ class CockpitApp(App[None]):
     def _after_first_paint(self) -> None:
         if not self.stylesheet.has_source(str(PANES_CSS)):  # parsed as the first of them is styled
             self.stylesheet.read(PANES_CSS)
+        later = complete_themes(self)  # the themes not chosen, before the palette can offer them
+        self._theme_problems += later
+        for problem in later:
+            self.notify(problem, title="Themes", severity="warning", markup=False, timeout=10)
         collector.resume()
         self._thresholds = collector.interactive()
         self._start_load(self.pane("overview"))
-        self.run_worker(
-            self._mount_panes(),
+        # The function, not a coroutine made now: an app closing before the worker starts (q pressed
+        # as it started) leaves none unawaited. The annotation gives mypy the worker's result type.
+        _mounting: Worker[None] = self.run_worker(
+            self._mount_panes,
             name="mount panes",
             group="startup",
             exit_on_error=False,
             description="Mounting the panes",
         )
 
+    async def _after_first_frame(self) -> None:
+        await self._add_pane_slots()
+        self._after_first_paint()
+
+    def _add_pane_slots(self) -> AwaitMount:
+        """Add the other panes' slots, hidden, once: right after the first paint (five hidden containers
+        were about a hundredth of the work before it), or at a pane key pressed before that."""
+        switcher = self.query_one(ContentSwitcher)
+        names = [name for name, _t, _p in self.PANES if not switcher.query_children(f"#{name}")]
+        slots = [Container(id=name, classes="pane-slot") for name in names]
+        for slot in slots:
+            slot.display = False
+        return switcher.mount_all(slots)
+
+    async def _mount_key_line(self) -> None:
+        """Put the key line in the place kept for it.
+
+        Textual's ``Footer`` shows no keys before its first bindings update, which comes after the first
+        paint: in the first frame it is an empty line, which its place draws alike. Importing it, parsing
+        its CSS and mounting it were about a fiftieth of the time to the first frame.
+        """
+        from cockpit.ui.footer import KeysFooter
+
+        place = self._key_line_place
+        if not place.is_attached:  # the app is closing
+            return
+        footer = KeysFooter()
+        await place.screen.mount(footer, before=place)
+        await place.remove()
+        footer.screen.refresh_bindings()  # the update it would have had, had it been there at the start
+
     async def _mount_panes(self) -> None:
-        """Mount the panes not composed at start, the one on screen first, each loading at once."""
+        """Mount the key line and the panes not composed at start, the one on screen first, each loading at once."""
+        await self._mount_key_line()
         waiting = [name for name, _title, _path in self.PANES if not self.query(f"#pane-{name}")]
         while waiting:
             name = self.current_name if self.current_name in waiting else waiting[0]
@@ -452,9 +500,12 @@ class CockpitApp(App[None]):
         """Show pane ``name`` (a number key, the palette, a click on its tab) and focus it."""
         if name not in {n for n, _t, _p in self.PANES}:
             return
+        slot_ready = any(slot.is_mounted for slot in self.query(f"#{name}.pane-slot"))
+        self._add_pane_slots()  # a key pressed before the first paint: the slots come now
         self.query_one(ContentSwitcher).current = name
         self.query_one(PaneTabs).show(name)
-        self._focus_pane(name)
+        if slot_ready:  # else its pane is mounted first of all, and takes the focus then (_mount_panes)
+            self._focus_pane(name)
 
     def _focus_pane(self, name: str) -> None:
         """Focus the body of pane ``name`` if it is on screen; one not mounted yet shows a loading

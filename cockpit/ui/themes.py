@@ -221,7 +221,12 @@ def resolve_theme_name(requested: str, available: Iterable[str]) -> str:
 
 
 def install_themes(
-    app: App, *, requested: str | None, remembered: str | None, dirs: Iterable[Path] | None = None
+    app: App,
+    *,
+    requested: str | None,
+    remembered: str | None,
+    dirs: Iterable[Path] | None = None,
+    others_later: bool = False,
 ) -> list[str]:
     """Register the cockpit's and the user's themes on ``app`` and switch to one; return the
     problems to show as notifications.
@@ -233,20 +238,16 @@ def install_themes(
     colour is not a colour is taken off the list with a notice, so every theme offered can start.
 
     Call it from the app's ``__init__``: CSS that uses ``$cockpit-pass`` fails to parse when no
-    theme defines it yet, and ``on_mount`` is too late for that.
+    theme defines it yet, and ``on_mount`` is too late for that. ``others_later``: only the themes
+    that can be chosen now are completed (see ``complete_themes``); call ``complete_themes`` for the
+    others before they are offered.
     """
     themes, problems = load_themes(theme_dirs() if dirs is None else dirs)
     for theme in themes:
         app.register_theme(theme)
     ours = [theme.name for theme in themes]
-    for name, theme in list(app.available_themes.items()):
-        if name not in ours:
-            app.register_theme(with_semantic_colours(theme))
-    for name, theme in list(app.available_themes.items()):
-        why = unusable_reason(theme)
-        if why and name != "textual-dark":  # Textual falls back to textual-dark: it always stays (and is filled)
-            app.unregister_theme(name)
-            problems.append(f"the theme '{name}' cannot be used: {why} (theme skipped)")
+    candidates = [name for name in (requested, remembered, "textual-dark") if name]
+    problems += complete_themes(app, candidates if others_later else None)
     names = ours + sorted(set(app.available_themes) - set(ours))
     names = [name for name in names if name in app.available_themes]
     fallback = DEFAULT_THEME if DEFAULT_THEME in names else "textual-dark"
@@ -267,6 +268,26 @@ def install_themes(
             raise
         problems.append(f"the theme '{chosen}' cannot be used: {exc}; using {fallback}")
         _use(app, fallback)
+    return problems
+
+
+def complete_themes(app: App, names: Iterable[str] | None = None) -> list[str]:
+    """Give the registered themes ``names`` (default: all), Textual's own included, the semantic
+    colours they lack, from their palettes; take off the list, with a notice each (returned), those
+    whose ``cockpit-*`` colour is not a colour, so every theme offered can start."""
+    registered = app.available_themes
+    problems = []
+    for name in registered if names is None else names:
+        theme = registered.get(name)
+        if theme is None:
+            continue
+        complete = with_semantic_colours(theme)
+        if complete is not theme:
+            app.register_theme(complete)
+        why = unusable_reason(complete)
+        if why and name != "textual-dark":  # Textual falls back to textual-dark: it always stays (and is filled)
+            app.unregister_theme(name)
+            problems.append(f"the theme '{name}' cannot be used: {why} (theme skipped)")
     return problems
 
 

@@ -9,17 +9,21 @@ import subprocess
 import sys
 import textwrap
 import threading
+from typing import ClassVar
 
 import pytest
 from fake_backend import NOW, FakeBackend
 from textual.color import Color
 from textual.widgets import ContentSwitcher
+from textual.widgets._footer import FooterKey
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.ui.app import PANES, CockpitApp, pane_class
+from cockpit.ui.footer import KeysFooter
 from cockpit.ui.help import HelpScreen
 from cockpit.ui.panes.overview import GateList
 from cockpit.ui.tabs import PaneTabs
+from cockpit.ui.widgets import StatusBar
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -61,6 +65,40 @@ async def test_only_the_overview_is_there_at_first_paint_and_every_pane_loads_ri
         assert [p.PANE for p in app.mounted_panes()] == [name for name, _title, _path in PANES]
         assert all(p.report is not None for p in app.mounted_panes())
         assert "verdict pending" not in str(app.query_one("#verdict").render()).lower()
+
+
+async def test_only_the_overviews_slot_is_in_the_first_frame_and_the_others_come_hidden_in_order():
+    class Slots(CockpitApp):
+        at_first_frame: ClassVar[list[str]] = []
+
+        def _add_pane_slots(self) -> None:
+            if not self.at_first_frame:
+                self.at_first_frame = [slot.id or "" for slot in self.query(".pane-slot")]
+            super()._add_pane_slots()
+
+    app = Slots(FakeBackend(), clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.at_first_frame == ["overview"]
+        slots = list(app.query_one(ContentSwitcher).children)
+        assert [slot.id for slot in slots] == [name for name, _title, _path in PANES]
+        assert [slot.display for slot in slots] == [True, False, False, False, False, False]
+
+
+async def test_a_pane_key_pressed_before_the_panes_slots_are_added_is_not_lost():
+    class Hasty(CockpitApp):
+        def on_mount(self) -> None:  # Textual calls CockpitApp's own on_mount after this one
+            self.action_show_pane("ci")  # before the first paint, when only the overview's slot exists
+
+    app = Hasty(FakeBackend(), clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert not app.unexpected_errors
+        assert app.current_name == "ci"
+        assert [slot.id for slot in app.query_one(ContentSwitcher).children] == [name for name, _t, _p in PANES]
+        assert app.focused is not None and app.focused in app.pane("ci").query("*")
 
 
 async def test_a_pane_key_pressed_before_its_pane_exists_is_not_lost():
@@ -154,6 +192,23 @@ async def test_the_css_is_parsed_once_at_start_in_the_theme_chosen_last_time(mon
         assert app.screen.styles.background == Color.parse(app.get_css_variables()["background"])
 
 
+async def test_textuals_other_themes_get_the_cockpits_colours_right_after_the_first_paint():
+    from cockpit.ui.themes import unusable_reason
+
+    def incomplete(app: CockpitApp) -> set[str]:
+        return {name for name, theme in app.available_themes.items() if unusable_reason(theme)}
+
+    at_first_paint: list[set[str]] = []
+    app = make(early=lambda a: at_first_paint.append(incomplete(a)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "nord" in at_first_paint[0] and app.theme not in at_first_paint[0]
+        assert incomplete(app) == set() and app._theme_problems == []
+        app.switch_theme("nord")
+        await settle(app, pilot)
+        assert app.screen.styles.background == Color.parse(app.get_css_variables()["background"])
+
+
 async def test_the_dialogs_css_waits_for_the_first_dialog_which_is_styled_by_it():
     parsed_at_first_paint = []
     app = make(early=lambda a: parsed_at_first_paint.extend(css.content for css in a.stylesheet.source.values()))
@@ -219,6 +274,7 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
         "cockpit.domain.checklist",
         "cockpit.domain.merging",  # the config reads only the merge methods' names
         "cockpit.domain.schedule",  # this release has no [schedule]
+        "cockpit.config_repos",  # nor [[repo]]
         "cockpit.domain.validation_posts",
         "cockpit.ui.palette",
         "cockpit.ui.help",
@@ -231,6 +287,8 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
         "cockpit.sandbox",
         "cockpit.ui.detail",
         "cockpit.ui.confirm",
+        "cockpit.ui.footer",  # the key line: an empty line holds its place in the first frame
+        "textual.widgets._footer",
         "tomli_w",
         "git",
         "github",
@@ -238,6 +296,18 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     )
     early = sorted(m for m in loaded if any(m == name or m.startswith(name + ".") for name in later))
     assert not early, f"imported before the first screen: {early}"
+
+
+async def test_the_key_line_mounted_after_the_first_paint_shows_the_overviews_keys_in_its_place():
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        footer = app.screen.query_one(KeysFooter)
+        children = list(app.screen.children)
+        assert children[children.index(footer) - 1] is app.query_one(StatusBar)
+        assert footer.region.y == SIZE[1] - 1 and not app.query("#key-line-place")
+        shown = {key.description for key in footer.query(FooterKey)}
+        assert {"Trends", "Quit", "Refresh", "Help"} <= shown
 
 
 async def test_a_click_on_a_tab_title_shows_its_pane():

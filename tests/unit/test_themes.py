@@ -14,11 +14,13 @@ from cockpit.errors import ConfigError
 from cockpit.ui import themes
 from cockpit.ui.themes import (
     SEMANTIC_VARIABLES,
+    complete_themes,
     install_themes,
     load_themes,
     packaged_theme_dir,
     resolve_theme_name,
     theme_dirs,
+    unusable_reason,
 )
 
 SHIPPED = {"cockpit-dark": True, "cockpit-light": False, "cockpit-high-contrast": True}
@@ -274,3 +276,48 @@ async def test_a_remembered_theme_the_cockpit_cannot_colour_is_not_offered_and_f
             "the theme 'odd' cannot be used: its 'cockpit-fail' is 'blood', not a colour (theme skipped)",
             "the theme 'odd' chosen last time is no longer available; using cockpit-dark",
         ]
+
+
+class LaterApp(BareApp):
+    """Installs only the theme it starts in, as the cockpit does before its first paint."""
+
+    def __init__(self, theme_folders: list[Path], *, remembered: str | None = None, odd: bool = False) -> None:
+        App.__init__(self)
+        if odd:
+            from textual.theme import Theme
+
+            self.register_theme(Theme("odd", primary="#123456", variables={"cockpit-fail": "blood"}))
+        self.problems = install_themes(
+            self, requested=None, remembered=remembered, dirs=theme_folders, others_later=True
+        )
+
+
+def incomplete(app: App) -> set[str]:
+    return {name for name, theme in app.available_themes.items() if unusable_reason(theme)}
+
+
+@pytest.mark.anyio
+async def test_the_theme_chosen_last_time_is_complete_at_once_and_the_others_when_completed(tmp_path):
+    app = LaterApp([packaged_theme_dir(), tmp_path / "none"], remembered="nord", odd=True)
+    assert app.theme == "nord" and app.problems == []
+    assert "nord" not in incomplete(app) and "textual-dark" not in incomplete(app)
+    assert {"gruvbox", "odd"} <= incomplete(app)  # Textual's other themes wait, and so does a broken one
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.query_one(Gate).styles.color.hex == app.available_themes["nord"].variables["cockpit-pass"]
+        assert complete_themes(app) == [
+            "the theme 'odd' cannot be used: its 'cockpit-fail' is 'blood', not a colour (theme skipped)"
+        ]
+        assert incomplete(app) == set() and "odd" not in app.available_themes
+        app.theme = "gruvbox"
+        await pilot.pause()
+        assert app.query_one(Gate).styles.color.hex == app.available_themes["gruvbox"].variables["cockpit-pass"]
+
+
+def test_a_remembered_broken_theme_is_judged_before_it_is_used_even_when_the_others_wait(tmp_path):
+    app = LaterApp([packaged_theme_dir(), tmp_path / "none"], remembered="odd", odd=True)
+    assert app.theme == "cockpit-dark"
+    assert app.problems == [
+        "the theme 'odd' cannot be used: its 'cockpit-fail' is 'blood', not a colour (theme skipped)",
+        "the theme 'odd' chosen last time is no longer available; using cockpit-dark",
+    ]
