@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins  # _Table has a method named str: annotations after it name the type as builtins.str
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from cockpit.config_evidence import EvidenceConfig
 from cockpit.config_names import DEFAULT_RC_TAG_PATTERN, core_name, rc_tag_pattern
 from cockpit.domain.merge_methods import DEFAULT_MERGE_METHOD, MERGE_METHODS
+from cockpit.domain.record import record
 from cockpit.domain.release import CITarget, Release, is_valid_version
 from cockpit.domain.text import inert
 from cockpit.domain.validation import VALIDATION_COMMENT, ValidationSettings
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # a patch release's schedule, and other repositories, are rea
 CONFIG_NAME = "cockpit.toml"
 
 
-@dataclass(frozen=True)
+@record
 class GitHubConfig:
     """``[github]``: where the GitHub API is, how long to wait for it and how to sign in."""
 
@@ -41,7 +42,7 @@ class GitHubConfig:
     auth: str = "auto"  # "auto": GH_TOKEN, GITHUB_TOKEN, keyring, gh CLI; "none": anonymous (the sandbox)
 
 
-@dataclass(frozen=True)
+@record
 class GitConfig:
     """``[git]``: the local clone and how the release branch's own commits are told apart."""
 
@@ -56,7 +57,7 @@ class GitConfig:
     )
 
 
-@dataclass(frozen=True)
+@record
 class StorageConfig:
     """``[storage]``: where the release candidates' wheels are staged and what is expected there."""
 
@@ -81,7 +82,7 @@ class StorageConfig:
         return plain + self.variants
 
 
-@dataclass(frozen=True)
+@record
 class Config:
     """One release, as ``cockpit.toml`` describes it (validated: see ``load_config``)."""
 

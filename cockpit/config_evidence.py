@@ -9,8 +9,10 @@ are case-insensitive glob patterns (``*`` any text).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
+
+from cockpit.domain.record import record
 
 if TYPE_CHECKING:
     from cockpit.config import _Table
@@ -21,7 +23,7 @@ _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 _PULL_URL = re.compile(r"^https://[^/]+/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/pull/(\d+)/?$")
 
 
-@dataclass(frozen=True)
+@record
 class ValidateBinariesEvidence:
     """``[evidence.validate_binaries]``: the workflow whose run validates the staged wheels of a channel."""
 
@@ -32,7 +34,7 @@ class ValidateBinariesEvidence:
     branch: str = ""  # the branch the workflow runs on; "" for any
 
 
-@dataclass(frozen=True)
+@record
 class ValidationCommentsEvidence:
     """The phrase that recognises a validation comment is ``config.validation`` (config_validation reads the
     ``phrase`` key of this table), shared with the actions that write the comment."""
@@ -40,7 +42,7 @@ class ValidationCommentsEvidence:
     max_issues: int = 100  # closed issues whose comments are read, at most (one request each, 304s after)
 
 
-@dataclass(frozen=True)
+@record
 class ValidationIssueEvidence:
     """``[evidence.validation_issue]``: the issue where the release's validation is tracked, found by title."""
 
@@ -48,7 +50,7 @@ class ValidationIssueEvidence:
     title: str = "*{version}*validation*"
 
 
-@dataclass(frozen=True)
+@record
 class DocsEvidence:
     """``[evidence.docs_build_entry]``: the file the docs build publishes for this version."""
 
@@ -57,7 +59,7 @@ class DocsEvidence:
     path: str = "{version_short}/index.html"
 
 
-@dataclass(frozen=True)
+@record
 class PullEvidence:
     """A release-day PR: by ``url``, or the newest PR of ``repository`` whose title matches ``title``."""
 
@@ -66,7 +68,7 @@ class PullEvidence:
     number: int | None = None
 
 
-@dataclass(frozen=True)
+@record
 class TritonEvidence:
     """``[evidence.triton_pin_release]``: the pinned triton commit and the version released for it on PyPI."""
 
@@ -75,7 +77,7 @@ class TritonEvidence:
     versions: tuple[tuple[str, str], ...] = ()  # pinned commit (or a prefix of 7+) -> triton version on PyPI
 
 
-@dataclass(frozen=True)
+@record
 class ColabEvidence:
     """``[evidence.colab_issue]``: the issue asking Colab to take the new version, found by title."""
 
@@ -83,7 +85,7 @@ class ColabEvidence:
     title: str = "*{version}*"
 
 
-@dataclass(frozen=True)
+@record
 class EvidenceConfig:
     """Each step's evidence; None leaves that step to a signature."""
 

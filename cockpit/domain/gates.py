@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from cockpit.domain.record import record
 
 
 class GateStatus(StrEnum):
@@ -27,7 +28,7 @@ def worst(statuses: list[GateStatus] | tuple[GateStatus, ...]) -> GateStatus:
     return max(statuses, key=lambda s: s.rank, default=GateStatus.GREEN)
 
 
-@dataclass(frozen=True)
+@record
 class Gate:
     """One gate: ``name`` is a stable id (``milestone_empty``), ``summary`` one line of words."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from cockpit.domain.record import record
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 
 
-@dataclass(frozen=True)
+@record
 class Release:
     """One release: ``version`` like ``2.5.0``, ``repository`` like ``acme/torchlet``."""
 
@@ -37,7 +38,7 @@ def is_valid_version(text: str) -> bool:
     return bool(_VERSION.match(text))
 
 
-@dataclass(frozen=True)
+@record
 class CITarget:
     """A repository whose release branch must be green."""
 

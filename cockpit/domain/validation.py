@@ -14,14 +14,15 @@ must agree on what they look like, so both take these defaults (overridable in `
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from cockpit.domain.record import record
 
 VALIDATION_ISSUE_TITLE = "[v{version}] Release validation"
 VALIDATION_PHRASE = "Validated for {version}"
 VALIDATION_COMMENT = "Validated for {version}: this fix is in the release branch."
 
 
-@dataclass(frozen=True)
+@record
 class ValidationSettings:
     """Where the validation issue lives and how validation comments are recognised.
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from cockpit.domain.record import record
 
 
-@dataclass(frozen=True)
+@record
 class ReadOnlyReason:
     """One reason a session is read-only.
 
