@@ -37,11 +37,13 @@ def paused() -> bool:
     return _paused
 
 
-INTERACTIVE_THRESHOLDS = (10_000, 50, 100)
+INTERACTIVE_THRESHOLDS = (10_000, 1, 1_000)
 """Collection thresholds while a screen is up: Python's (700, 10, 10) make a young collection every
 few keystrokes and a full one every few dozen, which at PyTorch's scale takes 50 ms and more. With
 these, young collections are rare and small and a full one almost never comes by itself: ``sweep``
-runs it when nobody is typing."""
+runs it when nobody is typing. The middle generation is collected every other young collection, so
+it never holds more than two young collections' survivors: letting it gather fifty (a load's data
+arriving while keys are pressed) made a pass of 200 ms and more land on a keystroke."""
 
 _unswept = False
 _sweeps = 0
