@@ -24,6 +24,13 @@ class Table(Widget, can_focus=True):
     def action_copy(self) -> None: ...
 
 
+class Picks(Table):
+    """A table whose copy key is greyed out (nothing to copy)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "copy" else True
+
+
 class Overview(Widget, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("t", "trends", "Trends")]
 
@@ -31,9 +38,12 @@ class Overview(Widget, can_focus=True):
 
 
 class Panes(App):
+    CSS = "Table, Overview { height: 1; }"  # all on screen: the focus scrolls nothing
+
     def compose(self):
         yield Table(id="milestone")
         yield Table(id="picks")
+        yield Picks(id="greyed")
         yield Overview(id="overview")
         yield KeysFooter()
 
@@ -56,3 +66,23 @@ async def test_the_same_keys_are_not_rebuilt_and_other_keys_are_shown():
         await pilot.pause()
         now = {key.key for key in keys(app)}
         assert "t" in now and "s" not in now
+
+
+async def test_other_keys_reuse_the_key_widgets_and_draw_the_line_a_new_footer_would():
+    app = Panes()
+    async with app.run_test(size=(80, 10)) as pilot:
+        footer = app.query_one(KeysFooter)
+        await pilot.pause()
+        assert keys(app)
+        for pane in ("overview", "milestone", "greyed", "overview", "greyed"):
+            before = keys(app)
+            app.set_focus(app.query_one(f"#{pane}"))
+            await pilot.pause(0.1)
+            after = keys(app)
+            assert any(a is b for a, b in zip(before, after, strict=False)), "the key widgets there are reused"
+            drawn = app.export_screenshot()
+            footer.call_later(footer.recompose)  # what Textual's Footer does on every change
+            await pilot.pause(0.1)
+            assert not any(a is b for a, b in zip(after, keys(app), strict=False))
+            assert app.export_screenshot() == drawn, f"the key line of {pane} is the one a new footer draws"
+        assert [key.key for key in keys(app) if key.has_class("-disabled")] == ["y"]
