@@ -59,15 +59,35 @@ def empty_cache(cache: LRUCache[Any, Any]) -> None:
     cache.clear()
 
 
+def placed(style: Style, meta: Style) -> Style:
+    """``style`` given the meta of ``meta`` (a cell's place): the style DataTable's order of additions,
+    ``row + meta + component + segment + post``, gives when no other of them carries meta or a link
+    (``meta`` only adds its meta and its link id; additions are otherwise as ``Style._add``)."""
+    new: Style = Style.__new__(Style)
+    new._ansi = None
+    new._style_definition = None
+    new._color = style._color
+    new._bgcolor = style._bgcolor
+    new._attributes = style._attributes
+    new._set_attributes = style._set_attributes
+    new._link = None
+    new._link_id = meta._link_id
+    new._null = False
+    new._meta = meta._meta
+    new._hash = None
+    return new
+
+
 class RowsTable(DataTable[Any]):
     """A ``DataTable`` whose rows a pane replaces in one step: ``fit_columns`` then ``replace_rows``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._plain_lines: dict[tuple[RowKey, Any, int], tuple[object, list[Segment] | None]] = {}
-        self._frame_styles: dict[object, Style] | None = None  # while lines are drawn: styles worked out once
+        self._frame_styles: dict[object, Any] | None = None  # while lines are drawn: styles worked out once
         self._kept: dict[str, tuple[Sequence[Any], Row, dict[Any, Any]]] = {}  # per row key: its last cells
         self._kept_columns: tuple[Any, ...] = ()
+        self._metas: dict[tuple[int, int], Style] = {}  # per (row, column) on screen: the meta a click reads
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The table's style and each kind of row's style are worked out once for all the lines of a
@@ -109,6 +129,125 @@ class RowsTable(DataTable[Any]):
         ):
             empty_cache(cache)
         super()._clear_caches()
+
+    def _render_line_in_row(
+        self,
+        row_key: RowKey,
+        line_no: int,
+        base_style: Style,
+        cursor_location: Coordinate,
+        hover_location: Coordinate,
+    ) -> tuple[list[list[Segment]], list[list[Segment]]]:
+        # DataTable works out, for every line, the header's style and the table's background (each
+        # walks every ancestor's styles) and each column's width, whether the line needs them or not.
+        # A one-line row of a row-cursor table without fixed columns or labels, as every pane's is,
+        # is drawn here with what the frame worked out once: the same segments in the same styles.
+        frame = self._frame_styles
+        row_index = self._row_locations.get(row_key)
+        row = self.rows.get(row_key)
+        if (
+            frame is None
+            or row_index is None
+            or row is None
+            or row.height != 1
+            or row.auto_height
+            or row_index < self.fixed_rows
+            or self.fixed_columns
+            or self.cursor_type != "row"
+            or (self._labelled_row_exists and self.show_row_labels)
+        ):
+            return super()._render_line_in_row(row_key, line_no, base_style, cursor_location, hover_location)
+        cache_key = (
+            row_key,
+            line_no,
+            base_style,
+            cursor_location,
+            hover_location,
+            self.cursor_type,
+            self.show_cursor,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+        )  # DataTable's own key for this row's line
+        cached = self._row_render_cache.get(cache_key)
+        if cached is not None:
+            return cached
+        columns = self._frame_columns(frame)
+        row_style = self._get_row_style(row_index, base_style)
+        cursor = cursor_location.row == row_index
+        hover = hover_location.row == row_index
+        component_style, post_style = self._cell_styles(frame, cursor, hover)
+        # A cell's segments take the row's, the cursor's and their own styles, then the cell's place
+        # (the meta a click reads): those styles are combined once per frame, the place added last.
+        plain_styles = not any(s._meta or s._link for s in (row_style, component_style, post_style))
+        combined = frame.setdefault(("combined", row_style, cursor, hover), {})
+        metas = self._metas
+        scrollable_row: list[list[Segment]] = []
+        for column_index, (column_key, width) in enumerate(columns):
+            text = self._plain_line(row_key, column_key, width)
+            if text is None:
+                scrollable_row.append(
+                    self._render_cell(row_index, column_index, row_style, width, cursor, hover)[line_no]
+                )
+                continue
+            meta = metas.get((row_index, column_index))
+            if meta is None:
+                if len(metas) > 50_000:
+                    metas.clear()
+                meta = metas[row_index, column_index] = Style.from_meta({"row": row_index, "column": column_index})
+            if not plain_styles:
+                pre_style = row_style + meta + component_style
+                scrollable_row.append(list(Segment.apply_style(text, pre_style, post_style)))
+                continue
+            cell: list[Segment] = []
+            for segment_text, segment_style, _control in text:
+                if segment_style is not None and (segment_style._meta or segment_style._link):
+                    cell.append(Segment(segment_text, row_style + meta + component_style + segment_style + post_style))
+                    continue
+                style = combined.get(segment_style)
+                if style is None:
+                    style = combined[segment_style] = row_style + component_style + segment_style + post_style
+                cell.append(Segment(segment_text, placed(style, meta)))
+            scrollable_row.append(cell)
+        # Beyond the last column, as DataTable extends the row's styles to the table's edge.
+        extend_style, _ = self._cell_styles(frame, cursor, hover, plain=True)
+        extend_style = row_style + extend_style
+        extend_style += Style.from_meta({"row": row_index, "column": 0, "out_of_bounds": True})
+        remaining = max(0, self.size.width - sum(width for _key, width in columns) - self._row_label_column_width)
+        scrollable_row.append([Segment(" " * remaining, extend_style)])
+        row_pair: tuple[list[list[Segment]], list[list[Segment]]] = ([], scrollable_row)
+        self._row_render_cache[cache_key] = row_pair
+        return row_pair
+
+    def _frame_columns(self, frame: dict[object, Any]) -> list[tuple[Any, int]]:
+        """Each column's key and width on screen, worked out once per frame."""
+        columns = frame.get("columns")
+        if columns is None:
+            columns = frame["columns"] = [
+                (column.key, column.get_render_width(self)) for column in self.ordered_columns
+            ]
+        return columns
+
+    def _cell_styles(
+        self, frame: dict[object, Any], cursor: bool, hover: bool, plain: bool = False
+    ) -> tuple[Style, Style]:
+        """DataTable's component and post styles of a data cell (``plain``: of the space beyond the
+        last column, which takes no CSS priority), worked out once per frame."""
+        kind = ("cell", cursor, hover, plain)
+        styles = frame.get(kind)
+        if styles is None:
+            styles = frame[kind] = self._get_styles_to_render_cell(
+                False,
+                False,
+                False,
+                hover,
+                cursor,
+                self.show_cursor,
+                self._show_hover_cursor,
+                not plain and self.cursor_foreground_priority == "css",
+                not plain and self.cursor_background_priority == "css",
+            )
+        return styles
 
     def _render_cell(
         self,

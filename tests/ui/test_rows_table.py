@@ -186,6 +186,53 @@ async def test_a_frame_of_the_pane_table_is_the_frame_datatable_draws_for_the_sa
         assert frames[1] == frames[0]
 
 
+async def test_a_row_cursor_table_draws_datatable_s_own_frame_after_a_sort_with_cursor_hover_links_and_clicks():
+    """The panes' tables (row cursor, zebra stripes) draw their rows with styles worked out once per
+    frame: the same characters, colours and the meta a click or the mouse reads, as ``DataTable``."""
+    link = Text.from_markup("[link=https://github.com/pytorch/pytorch/pull/7]#7[/link] [@click=app.bell]ring[/]")
+    rows = [
+        (
+            str(k),
+            (
+                Text(f"#{k}"),
+                Text("under review" if k % 3 else "accepted", style="bold #cc3333"),
+                link.copy() if k % 4 == 0 else Text.assemble(("fix: ", "italic"), f"note {k}"),
+                f"plain {k}",
+            ),
+        )
+        for k in range(30)
+    ]
+
+    class Both(App):
+        def compose(self):
+            for id_, table_class in (("by-hand", DataTable), ("at-once", RowsTable)):
+                table = table_class(id=id_, zebra_stripes=True, cursor_type="row")
+                for key in ("pr", "status", "title", "note"):
+                    table.add_column(key.title(), key=key)
+                table.styles.height = 14
+                yield table
+
+    app = Both()
+    async with app.run_test(size=(90, 30)) as pilot:
+        by_hand, at_once = app.query_one("#by-hand", DataTable), app.query_one("#at-once", RowsTable)
+        at_once.fit_columns(rows)
+        at_once.replace_rows(rows)
+        at_once.replace_rows(reversed(rows))  # a sort: the same cells on other rows
+        for key, cells in reversed(rows):
+            by_hand.add_row(*cells, key=key)
+        frames = []
+        for table in (by_hand, at_once):
+            table.move_cursor(row=5)
+            table.focus()
+            table._set_hover_cursor(True)
+            table.hover_coordinate = table.hover_coordinate.__class__(2, 1)
+            await pilot.pause()
+            frames.append(frame(table))
+        assert frames[1] == frames[0]
+        metas = [segment_style.meta for line in frames[1] for _text, segment_style in line if segment_style]
+        assert {"row": 3, "column": 2} in metas, "a click on a cell reads its row and column"
+
+
 def test_a_filter_frees_the_lines_drawn_before_it_at_once_not_in_a_later_collection():
     """``LRUCache.clear`` leaves its ring of links (and every line they hold) to the cycle collector,
     whose full passes then fall on keystrokes; the table empties its caches link by link."""
