@@ -322,12 +322,23 @@ class RowsTable(DataTable[Any]):
         """What ``Padding(cell, (0, p))`` draws on one line of ``width`` (the table adds its styles)."""
         padding = self.cell_padding
         inner = width - 2 * padding
+        pad = [Segment(" " * padding)] if padding else []
+        plain = cell.plain
+        length = cell_len(plain)
+        if not cell._spans and length <= inner:
+            # One style over the whole text, nothing cut: the segments ``Text.render`` gives, directly.
+            style = self.app.console.get_style(cell.style, default=Style.null()) if cell.style else None
+            if style is not None and style.link:
+                style = style.copy()
+            segments = [Segment(plain, style)] if plain else []
+            if length < inner:
+                segments.append(Segment(" " * (inner - length)))
+            return [*pad, *segments, *pad]
         line = cell.copy()
         line.end = ""
         line.truncate(inner, overflow=cell.overflow or self.app.console_options.overflow or "fold")
         line = _NEWLINE.join([line])  # as Text.__rich_console__ does: the text's own style becomes a span
         segments = Segment.adjust_line_length(list(line.render(self.app.console)), inner)
-        pad = [Segment(" " * padding)] if padding else []
         return [*pad, *segments, *pad]
 
     def fit_columns(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
