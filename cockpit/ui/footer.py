@@ -99,20 +99,36 @@ class KeysFooter(Footer):
             return
         self._shown = shown_keys(self.screen)
         self.styles.grid_size_columns = sum(1 for key in wanted if not key.palette)
-        new: dict[bool, list[FooterKey]] = {}
-        for palette in (False, True):
-            widgets = [child for child in children if child.has_class("-command-palette") is palette]
-            keys = [key for key in wanted if key.palette is palette]
-            for widget, key in zip(widgets, keys, strict=False):
+        # A key still shown keeps its widget, untouched (nothing to draw again); the others take the
+        # widgets of keys no longer shown, or new ones.
+        showing: dict[tuple[str, str, bool], list[FooterKey]] = {}
+        for child in children:
+            showing.setdefault((child.key, child.action, child.has_class("-command-palette")), []).append(child)
+        kept = [next(iter(showing.get((key.key, key.action, key.palette)) or []), None) for key in wanted]
+        for widget in kept:
+            if widget is not None:
+                showing[widget.key, widget.action, widget.has_class("-command-palette")].remove(widget)
+        spare = [widget for widgets in showing.values() for widget in widgets]
+        order: list[FooterKey] = []
+        new: list[FooterKey] = []
+        for key, widget in zip(wanted, kept, strict=True):
+            if widget is None:
+                widget = next((w for w in spare if w.has_class("-command-palette") is key.palette), None)
+                if widget is not None:
+                    spare.remove(widget)
+                else:
+                    widget = self._key_widget(key)
+                    new.append(widget)
+            if widget not in new:
                 show_in(widget, key)
-            new[palette] = [self._key_widget(key) for key in keys[len(widgets) :]]
-            for widget in widgets[len(keys) :]:
-                await widget.remove()
-        if new[False]:  # the other keys stay left of the command palette's, as composed
-            palette_widget = next((c for c in self.children if c.has_class("-command-palette")), None)
-            await self.mount_all(new[False], before=palette_widget)
-        if new[True]:
-            await self.mount_all(new[True])
+            order.append(widget)
+        for widget in spare:
+            await widget.remove()
+        if new:
+            await self.mount_all(new)
+        for index, widget in enumerate(order):  # in the order Footer composes them
+            if self.children[index] is not widget:
+                self.move_child(widget, before=index)
 
     def _key_widget(self, key: KeyShown) -> FooterKey:
         classes = "-command-palette" if key.palette else ""
