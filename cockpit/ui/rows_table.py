@@ -31,12 +31,14 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual._two_way_dict import TwoWayDict
 from textual.cache import LRUCache
 from textual.coordinate import Coordinate
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.render import measure
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import DataTable
 from textual.widgets._data_table import Row, RowKey, default_cell_formatter
 
@@ -82,12 +84,22 @@ class RowsTable(DataTable[Any]):
     """A ``DataTable`` whose rows a pane replaces in one step: ``fit_columns`` then ``replace_rows``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        self._styled_as: tuple[Any, ...] | None = None  # the style state of the lines in the caches
+        self._lines_by_style: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # per other focus state: its lines
+        super().__init__(*args, **kwargs)  # it empties the caches
         self._plain_lines: dict[tuple[RowKey, Any, int], tuple[object, list[Segment] | None]] = {}
         self._frame_styles: dict[object, Any] | None = None  # while lines are drawn: styles worked out once
         self._kept: dict[str, tuple[Sequence[Any], Row, dict[Any, Any]]] = {}  # per row key: its last cells
         self._kept_columns: tuple[Any, ...] = ()
+        self._drawn_size: Size | None = None  # the size of the last Resize
         self._metas: dict[tuple[int, int], Style] = {}  # per (row, column) on screen: the meta a click reads
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # DataTable forgets every line it drew on each Resize, and a table shown again (a pane
+        # switch) gets one at the size it had: its lines, drawn at that size, are still right.
+        if event.size == self._drawn_size:
+            event.prevent_default()  # not DataTable's handler
+        self._drawn_size = event.size
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The table's style and each kind of row's style are worked out once for all the lines of a
@@ -128,7 +140,41 @@ class RowsTable(DataTable[Any]):
             self._ordered_row_cache,
         ):
             empty_cache(cache)
+        for caches in self._lines_by_style.values():
+            for cache in caches:
+                empty_cache(cache)
+        self._lines_by_style.clear()
         super()._clear_caches()
+
+    def _style_state(self) -> tuple[Any, ...]:
+        """What the table's styles follow: the app's CSS and theme, its classes, its pseudo-classes last."""
+        app = self.app
+        return (app._css_update_count, app.theme, frozenset(self.classes), self.get_pseudo_class_state())
+
+    def notify_style_update(self) -> None:
+        # The focus moving restyles the table (its cursor's colours): DataTable forgets every line it
+        # drew. The lines drawn in each focus state are kept instead, as long as nothing else in its
+        # styles changed, so that a pane shown again is drawn from them (its rows, cursor and size are
+        # in the lines' keys).
+        before, after = self._styled_as, self._style_state()
+        self._styled_as = after
+        if before is None or before == after or before[:-1] != after[:-1]:
+            self._clear_caches()
+            super().notify_style_update()
+            return
+        self._lines_by_style[before] = (self._line_cache, self._row_render_cache)
+        for state in [state for state in self._lines_by_style if state[:-1] != after[:-1]]:
+            for cache in self._lines_by_style.pop(state):
+                empty_cache(cache)
+        self._line_cache, self._row_render_cache = self._lines_by_style.pop(after, None) or (
+            LRUCache(1000),
+            LRUCache(1000),
+        )
+        empty_cache(self._cell_render_cache)
+        self._styles_cache.clear()
+        self._get_styles_to_render_cell.cache_clear()
+        Widget.notify_style_update(self)  # the widget's own style caches, not DataTable's lines
+        self.refresh()
 
     def _render_line_in_row(
         self,

@@ -233,6 +233,85 @@ async def test_a_row_cursor_table_draws_datatable_s_own_frame_after_a_sort_with_
         assert {"row": 3, "column": 2} in metas, "a click on a cell reads its row and column"
 
 
+async def test_a_table_shown_again_at_its_size_draws_from_the_lines_it_drew_not_anew(monkeypatch):
+    """A pane switch hides one table and shows another at the size it had: DataTable forgot every
+    line it drew then (a Resize), and drew them all again on the next key."""
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted"), f"note {k}")) for k in range(40)]
+
+    class Switch(App):
+        def compose(self):
+            for id_ in ("first", "second"):
+                table = RowsTable(id=id_, zebra_stripes=True, cursor_type="row")
+                for key in ("pr", "status", "note"):
+                    table.add_column(key.title(), key=key)
+                yield table
+
+    app = Switch()
+    async with app.run_test(size=(80, 20)) as pilot:
+        first, second = app.query_one("#first", RowsTable), app.query_one("#second", RowsTable)
+        for table in (first, second):
+            table.fit_columns(rows)
+            table.replace_rows(rows)
+        second.display = False
+        first.focus()
+        await pilot.pause()
+        drawn: list[object] = []
+        draw = RowsTable._render_line_in_row
+        monkeypatch.setattr(
+            RowsTable, "_render_line_in_row", lambda self, *a, **k: drawn.append(a) or draw(self, *a, **k)
+        )
+        for switch, (shown, hidden) in enumerate([(second, first), (first, second)] * 3):
+            drawn.clear()
+            hidden.display = False
+            shown.display = True
+            shown.focus()
+            await pilot.pause()
+            await pilot.pause()
+            if switch >= 4:  # once each has been shown and laid out at its size
+                assert drawn == [], "the table shown again is drawn from the lines it drew before"
+        second.display, first.display = True, False
+        second.focus()
+        await pilot.pause()
+        drawn.clear()
+        second.move_cursor(row=1)  # the next key on the table shown again
+        await pilot.pause()
+        assert 0 < len(drawn) <= 2, "only the two rows the cursor left and reached are drawn again"
+
+
+async def test_lines_kept_across_a_focus_change_are_never_drawn_in_styles_that_have_changed_since():
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted", style="bold"), f"note {k}")) for k in range(40)]
+
+    class Switch(App):
+        def compose(self):
+            for id_ in ("first", "second"):
+                table = RowsTable(id=id_, zebra_stripes=True, cursor_type="row")
+                for key in ("pr", "status", "note"):
+                    table.add_column(key.title(), key=key)
+                yield table
+
+    def drawn(table: RowsTable) -> list[list[tuple[str, object]]]:
+        strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+        return [[(segment.text, segment.style) for segment in strip.simplify()] for strip in strips]
+
+    app = Switch()
+    async with app.run_test(size=(80, 20)) as pilot:
+        first, second = app.query_one("#first", RowsTable), app.query_one("#second", RowsTable)
+        for table in (first, second):
+            table.fit_columns(rows)
+            table.replace_rows(rows)
+        for step, (shown, hidden) in enumerate([(second, first), (first, second)] * 4):
+            if step == 5:
+                app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+            if step == 6:
+                shown.zebra_stripes = False
+            hidden.display = False
+            shown.display = True
+            shown.focus()
+            await pilot.pause()
+            await pilot.pause()
+            assert drawn(shown) == frame(shown), f"step {step}: the lines kept are the lines drawn anew"
+
+
 def test_a_filter_frees_the_lines_drawn_before_it_at_once_not_in_a_later_collection():
     """``LRUCache.clear`` leaves its ring of links (and every line they hold) to the cycle collector,
     whose full passes then fall on keystrokes; the table empties its caches link by link."""
