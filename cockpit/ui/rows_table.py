@@ -362,7 +362,12 @@ class RowsTable(DataTable[Any]):
             return False
         if "\n" in cell.plain or "\t" in cell.plain:
             return False
-        return self.app.console_options.justify in (None, "default")
+        frame = self._frame_styles
+        if frame is None:
+            return self.app.console_options.justify in (None, "default")
+        if "justify" not in frame:  # the console's options are built anew on each look: once a frame
+            frame["justify"] = self.app.console_options.justify
+        return frame["justify"] in (None, "default")
 
     def _line_of(self, cell: Text, width: int) -> list[Segment]:
         """What ``Padding(cell, (0, p))`` draws on one line of ``width`` (the table adds its styles)."""
@@ -380,9 +385,11 @@ class RowsTable(DataTable[Any]):
             if length < inner:
                 segments.append(Segment(" " * (inner - length)))
             return [*pad, *segments, *pad]
-        line = cell.copy()
-        line.end = ""
-        line.truncate(inner, overflow=cell.overflow or self.app.console_options.overflow or "fold")
+        line = cell
+        if length > inner:  # cut to the column (as Padding's render does); otherwise the cell as it is
+            line = cell.copy()
+            line.end = ""
+            line.truncate(inner, overflow=cell.overflow or self.app.console_options.overflow or "fold")
         line = _NEWLINE.join([line])  # as Text.__rich_console__ does: the text's own style becomes a span
         segments = Segment.adjust_line_length(list(line.render(self.app.console)), inner)
         return [*pad, *segments, *pad]
