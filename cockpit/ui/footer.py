@@ -98,7 +98,9 @@ class KeysFooter(Footer):
             await self.recompose()
             return
         self._shown = shown_keys(self.screen)
-        self.styles.grid_size_columns = sum(1 for key in wanted if not key.palette)
+        # As Footer.compose sets it, but without drawing every key again: the line is laid out
+        # horizontally, the grid's size does not change what it shows.
+        self.styles.set_rule("grid_size_columns", sum(1 for key in wanted if not key.palette))
         # A key still shown keeps its widget, untouched (nothing to draw again); the others take the
         # widgets of keys no longer shown, or new ones.
         showing: dict[tuple[str, str, bool], list[FooterKey]] = {}
