@@ -91,13 +91,14 @@ class RowsTable(DataTable[Any]):
         self._frame_styles: dict[object, Any] | None = None  # while lines are drawn: styles worked out once
         self._kept: dict[str, tuple[Sequence[Any], Row, dict[Any, Any]]] = {}  # per row key: its last cells
         self._kept_columns: tuple[Any, ...] = ()
-        self._drawn_size: Size | None = None  # the size of the last Resize
+        self._drawn_size: Size | None = None  # the size at the last Resize
         self._metas: dict[tuple[int, int], Style] = {}  # per (row, column) on screen: the meta a click reads
 
     def _on_resize(self, event: events.Resize) -> None:
         # DataTable forgets every line it drew on each Resize, and a table shown again (a pane
-        # switch) gets one at the size it had: its lines, drawn at that size, are still right.
-        if event.size == self._drawn_size:
+        # switch) gets one at the size it had, a table whose filter line opens or closes one a line
+        # shorter or taller: a line is drawn to the table's width only, so those lines are still right.
+        if self._drawn_size is not None and event.size.width == self._drawn_size.width:
             event.prevent_default()  # not DataTable's handler
         self._drawn_size = event.size
 

@@ -273,6 +273,12 @@ async def test_a_table_shown_again_at_its_size_draws_from_the_lines_it_drew_not_
         second.focus()
         await pilot.pause()
         drawn.clear()
+        second.styles.height = second.size.height - 1  # the filter line opens above it
+        await pilot.pause()
+        await pilot.pause()
+        second.refresh()  # drawn again whole, as after a focus change
+        await pilot.pause()
+        assert drawn == [], "a table a line shorter draws the lines it drew"
         second.move_cursor(row=1)  # the next key on the table shown again
         await pilot.pause()
         assert 0 < len(drawn) <= 2, "only the two rows the cursor left and reached are drawn again"
