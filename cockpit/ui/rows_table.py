@@ -34,6 +34,7 @@ from rich.text import Text
 from textual import events
 from textual._two_way_dict import TwoWayDict
 from textual.cache import LRUCache
+from textual.color import Color
 from textual.coordinate import Coordinate
 from textual.geometry import Region, Size
 from textual.render import measure
@@ -187,8 +188,9 @@ class RowsTable(DataTable[Any]):
     ) -> tuple[list[list[Segment]], list[list[Segment]]]:
         # DataTable works out, for every line, the header's style and the table's background (each
         # walks every ancestor's styles) and each column's width, whether the line needs them or not.
-        # A one-line row of a row-cursor table without fixed columns or labels, as every pane's is,
-        # is drawn here with what the frame worked out once: the same segments in the same styles.
+        # A one-line row of a table with a row cursor (or none) and no fixed columns or labels, as
+        # every pane's is, is drawn here with what the frame worked out once: the same segments in
+        # the same styles.
         frame = self._frame_styles
         row_index = self._row_locations.get(row_key)
         row = self.rows.get(row_key)
@@ -200,7 +202,7 @@ class RowsTable(DataTable[Any]):
             or row.auto_height
             or row_index < self.fixed_rows
             or self.fixed_columns
-            or self.cursor_type != "row"
+            or self.cursor_type not in ("row", "none")
             or (self._labelled_row_exists and self.show_row_labels)
         ):
             return super()._render_line_in_row(row_key, line_no, base_style, cursor_location, hover_location)
@@ -221,8 +223,9 @@ class RowsTable(DataTable[Any]):
             return cached
         columns = self._frame_columns(frame)
         row_style = self._get_row_style(row_index, base_style)
-        cursor = cursor_location.row == row_index
-        hover = hover_location.row == row_index
+        row_cursor = self.cursor_type == "row"  # otherwise no cursor at all: no cell is lit
+        cursor = row_cursor and cursor_location.row == row_index
+        hover = row_cursor and hover_location.row == row_index
         component_style, post_style = self._cell_styles(frame, cursor, hover)
         # A cell's segments take the row's, the cursor's and their own styles, then the cell's place
         # (the meta a click reads): those styles are combined once per frame, the place added last.
@@ -257,8 +260,16 @@ class RowsTable(DataTable[Any]):
                 cell.append(Segment(segment_text, placed(style, meta)))
             scrollable_row.append(cell)
         # Beyond the last column, as DataTable extends the row's styles to the table's edge.
-        extend_style, _ = self._cell_styles(frame, cursor, hover, plain=True)
-        extend_style = row_style + extend_style
+        if row_cursor:
+            extend_style, _ = self._cell_styles(frame, cursor, hover, plain=True)
+            extend_style = row_style + extend_style
+        elif row_style.bgcolor is not None:
+            if "background" not in frame:
+                frame["background"] = self.background_colors[1]
+            faded = Color.from_rich_color(row_style.bgcolor).blend(frame["background"], factor=0.25)
+            extend_style = Style.from_color(color=row_style.color, bgcolor=faded.rich_color)
+        else:
+            extend_style = Style.from_color(row_style.color, row_style.bgcolor)
         extend_style += Style.from_meta({"row": row_index, "column": 0, "out_of_bounds": True})
         remaining = max(0, self.size.width - sum(width for _key, width in columns) - self._row_label_column_width)
         scrollable_row.append([Segment(" " * remaining, extend_style)])

@@ -186,7 +186,10 @@ async def test_a_frame_of_the_pane_table_is_the_frame_datatable_draws_for_the_sa
         assert frames[1] == frames[0]
 
 
-async def test_a_row_cursor_table_draws_datatable_s_own_frame_after_a_sort_with_cursor_hover_links_and_clicks():
+@pytest.mark.parametrize("cursor_type", ["row", "none"])
+async def test_a_pane_table_draws_datatable_s_own_frame_after_a_sort_with_cursor_hover_links_and_clicks(
+    cursor_type: str,
+):
     """The panes' tables (row cursor, zebra stripes) draw their rows with styles worked out once per
     frame: the same characters, colours and the meta a click or the mouse reads, as ``DataTable``."""
     link = Text.from_markup("[link=https://github.com/pytorch/pytorch/pull/7]#7[/link] [@click=app.bell]ring[/]")
@@ -206,7 +209,7 @@ async def test_a_row_cursor_table_draws_datatable_s_own_frame_after_a_sort_with_
     class Both(App):
         def compose(self):
             for id_, table_class in (("by-hand", DataTable), ("at-once", RowsTable)):
-                table = table_class(id=id_, zebra_stripes=True, cursor_type="row")
+                table = table_class(id=id_, zebra_stripes=True, cursor_type=cursor_type)
                 for key in ("pr", "status", "title", "note"):
                     table.add_column(key.title(), key=key)
                 table.styles.height = 14
