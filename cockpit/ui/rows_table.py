@@ -452,10 +452,13 @@ class RowsTable(DataTable[Any]):
         self._data = data
         self.rows = table_rows
         self._row_locations = TwoWayDict({row_key: index for index, row_key in enumerate(data)})
-        self._new_rows.clear()  # nothing to measure: the idle pass only sizes the table
-        self._require_update_dimensions = True
+        self._new_rows.clear()  # nothing to measure
         self._update_count += 1
+        # Sized here, as DataTable's idle pass would: that pass also forgets every line drawn and
+        # lays the screen out again, which drew each filter or sort keystroke's rows twice.
+        header_height = self.header_height if self.show_header else 0
+        width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
+        self.virtual_size = Size(width, self._total_row_height + header_height)
         cursor_row = min(self.cursor_coordinate.row, max(0, len(data) - 1))
         self.cursor_coordinate = Coordinate(cursor_row, self.cursor_coordinate.column)
         self.refresh()
-        self.check_idle()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from rich.text import Text
+from textual._compositor import Compositor
 from textual.app import App
 from textual.geometry import Region
 from textual.widgets import DataTable
@@ -319,6 +320,47 @@ async def test_lines_kept_across_a_focus_change_are_never_drawn_in_styles_that_h
             await pilot.pause()
             await pilot.pause()
             assert drawn(shown) == frame(shown), f"step {step}: the lines kept are the lines drawn anew"
+
+
+async def test_a_filter_or_sort_keystroke_draws_each_row_on_screen_once_and_lays_out_only_a_new_row_count(monkeypatch):
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted" if k % 2 else "under review"), f"note {k}")) for k in range(200)]
+
+    class One(App):
+        def compose(self):
+            table = RowsTable(zebra_stripes=True, cursor_type="row")
+            for key in ("pr", "status", "note"):
+                table.add_column(key.title(), key=key)
+            yield table
+
+    app = One()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(RowsTable)
+        table.fit_columns(rows)
+        table.replace_rows(rows)
+        table.focus()
+        await pilot.pause()
+        drawn: list[object] = []
+        draw = RowsTable._render_line_in_row
+        monkeypatch.setattr(
+            RowsTable, "_render_line_in_row", lambda self, *a, **k: drawn.append(a[0]) or draw(self, *a, **k)
+        )
+        shown = rows
+        for keep in ("accepted", "under", "under review"):  # the filter typed, key by key
+            drawn.clear()
+            shown = [row for row in rows if keep in row[1][1].plain]
+            table.replace_rows(shown)
+            await pilot.pause()
+            await pilot.pause()
+            assert len(drawn) == len(set(drawn)) <= table.size.height, f"{keep!r}: each row on screen drawn once"
+            assert table.virtual_size.height == table.row_count + 1  # the rows and the header
+            assert table.virtual_size.width == sum(c.get_render_width(table) for c in table.ordered_columns)
+        laid_out: list[object] = []
+        reflow = Compositor.reflow
+        monkeypatch.setattr(Compositor, "reflow", lambda self, *a: laid_out.append(a) or reflow(self, *a))
+        table.replace_rows(reversed(shown))  # a sort: the same rows, in another order
+        await pilot.pause()
+        await pilot.pause()
+        assert laid_out == [], "a sort lays nothing out again"
 
 
 def test_a_filter_frees_the_lines_drawn_before_it_at_once_not_in_a_later_collection():
