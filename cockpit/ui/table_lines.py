@@ -79,6 +79,7 @@ class QuickLines(DataTable[Any]):
         self._frame_styles: dict[object, Any] | None = None  # while lines are drawn: styles worked out once
         self._drawn_size: Size | None = None  # the size at the last Resize
         self._metas: dict[tuple[int, int], Style] = {}  # per (row, column) on screen: the meta a click reads
+        self._placed: dict[tuple[Style, Style], Style] = {}  # per style and meta: the style with the meta
 
     def _on_resize(self, event: events.Resize) -> None:
         # DataTable forgets every line it drew on each Resize, and a table shown again (a pane
@@ -216,7 +217,9 @@ class QuickLines(DataTable[Any]):
         # (the meta a click reads): those styles are combined once per frame, the place added last.
         plain_styles = not any(s._meta or s._link for s in (row_style, component_style, post_style))
         combined = frame.setdefault(("combined", row_style, cursor, hover), {})
-        metas = self._metas
+        metas, placed_styles = self._metas, self._placed
+        if len(placed_styles) > 100_000:
+            placed_styles.clear()
         scrollable_row: list[list[Segment]] = []
         for column_index, (column_key, width) in enumerate(columns):
             text = self._plain_line(row_key, column_key, width)
@@ -229,6 +232,7 @@ class QuickLines(DataTable[Any]):
             if meta is None:
                 if len(metas) > 50_000:
                     metas.clear()
+                    placed_styles.clear()
                 meta = metas[row_index, column_index] = Style.from_meta({"row": row_index, "column": column_index})
             if not plain_styles:
                 pre_style = row_style + meta + component_style
@@ -242,7 +246,12 @@ class QuickLines(DataTable[Any]):
                 style = combined.get(segment_style)
                 if style is None:
                     style = combined[segment_style] = row_style + component_style + segment_style + post_style
-                cell.append(Segment(segment_text, placed(style, meta)))
+                # The same style in the same place is the same object from frame to frame: its hash,
+                # and what the line filters worked out for it, are kept.
+                final = placed_styles.get((style, meta))
+                if final is None:
+                    final = placed_styles[style, meta] = placed(style, meta)
+                cell.append(Segment(segment_text, final))
             scrollable_row.append(cell)
         # Beyond the last column, as DataTable extends the row's styles to the table's edge.
         if row_cursor:
