@@ -6,9 +6,10 @@ in the filter, each open and close of a dialog. Most of those leave the same key
 table panes share their keys); rebuilding them was about a sixth of a pane switch's work.
 
 When the keys do change (two panes with different keys), the key widgets already there are given
-their new key, words and state in place, and only the ones missing are built: building a key widget
-styles it three times over (once mounted, once for each value its ``compact`` flag takes), which was
-two thirds of a pane switch's work. The line drawn is the one ``Footer`` would draw.
+their new key, words and state in place, and only the ones missing are built (those left over are
+hidden, for the next keys): building a key widget styles it three times over (once mounted, once for
+each value its ``compact`` flag takes), which was two thirds of a pane switch's work. The line drawn
+is the one ``Footer`` would draw.
 """
 
 from __future__ import annotations
@@ -102,15 +103,18 @@ class KeysFooter(Footer):
         # horizontally, the grid's size does not change what it shows.
         self.styles.set_rule("grid_size_columns", sum(1 for key in wanted if not key.palette))
         # A key still shown keeps its widget, untouched (nothing to draw again); the others take the
-        # widgets of keys no longer shown, or new ones.
+        # widgets of keys no longer shown, or new ones. Widgets left over are hidden, not removed: the
+        # next pane or the filter's Esc shows their keys again without building them anew.
         showing: dict[tuple[str, str, bool], list[FooterKey]] = {}
         for child in children:
-            showing.setdefault((child.key, child.action, child.has_class("-command-palette")), []).append(child)
+            if child.display:
+                showing.setdefault((child.key, child.action, child.has_class("-command-palette")), []).append(child)
         kept = [next(iter(showing.get((key.key, key.action, key.palette)) or []), None) for key in wanted]
         for widget in kept:
             if widget is not None:
                 showing[widget.key, widget.action, widget.has_class("-command-palette")].remove(widget)
         spare = [widget for widgets in showing.values() for widget in widgets]
+        spare += [child for child in children if not child.display]
         order: list[FooterKey] = []
         new: list[FooterKey] = []
         for key, widget in zip(wanted, kept, strict=True):
@@ -118,6 +122,7 @@ class KeysFooter(Footer):
                 widget = next((w for w in spare if w.has_class("-command-palette") is key.palette), None)
                 if widget is not None:
                     spare.remove(widget)
+                    widget.display = True
                 else:
                     widget = self._key_widget(key)
                     new.append(widget)
@@ -125,10 +130,10 @@ class KeysFooter(Footer):
                 show_in(widget, key)
             order.append(widget)
         for widget in spare:
-            await widget.remove()
+            widget.display = False
         if new:
             await self.mount_all(new)
-        for index, widget in enumerate(order):  # in the order Footer composes them
+        for index, widget in enumerate([*order, *spare]):  # in the order Footer composes them, the hidden last
             if self.children[index] is not widget:
                 self.move_child(widget, before=index)
 

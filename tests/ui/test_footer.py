@@ -66,7 +66,8 @@ class Panes(App):
 
 
 def keys(app: App) -> list[FooterKey]:
-    return list(app.query(FooterKey))
+    """The key widgets on the line (those kept hidden for later keys are not)."""
+    return [key for key in app.query(FooterKey) if key.display]
 
 
 async def test_the_same_keys_are_not_rebuilt_and_other_keys_are_shown():
@@ -105,3 +106,11 @@ async def test_other_keys_reuse_the_key_widgets_and_draw_the_line_a_new_footer_w
             assert not {id(k) for k in after} & {id(k) for k in keys(app)}
             assert app.export_screenshot() == drawn, f"the key line of {pane} is the one a new footer draws"
         assert [key.key for key in keys(app) if key.has_class("-disabled")] == ["y"]
+        built: set[int] = set()
+        for lap in range(2):
+            for pane in ("milestone", "overview", "triage", "greyed", "overview"):
+                app.set_focus(app.query_one(f"#{pane}"))
+                await pilot.pause(0.1)
+            if lap:
+                assert {id(key) for key in app.query(FooterKey)} == built, "keys shown before are not built again"
+            built = {id(key) for key in app.query(FooterKey)}
