@@ -12,9 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
+from textual.widgets import Label
 
 from cockpit.ui.keymap import key_label
+from cockpit.ui.rows_table import RowsTable
 
 
 def binding_rows(
@@ -60,7 +61,8 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog help"):
             for title, rows in self.sections:
                 yield Label(Text(title, style="bold"), classes="help-title")
-                table: DataTable[str | Text] = DataTable(cursor_type="none", show_cursor=False, classes="help-table")
+                # The panes' table: its lines are drawn in a fraction of DataTable's time, the same.
+                table = RowsTable(cursor_type="none", show_cursor=False, classes="help-table")
                 table.add_columns("Key", "Binding id", "What it does")
                 for key, text, binding_id in rows:
                     table.add_row(

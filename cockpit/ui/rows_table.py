@@ -7,18 +7,11 @@ Rich: on 600 rows of nine columns, about a hundred milliseconds for every filter
 rows once per report with ``fit_columns`` (a ``Text``'s width is its longest line, nothing is
 rendered), so a filter or a sort costs only the frame that shows it. Column widths only grow, as
 with ``clear()`` and ``add_row``, and fit every row of the report: they do not jump while a filter
-is typed.
+is typed. Each row's key objects and cells are kept until the next report (lookups by identity).
 
-Drawing a frame after a filter or a sort renders every cell on screen again (some 400 at 160x50).
-``DataTable`` passes each through three Rich layers (a style sandwich around a padding around the
-text); a cell that is one line of plain ``Text`` in a one-line row, as every pane cell is, is drawn
-here directly: the same characters and styles, a few times quicker. Anything else goes the usual way.
-A cell's characters are kept until the next report (a filter, a sort or the focus moving changes
-only their styles), and so are each row's key objects and cells (lookups by identity).
-
-This reaches into ``DataTable``'s bookkeeping (``_data``, ``rows``, ``_row_locations``, its caches); Textual
-is pinned, and ``tests/ui/test_rows_table.py`` checks the rows and the frames drawn against
-``DataTable``'s own.
+Its lines are drawn the quick way of ``cockpit.ui.table_lines``. This reaches into ``DataTable``'s
+bookkeeping (``_data``, ``rows``, ``_row_locations``, its caches); Textual is pinned, and
+``tests/ui/test_rows_table.py`` checks the rows and the frames drawn against ``DataTable``'s own.
 """
 
 from __future__ import annotations
@@ -28,19 +21,16 @@ from itertools import zip_longest
 from typing import Any
 
 from rich.cells import cell_len
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual._two_way_dict import TwoWayDict
-from textual.cache import LRUCache
 from textual.coordinate import Coordinate
-from textual.geometry import Region
+from textual.geometry import Size
 from textual.render import measure
-from textual.strip import Strip
-from textual.widgets import DataTable
 from textual.widgets._data_table import Row, RowKey, default_cell_formatter
 
-_NEWLINE = Text("\n")
+from cockpit.ui.table_lines import QuickLines, empty_cache
+
+__all__ = ["RowsTable", "cell_width", "empty_cache"]
 
 
 def cell_width(cell: Any, console: Any) -> int:
@@ -51,145 +41,13 @@ def cell_width(cell: Any, console: Any) -> int:
     return measure(console, default_cell_formatter(cell, wrap=False, height=1), 1)
 
 
-def empty_cache(cache: LRUCache[Any, Any]) -> None:
-    """Empty ``cache`` so that what it held is freed at once: ``LRUCache.clear`` leaves its ring of
-    links to the cycle collector, whose full passes then fall on keystrokes."""
-    for link in cache._cache.values():
-        link.clear()
-    cache.clear()
-
-
-class RowsTable(DataTable[Any]):
+class RowsTable(QuickLines):
     """A ``DataTable`` whose rows a pane replaces in one step: ``fit_columns`` then ``replace_rows``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._plain_lines: dict[tuple[RowKey, Any, int], tuple[object, list[Segment] | None]] = {}
-        self._frame_styles: dict[object, Style] | None = None  # while lines are drawn: styles worked out once
         self._kept: dict[str, tuple[Sequence[Any], Row, dict[Any, Any]]] = {}  # per row key: its last cells
         self._kept_columns: tuple[Any, ...] = ()
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # The table's style and each kind of row's style are worked out once for all the lines of a
-        # frame, not twice per line (each walks every ancestor's styles).
-        self._frame_styles = {}
-        try:
-            return super().render_lines(crop)
-        finally:
-            self._frame_styles = None
-
-    @property
-    def rich_style(self) -> Style:
-        styles = self._frame_styles
-        if styles is None:
-            return super().rich_style
-        style = styles.get("table")
-        if style is None:
-            style = styles["table"] = super().rich_style
-        return style
-
-    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
-        styles = self._frame_styles
-        if styles is None:
-            return super()._get_row_style(row_index, base_style)
-        kind = (row_index == -1, row_index < self.fixed_rows, self.zebra_stripes and row_index % 2 == 1, base_style)
-        style = styles.get(kind)
-        if style is None:
-            style = styles[kind] = super()._get_row_style(row_index, base_style)
-        return style
-
-    def _clear_caches(self) -> None:
-        for cache in (
-            self._row_render_cache,
-            self._cell_render_cache,
-            self._row_renderable_cache,
-            self._line_cache,
-            self._offset_cache,
-            self._ordered_row_cache,
-        ):
-            empty_cache(cache)
-        super()._clear_caches()
-
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Style,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> list[list[Segment]]:
-        row_key = self._row_locations.get_key(row_index) if row_index >= 0 else None
-        column_key = self._column_locations.get_key(column_index) if column_index >= 0 else None
-        if row_key is None or column_key is None:  # the header row or the label column: the usual way
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        key = (
-            row_key,
-            column_key,
-            base_style,
-            cursor,
-            hover,
-            self._show_hover_cursor,
-            self._update_count,
-            self._pseudo_class_state,
-        )  # DataTable's own key for this cell: one cache for both ways of drawing it
-        lines = self._cell_render_cache.get(key)
-        if lines is not None:
-            return lines
-        text = self._plain_line(row_key, column_key, width)
-        if text is None:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        component_style, post_style = self._get_styles_to_render_cell(
-            False,
-            False,
-            row_index < self.fixed_rows or column_index < self.fixed_columns,
-            hover,
-            cursor,
-            self.show_cursor,
-            self._show_hover_cursor,
-            self.cursor_foreground_priority == "css",
-            self.cursor_background_priority == "css",
-        )
-        pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style
-        lines = [list(Segment.apply_style(text, pre_style, post_style))]
-        self._cell_render_cache[key] = lines
-        return lines
-
-    def _plain_line(self, row_key: RowKey, column_key: Any, width: int) -> list[Segment] | None:
-        """The cell's characters, padded to ``width``, before the table's styles, when it is one plain
-        line of ``Text`` (None otherwise). Kept per cell: a filter, a sort or the focus moving
-        changes the styles and the row numbers, not the characters."""
-        if width <= 2 * self.cell_padding:
-            return None
-        row = self.rows.get(row_key)
-        if row is None or row.height != 1 or row.auto_height:
-            return None
-        cell = self._data[row_key].get(column_key)
-        known = self._plain_lines.get((row_key, column_key, width))
-        if known is not None and known[0] is cell:
-            return known[1]
-        text = self._line_of(cell, width) if isinstance(cell, Text) and self._is_plain_line(cell) else None
-        self._plain_lines[(row_key, column_key, width)] = (cell, text)
-        return text
-
-    def _is_plain_line(self, cell: object) -> bool:
-        if type(cell) is not Text or cell.no_wrap is False or cell.justify not in (None, "default"):
-            return False
-        if "\n" in cell.plain or "\t" in cell.plain:
-            return False
-        return self.app.console_options.justify in (None, "default")
-
-    def _line_of(self, cell: Text, width: int) -> list[Segment]:
-        """What ``Padding(cell, (0, p))`` draws on one line of ``width`` (the table adds its styles)."""
-        padding = self.cell_padding
-        inner = width - 2 * padding
-        line = cell.copy()
-        line.end = ""
-        line.truncate(inner, overflow=cell.overflow or self.app.console_options.overflow or "fold")
-        line = _NEWLINE.join([line])  # as Text.__rich_console__ does: the text's own style becomes a span
-        segments = Segment.adjust_line_length(list(line.render(self.app.console)), inner)
-        pad = [Segment(" " * padding)] if padding else []
-        return [*pad, *segments, *pad]
 
     def fit_columns(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
         """Widen the auto-width columns to fit the cells of ``rows`` (key, cells); never narrows them."""
@@ -237,10 +95,13 @@ class RowsTable(DataTable[Any]):
         self._data = data
         self.rows = table_rows
         self._row_locations = TwoWayDict({row_key: index for index, row_key in enumerate(data)})
-        self._new_rows.clear()  # nothing to measure: the idle pass only sizes the table
-        self._require_update_dimensions = True
+        self._new_rows.clear()  # nothing to measure
         self._update_count += 1
+        # Sized here, as DataTable's idle pass would: that pass also forgets every line drawn and
+        # lays the screen out again, which drew each filter or sort keystroke's rows twice.
+        header_height = self.header_height if self.show_header else 0
+        width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
+        self.virtual_size = Size(width, self._total_row_height + header_height)
         cursor_row = min(self.cursor_coordinate.row, max(0, len(data) - 1))
         self.cursor_coordinate = Coordinate(cursor_row, self.cursor_coordinate.column)
         self.refresh()
-        self.check_idle()

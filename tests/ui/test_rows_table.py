@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from rich.text import Text
+from textual._compositor import Compositor
 from textual.app import App
 from textual.geometry import Region
 from textual.widgets import DataTable
@@ -184,6 +185,182 @@ async def test_a_frame_of_the_pane_table_is_the_frame_datatable_draws_for_the_sa
             await pilot.pause()
             frames.append(frame(table))
         assert frames[1] == frames[0]
+
+
+@pytest.mark.parametrize("cursor_type", ["row", "none"])
+async def test_a_pane_table_draws_datatable_s_own_frame_after_a_sort_with_cursor_hover_links_and_clicks(
+    cursor_type: str,
+):
+    """The panes' tables (row cursor, zebra stripes) draw their rows with styles worked out once per
+    frame: the same characters, colours and the meta a click or the mouse reads, as ``DataTable``."""
+    link = Text.from_markup("[link=https://github.com/pytorch/pytorch/pull/7]#7[/link] [@click=app.bell]ring[/]")
+    rows = [
+        (
+            str(k),
+            (
+                Text(f"#{k}"),
+                Text("under review" if k % 3 else "accepted", style="bold #cc3333"),
+                link.copy() if k % 4 == 0 else Text.assemble(("fix: ", "italic"), f"note {k}"),
+                f"plain {k}",
+            ),
+        )
+        for k in range(30)
+    ]
+
+    class Both(App):
+        def compose(self):
+            for id_, table_class in (("by-hand", DataTable), ("at-once", RowsTable)):
+                table = table_class(id=id_, zebra_stripes=True, cursor_type=cursor_type)
+                for key in ("pr", "status", "title", "note"):
+                    table.add_column(key.title(), key=key)
+                table.styles.height = 14
+                yield table
+
+    app = Both()
+    async with app.run_test(size=(90, 30)) as pilot:
+        by_hand, at_once = app.query_one("#by-hand", DataTable), app.query_one("#at-once", RowsTable)
+        at_once.fit_columns(rows)
+        at_once.replace_rows(rows)
+        at_once.replace_rows(reversed(rows))  # a sort: the same cells on other rows
+        for key, cells in reversed(rows):
+            by_hand.add_row(*cells, key=key)
+        frames = []
+        for table in (by_hand, at_once):
+            table.move_cursor(row=5)
+            table.focus()
+            table._set_hover_cursor(True)
+            table.hover_coordinate = table.hover_coordinate.__class__(2, 1)
+            await pilot.pause()
+            frames.append(frame(table))
+        assert frames[1] == frames[0]
+        metas = [segment_style.meta for line in frames[1] for _text, segment_style in line if segment_style]
+        assert {"row": 3, "column": 2} in metas, "a click on a cell reads its row and column"
+
+
+async def test_a_table_shown_again_at_its_size_draws_from_the_lines_it_drew_not_anew(monkeypatch):
+    """A pane switch hides one table and shows another at the size it had: DataTable forgot every
+    line it drew then (a Resize), and drew them all again on the next key."""
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted"), f"note {k}")) for k in range(40)]
+
+    class Switch(App):
+        def compose(self):
+            for id_ in ("first", "second"):
+                table = RowsTable(id=id_, zebra_stripes=True, cursor_type="row")
+                for key in ("pr", "status", "note"):
+                    table.add_column(key.title(), key=key)
+                yield table
+
+    app = Switch()
+    async with app.run_test(size=(80, 20)) as pilot:
+        first, second = app.query_one("#first", RowsTable), app.query_one("#second", RowsTable)
+        for table in (first, second):
+            table.fit_columns(rows)
+            table.replace_rows(rows)
+        second.display = False
+        first.focus()
+        await pilot.pause()
+        drawn: list[object] = []
+        draw = RowsTable._render_line_in_row
+        monkeypatch.setattr(
+            RowsTable, "_render_line_in_row", lambda self, *a, **k: drawn.append(a) or draw(self, *a, **k)
+        )
+        for switch, (shown, hidden) in enumerate([(second, first), (first, second)] * 3):
+            drawn.clear()
+            hidden.display = False
+            shown.display = True
+            shown.focus()
+            await pilot.pause()
+            await pilot.pause()
+            if switch >= 4:  # once each has been shown and laid out at its size
+                assert drawn == [], "the table shown again is drawn from the lines it drew before"
+        second.display, first.display = True, False
+        second.focus()
+        await pilot.pause()
+        drawn.clear()
+        second.styles.height = second.size.height - 1  # the filter line opens above it
+        await pilot.pause()
+        await pilot.pause()
+        second.refresh()  # drawn again whole, as after a focus change
+        await pilot.pause()
+        assert drawn == [], "a table a line shorter draws the lines it drew"
+        second.move_cursor(row=1)  # the next key on the table shown again
+        await pilot.pause()
+        assert 0 < len(drawn) <= 2, "only the two rows the cursor left and reached are drawn again"
+
+
+async def test_lines_kept_across_a_focus_change_are_never_drawn_in_styles_that_have_changed_since():
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted", style="bold"), f"note {k}")) for k in range(40)]
+
+    class Switch(App):
+        def compose(self):
+            for id_ in ("first", "second"):
+                table = RowsTable(id=id_, zebra_stripes=True, cursor_type="row")
+                for key in ("pr", "status", "note"):
+                    table.add_column(key.title(), key=key)
+                yield table
+
+    def drawn(table: RowsTable) -> list[list[tuple[str, object]]]:
+        strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+        return [[(segment.text, segment.style) for segment in strip.simplify()] for strip in strips]
+
+    app = Switch()
+    async with app.run_test(size=(80, 20)) as pilot:
+        first, second = app.query_one("#first", RowsTable), app.query_one("#second", RowsTable)
+        for table in (first, second):
+            table.fit_columns(rows)
+            table.replace_rows(rows)
+        for step, (shown, hidden) in enumerate([(second, first), (first, second)] * 4):
+            if step == 5:
+                app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+            if step == 6:
+                shown.zebra_stripes = False
+            hidden.display = False
+            shown.display = True
+            shown.focus()
+            await pilot.pause()
+            await pilot.pause()
+            assert drawn(shown) == frame(shown), f"step {step}: the lines kept are the lines drawn anew"
+
+
+async def test_a_filter_or_sort_keystroke_draws_each_row_on_screen_once_and_lays_out_only_a_new_row_count(monkeypatch):
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted" if k % 2 else "under review"), f"note {k}")) for k in range(200)]
+
+    class One(App):
+        def compose(self):
+            table = RowsTable(zebra_stripes=True, cursor_type="row")
+            for key in ("pr", "status", "note"):
+                table.add_column(key.title(), key=key)
+            yield table
+
+    app = One()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(RowsTable)
+        table.fit_columns(rows)
+        table.replace_rows(rows)
+        table.focus()
+        await pilot.pause()
+        drawn: list[object] = []
+        draw = RowsTable._render_line_in_row
+        monkeypatch.setattr(
+            RowsTable, "_render_line_in_row", lambda self, *a, **k: drawn.append(a[0]) or draw(self, *a, **k)
+        )
+        shown = rows
+        for keep in ("accepted", "under", "under review"):  # the filter typed, key by key
+            drawn.clear()
+            shown = [row for row in rows if keep in row[1][1].plain]
+            table.replace_rows(shown)
+            await pilot.pause()
+            await pilot.pause()
+            assert len(drawn) == len(set(drawn)) <= table.size.height, f"{keep!r}: each row on screen drawn once"
+            assert table.virtual_size.height == table.row_count + 1  # the rows and the header
+            assert table.virtual_size.width == sum(c.get_render_width(table) for c in table.ordered_columns)
+        laid_out: list[object] = []
+        reflow = Compositor.reflow
+        monkeypatch.setattr(Compositor, "reflow", lambda self, *a: laid_out.append(a) or reflow(self, *a))
+        table.replace_rows(reversed(shown))  # a sort: the same rows, in another order
+        await pilot.pause()
+        await pilot.pause()
+        assert laid_out == [], "a sort lays nothing out again"
 
 
 def test_a_filter_frees_the_lines_drawn_before_it_at_once_not_in_a_later_collection():

@@ -74,3 +74,27 @@ def test_what_was_frozen_goes_back_to_the_collector_when_the_screen_goes(collect
     gc.collect()
     assert gone() is None
     assert not collector.sweep(), "nothing left for a sweep"
+
+
+def test_a_load_arriving_while_keys_are_pressed_never_piles_up_for_one_long_middle_collection(collector_on):
+    previous = collector.interactive()
+    young = collector.INTERACTIVE_THRESHOLDS[0]
+    largest_middle = 0
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        nonlocal largest_middle
+        if phase == "start" and info["generation"] == 1:
+            largest_middle = max(largest_middle, len(gc.get_objects(generation=1)))
+
+    arrived: list[list[Report]] = []  # what a load keeps: it survives every collection
+    gc.callbacks.append(watch)
+    try:
+        for _batch in range(40):
+            arrived.append([Report() for _ in range(young)])
+    finally:
+        gc.callbacks.remove(watch)
+        collector.restore(previous)
+    assert largest_middle, "the middle generation was collected while the load arrived"
+    assert largest_middle <= 3 * young, (
+        f"a middle collection walked {largest_middle} objects: a pause on some keystroke, not a young collection's"
+    )
