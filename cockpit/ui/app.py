@@ -29,7 +29,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Static
+from textual.widgets import ContentSwitcher, Input, Static
 from textual.worker import Worker, WorkerState
 
 from cockpit import collector
@@ -371,6 +371,17 @@ class CockpitApp(App[None]):
         if isinstance(event, events.InputEvent):
             self._last_input = time.monotonic()
         await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # A character that comes back here unhandled while an input has the focus was typed in the
+        # same burst as the key that focused it ('/carol' typed fast or pasted arrives in one read):
+        # it was routed to the table before '/' opened the filter. It is the input's, in order;
+        # run as a key of the pane ('c', the bot command) it would surprise.
+        # (Textual then runs App._on_key itself, which checks the bindings, unless prevented here.)
+        focused = self.screen.focused
+        if event.is_printable and isinstance(focused, Input) and not focused.disabled:
+            event.prevent_default()
+            focused.post_message(events.Key(event.key, event.character))
 
     def show_status(self) -> None:
         """The status bar: which panes are loading, which actions are running, the API budget."""

@@ -278,3 +278,22 @@ async def test_a_long_preview_scrolls_and_leaves_the_buttons_on_an_80x24_screen(
         for button in ("#confirm-yes", "#confirm-no"):
             region = app.screen.query_one(button).region
             assert region.height and region.bottom <= 24, (button, region)
+
+
+async def test_a_filter_typed_in_one_burst_after_the_slash_keeps_every_letter_and_runs_no_pane_key():
+    """'/carol' typed fast or pasted comes from the terminal in one read: the letters are queued for
+    the table before '/' opens the filter. They land in the filter, in order; 'c' (the bot command
+    on this pane) does not run."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        for key, character in [("slash", "/"), *((c, c) for c in "carol")]:
+            app.post_message(events.Key(key, character))  # as the driver posts one read's keys
+        await settle(app, pilot)
+        assert app.screen.query_one("#pane-picks .filter-input").value == "carol"
+        assert not isinstance(app.screen, ConfirmScreen) and app.screen is app.screen_stack[0]
+        assert "carol" in table_text(app, "picks") and "bob" not in table_text(app, "picks")

@@ -209,7 +209,9 @@ class TablePane(Pane):
     def action_start_filter(self) -> None:
         self.query_one(".table-tools").display = True
         self.filter_input.can_focus = True
-        self.filter_input.focus()
+        # Now, not after the keys already queued (Widget.focus defers): the table hands the
+        # characters typed in the same burst as '/' to the filter (RowsTable.on_key).
+        self.screen.set_focus(self.filter_input)
 
     def action_clear_filter(self) -> None:
         had_filter = bool(self.row_filter.text)
