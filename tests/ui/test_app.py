@@ -297,3 +297,22 @@ async def test_a_filter_typed_in_one_burst_after_the_slash_keeps_every_letter_an
         assert app.screen.query_one("#pane-picks .filter-input").value == "carol"
         assert not isinstance(app.screen, ConfirmScreen) and app.screen is app.screen_stack[0]
         assert "carol" in table_text(app, "picks") and "bob" not in table_text(app, "picks")
+
+
+async def test_keys_typed_in_one_burst_after_the_filters_enter_move_the_table_and_leave_the_filter_alone():
+    """'/a', Enter, 'j', 'j' in one read: the two j's reached the filter before Enter handed the keys
+    back to the table. They move the table's cursor, as when typed slowly; the filter stays 'a'."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        burst = [("slash", "/"), ("a", "a"), ("enter", "\r"), ("j", "j"), ("j", "j")]
+        for key, character in burst:
+            app.post_message(events.Key(key, character))  # as the driver posts one read's keys
+        await settle(app, pilot)
+        assert app.screen.query_one("#pane-picks .filter-input").value == "a"
+        table = app.screen.query_one("#pane-picks .pane-table", DataTable)
+        assert app.focused is table and table.cursor_row == 2
