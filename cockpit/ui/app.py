@@ -197,6 +197,7 @@ class CockpitApp(App[None]):
         self._thresholds: tuple[int, int, int] | None = None  # the collector's, while the screen is up
         self.unexpected_errors: list[BaseException] = []
         self._key_line_place = Container(id="key-line-place")
+        self._slots_added = False  # the other panes' slots (_add_pane_slots)
         self.fatal_error: BaseException | None = None
         self.PANES = panes_for(backend.config.release.version)
         for index, (name, title, _factory) in enumerate(self.PANES[len(PANES) :], start=len(PANES)):
@@ -284,12 +285,18 @@ class CockpitApp(App[None]):
         )
 
     async def _after_first_frame(self) -> None:
-        await self._add_pane_slots()
+        adding = self._add_pane_slots()
+        if adding is not None:
+            await adding
         self._after_first_paint()
 
-    def _add_pane_slots(self) -> AwaitMount:
+    def _add_pane_slots(self) -> AwaitMount | None:
         """Add the other panes' slots, hidden, once: right after the first paint (five hidden containers
-        were about a hundredth of the work before it), or at a pane key pressed before that."""
+        were about a hundredth of the work before it), or at a pane key pressed before that. None once
+        they are added (every pane switch asks)."""
+        if self._slots_added:
+            return None
+        self._slots_added = True
         switcher = self.query_one(ContentSwitcher)
         names = [name for name, _t, _p in self.PANES if not switcher.query_children(f"#{name}")]
         slots = [Container(id=name, classes="pane-slot") for name in names]
