@@ -43,11 +43,12 @@ def open_app(
     config: Config, *, read_only: bool, take_over: bool = False, clock: Callable[[], datetime] | None = None
 ) -> int:
     from cockpit.bootstrap import build_backend, utc_now
+    from cockpit.locations import cache_dir
     from cockpit.ui.app import CockpitApp
 
     backend = build_backend(config, read_only=read_only, take_over=take_over, clock=clock or utc_now)
     try:
-        app = CockpitApp(backend, clock=clock)
+        app = CockpitApp(backend, clock=clock, stylesheet_cache=cache_dir() / "stylesheets")
         app.run()
     finally:
         backend.state.close()

@@ -184,8 +184,20 @@ class CockpitApp(App[None]):
         Binding("f1", "help", "Help", show=False, id="app.help_f1", tooltip="List the keys of this pane"),
     ]
 
-    def __init__(self, backend: Backend, *, clock: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        stylesheet_cache: Path | None = None,
+    ) -> None:
+        """``stylesheet_cache``: a folder where parsed CSS is kept between starts (``cockpit.ui.stylesheet_cache``);
+        the command line passes one, tests usually none (every start parses, as Textual does)."""
         super().__init__()
+        if stylesheet_cache is not None:
+            from cockpit.ui.stylesheet_cache import CachedStylesheet
+
+            self.stylesheet = CachedStylesheet(stylesheet_cache, variables=self.stylesheet._variables)
         self.backend = backend
         self.clock = clock or utc_now
         self.gates: dict[str, Gate] = {}
@@ -252,6 +264,11 @@ class CockpitApp(App[None]):
             return super().run(*args, **kwargs)
         finally:
             collector.resume()
+
+    def _save_parsed_css(self) -> None:
+        save = getattr(self.stylesheet, "save", None)  # a CachedStylesheet's (cockpit.ui.stylesheet_cache)
+        if save is not None:
+            save()
 
     def on_mount(self) -> None:
         # After the first paint: mounting the other panes and the loads' threads would delay it.
@@ -345,6 +362,7 @@ class CockpitApp(App[None]):
             if self.current_name == name:  # once it is laid out: a hidden or new widget takes no focus
                 self.call_after_refresh(self._focus_pane, name)
             await asyncio.sleep(0)  # let keys and repaints in between two panes
+        self._save_parsed_css()  # all panes' widgets are styled: the next start need not parse their CSS
 
     def _start_load(self, pane: Pane) -> None:
         pane.reload_with(self.gates)
@@ -370,6 +388,7 @@ class CockpitApp(App[None]):
             collector.sweep()
 
     def on_unmount(self) -> None:
+        self._save_parsed_css()  # what was parsed since the panes were mounted (a dialog's CSS, say)
         if self._thresholds is not None:
             collector.restore(self._thresholds)
             collector.release()

@@ -435,3 +435,36 @@ async def test_the_other_panes_css_waits_for_the_first_paint_and_styles_them_whe
         assert ci.table.styles.height is not None and ci.table.styles.height.unit.name == "FRACTION"  # panes.tcss
         assert ci.query_one(".table-tools").styles.display == "none"
         assert ci.query_one(".gate-line").styles.padding.left == 1
+
+
+async def test_a_second_start_parses_no_css_and_draws_the_same_screen(monkeypatch, tmp_path):
+    """The parsed-stylesheet cache (cockpit.ui.stylesheet_cache) as the command line uses it: the
+    first start stores what it parsed once its panes are mounted, the next parses nothing and
+    draws exactly what a start without the cache draws, every pane included."""
+    import textual.css.stylesheet as stylesheet_module
+
+    parsed: list[object] = []
+    real = stylesheet_module.parse
+    monkeypatch.setattr(stylesheet_module, "parse", lambda *a, **k: (parsed.append(a[2]), real(*a, **k))[1])
+    folder = tmp_path / "stylesheets"
+
+    async def screens(**kwargs) -> list[str]:
+        app = make(**kwargs)
+        shots = []
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            for name, _title, _path in PANES:
+                app.action_show_pane(name)
+                await settle(app, pilot)
+                shots.append(app.export_screenshot())
+        return shots
+
+    uncached = await screens()
+    assert parsed  # Textual parses every source itself
+    parsed.clear()
+    first = await screens(stylesheet_cache=folder)
+    assert parsed and list(folder.glob("parsed-*.pickle"))
+    parsed.clear()
+    second = await screens(stylesheet_cache=folder)
+    assert parsed == []
+    assert second == first == uncached
