@@ -7,9 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.color import Color
-from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
@@ -162,31 +160,46 @@ class CockpitHeader(Widget):
         return line
 
 
-class StatusBar(Horizontal):
-    """The line above the keys: the loads and actions in flight, and the GitHub API budget."""
+class StatusBar(Widget):
+    """The line above the keys: the loads and actions in flight, and the GitHub API budget.
+
+    One widget drawing both parts (the work in flight on the left, cut with "…" when the line is
+    short; the budget on the right, whole): three widgets were about a hundredth of the first
+    screen's work.
+    """
 
     def __init__(self) -> None:
         super().__init__(id="status-bar")
-
-    def compose(self) -> ComposeResult:
-        yield Static("", id="tasks")
-        yield Static("", id="budget")
+        self.tasks = ""
+        """``loading: ci, branch · running: milestone.remove``; empty when nothing is in flight."""
+        self.budget = ""
+        """``GitHub 4,873/5,000 · 41 requests``; empty before the first request."""
 
     def show_tasks(self, loading: list[str], running: list[str]) -> None:
-        """``loading: ci, branch · running: milestone.remove``; empty when nothing is in flight."""
         parts = []
         if loading:
             parts.append("loading: " + ", ".join(loading))
         if running:
             parts.append("running: " + ", ".join(running))
-        self._show("#tasks", Text(" · ".join(parts)))
+        self._show(" · ".join(parts), self.budget)
 
     def show_budget(self, text: str) -> None:
-        self._show("#budget", Text(text))
+        self._show(self.tasks, text)
 
-    def _show(self, selector: str, text: Text) -> None:
-        for part in self.query(selector).results(Static):  # none while the app is closing
-            part.update(text)
+    def _show(self, tasks: str, budget: str) -> None:
+        if (tasks, budget) != (self.tasks, self.budget):
+            self.tasks, self.budget = tasks, budget
+            self.refresh()
+
+    def render(self) -> Text:
+        """`` tasks… `` then `` budget ``, each part with a cell of padding on either side."""
+        width = self.size.width
+        budget = Text(self.budget)
+        budget_width = budget.cell_len + 2 if self.budget else 2
+        tasks = Text(self.tasks, no_wrap=True)
+        room = max(0, width - budget_width - 2)
+        tasks.truncate(room, overflow="ellipsis", pad=True)
+        return Text.assemble(" ", tasks, " ", " ", budget, " ", no_wrap=True, end="")
 
 
 class GatesReported(Message):

@@ -14,7 +14,7 @@ from cockpit.adapters.github import GitHubClient
 from cockpit.bootstrap import build_backend
 from cockpit.errors import GitHubError
 from cockpit.ui.app import CockpitApp
-from cockpit.ui.widgets import GateLine
+from cockpit.ui.widgets import GateLine, StatusBar
 
 from .driving import settle
 
@@ -81,7 +81,7 @@ async def test_each_fault_keeps_the_last_good_milestone_marked_stale_then_recove
         pane.RETRY_BASE_S = 600  # no automatic retry while each fault is looked at
         good_rows = pane.table.row_count
         assert good_rows and pane.error is None
-        assert "/5,000" in str(app.query_one("#budget").render())
+        assert "/5,000" in app.query_one(StatusBar).budget
 
         for what, arm, says in FAULTS:
             arm(sandbox.github.faults)
@@ -135,7 +135,7 @@ async def test_keys_answer_while_a_slow_ci_request_is_in_flight(impatient, sandb
         table = app.query_one("#pane-ci .pane-table", DataTable)
         assert ci_loading and not table.loading, "a reload leaves the last rows on screen and in use"
         assert app.focused is table and "refreshing…" in str(app.query_one("#pane-ci .ci-status").render())
-        assert "loading: ci" in str(app.query_one("#tasks").render())
+        assert "loading: ci" in app.query_one(StatusBar).tasks
 
         await pilot.press("1")
         await pilot.press("f")
@@ -157,11 +157,11 @@ async def test_the_remaining_budget_in_the_header_follows_every_request(impatien
     app.animation_level = "none"
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
-        first = str(app.query_one("#budget").render())
+        first = app.query_one(StatusBar).budget
         await pilot.press("R")
         await settle(app, pilot)
         app.tick()
-        again = str(app.query_one("#budget").render())
+        again = app.query_one(StatusBar).budget
         assert first.startswith("GitHub ") and "/5,000" in first
         assert first != again  # more requests counted (304s cost no budget, but are counted)
     app.backend.state.close()

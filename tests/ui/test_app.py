@@ -14,6 +14,7 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.help import HelpScreen
+from cockpit.ui.widgets import StatusBar
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -255,7 +256,7 @@ async def test_a_reload_keeps_the_table_in_use_and_says_it_is_refreshing():
             table = app.query_one("#pane-milestone .pane-table", DataTable)
             assert not table.loading and app.focused is table, "the rows stay on screen and keep the keys"
             assert "refreshing…" in str(app.query_one("#pane-milestone .gate-line", Static).render())
-            assert "loading: milestone" in str(app.query_one("#tasks", Static).render())
+            assert "loading: milestone" in app.query_one(StatusBar).tasks
             await pilot.press("j")
             assert table.cursor_row == 1
             await pilot.press("slash", "f")

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 from fake_backend import NOW, FakeBackend
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 import cockpit.ui
 from cockpit.errors import ConfigError
@@ -22,6 +22,7 @@ from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.help import HelpScreen
 from cockpit.ui.keymap import merged_bindings
 from cockpit.ui.palette import app_commands
+from cockpit.ui.widgets import StatusBar
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -172,14 +173,14 @@ async def test_the_status_bar_names_the_panes_still_loading_and_shows_the_api_bu
         try:
             for _ in range(100):
                 await pilot.pause(0.02)
-                if str(app.query_one("#tasks", Static).render()) == "loading: ci":
+                if app.query_one(StatusBar).tasks == "loading: ci":
                     break
-            assert str(app.query_one("#tasks", Static).render()) == "loading: ci"
+            assert app.query_one(StatusBar).tasks == "loading: ci"
         finally:
             github_answers.set()
         await settle(app, pilot)
-        assert str(app.query_one("#tasks", Static).render()) == ""
-        assert str(app.query_one("#budget", Static).render()) == "GitHub 4,873/5,000 · 41 requests"
+        assert app.query_one(StatusBar).tasks == ""
+        assert app.query_one(StatusBar).budget == "GitHub 4,873/5,000 · 41 requests"
 
 
 async def test_every_theme_the_palette_offers_starts_the_cockpit_when_remembered():
