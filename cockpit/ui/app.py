@@ -29,7 +29,8 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Input, Static
+from textual.widget import Widget
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from cockpit import collector
@@ -209,7 +210,9 @@ class CockpitApp(App[None]):
         self._thresholds: tuple[int, int, int] | None = None  # the collector's, while the screen is up
         self.unexpected_errors: list[BaseException] = []
         self._key_line_place = Container(id="key-line-place")
+        self._slots = {"overview": Container(id="overview", classes="pane-slot")}  # by pane name
         self._slots_added = False  # the other panes' slots (_add_pane_slots)
+        self._current = "overview"  # the name of the pane on screen
         self.fatal_error: BaseException | None = None
         self.PANES = panes_for(backend.config.release.version)
         for index, (name, title, _factory) in enumerate(self.PANES[len(PANES) :], start=len(PANES)):
@@ -243,8 +246,10 @@ class CockpitApp(App[None]):
         title = f"Release Cockpit · {release.repository} {release.version} · {release.branch}"
         yield CockpitHeader(title, read_only=self.backend.read_only, why=self._read_only_why())
         yield PaneTabs(((name, title) for name, title, _path in self.PANES), active="overview", id="tabs")
-        # The other panes' slots are added after the first paint (_add_pane_slots).
-        with ContentSwitcher(initial="overview", id="panes"), Container(id="overview", classes="pane-slot"):
+        # One slot per pane, the one on screen shown: the overview's now, the others' after the first
+        # paint (_add_pane_slots). Children of the screen, not of a switcher: a level of full-size
+        # containers fewer to style, lay out and draw.
+        with self._slots["overview"]:
             yield OverviewPane(self.backend, id="pane-overview")
         yield StatusBar()
         yield self._key_line_place  # the key line (KeysFooter) takes its place after the first paint
@@ -314,12 +319,17 @@ class CockpitApp(App[None]):
         if self._slots_added:
             return None
         self._slots_added = True
-        switcher = self.query_one(ContentSwitcher)
-        names = [name for name, _t, _p in self.PANES if not switcher.query_children(f"#{name}")]
-        slots = [Container(id=name, classes="pane-slot") for name in names]
-        for slot in slots:
-            slot.display = False
-        return switcher.mount_all(slots)
+        overview = self._slots["overview"]
+        slots = []
+        for name, _title, _path in self.PANES:
+            if name not in self._slots:
+                slot = self._slots[name] = Container(id=name, classes="pane-slot")
+                slot.display = name == self._current
+                slots.append(slot)
+        screen = overview.parent
+        if not isinstance(screen, Widget):  # the app is closing
+            return None
+        return screen.mount_all(slots, after=overview)  # in the order of the tabs
 
     async def _mount_key_line(self) -> None:
         """Put the key line in the place kept for it.
@@ -526,7 +536,7 @@ class CockpitApp(App[None]):
     @property
     def current_name(self) -> str:
         """The name of the pane on screen."""
-        return self.query_one(ContentSwitcher).current or "overview"
+        return self._current
 
     @property
     def current_pane(self) -> Pane | None:
@@ -537,9 +547,13 @@ class CockpitApp(App[None]):
         """Show pane ``name`` (a number key, the palette, a click on its tab) and focus it."""
         if name not in {n for n, _t, _p in self.PANES}:
             return
-        slot_ready = any(slot.is_mounted for slot in self.query(f"#{name}.pane-slot"))
+        slot_ready = self._slots.get(name) is not None and self._slots[name].is_mounted
         self._add_pane_slots()  # a key pressed before the first paint: the slots come now
-        self.query_one(ContentSwitcher).current = name
+        if name != self._current:
+            with self.batch_update():
+                self._slots[self._current].display = False
+                self._slots[name].display = True
+            self._current = name
         self.query_one(PaneTabs).show(name)
         if slot_ready:  # else its pane is mounted first of all, and takes the focus then (_mount_panes)
             self._focus_pane(name)

@@ -14,7 +14,6 @@ from typing import ClassVar
 import pytest
 from fake_backend import NOW, FakeBackend
 from textual.color import Color
-from textual.widgets import ContentSwitcher
 from textual.widgets._footer import FooterKey
 
 from cockpit.domain.gates import Gate, GateStatus
@@ -81,7 +80,7 @@ async def test_only_the_overviews_slot_is_in_the_first_frame_and_the_others_come
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.at_first_frame == ["overview"]
-        slots = list(app.query_one(ContentSwitcher).children)
+        slots = list(app.query(".pane-slot"))
         assert [slot.id for slot in slots] == [name for name, _title, _path in PANES]
         assert [slot.display for slot in slots] == [True, False, False, False, False, False]
 
@@ -97,7 +96,7 @@ async def test_a_pane_key_pressed_before_the_panes_slots_are_added_is_not_lost()
         await settle(app, pilot)
         assert not app.unexpected_errors
         assert app.current_name == "ci"
-        assert [slot.id for slot in app.query_one(ContentSwitcher).children] == [name for name, _t, _p in PANES]
+        assert [slot.id for slot in app.query(".pane-slot")] == [name for name, _t, _p in PANES]
         assert app.focused is not None and app.focused in app.pane("ci").query("*")
 
 
@@ -136,7 +135,7 @@ async def test_a_pane_shown_before_it_is_mounted_shows_a_loading_indicator_meanw
 
 async def test_help_refresh_and_theme_work_in_the_instant_before_the_panes_exist():
     def early(app: CockpitApp) -> None:
-        app.query_one(ContentSwitcher).current = "checklist"  # its pane is not mounted yet
+        app.action_show_pane("checklist")  # its pane is not mounted yet
         app.action_refresh_pane()
         app.action_refresh_all()
         app.switch_theme("cockpit-light")
