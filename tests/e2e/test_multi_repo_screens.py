@@ -100,7 +100,7 @@ async def test_the_overview_lists_each_librarys_gates_as_planted_and_the_filter_
         ]
         commands["Repository: audio (acme/audio)"].run()
         await pilot.pause()
-        assert section.choice == "audio" and "RC artifacts of audio" in str(app.overview.body.render())
+        assert section.choice == "audio" and "RC artifacts of audio" in str(app.overview.body.content)
 
 
 def test_a_single_repository_release_has_no_repository_filter(sandbox):

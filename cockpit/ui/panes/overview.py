@@ -17,6 +17,9 @@ from cockpit.ui.panes.base import Pane
 from cockpit.ui.widgets import STATUS_WORD, set_status_class
 
 if TYPE_CHECKING:  # the reports' module is imported by the loads, after the first paint
+    from collections.abc import Iterator
+
+    from rich.console import Console, ConsoleOptions
     from textual.geometry import Size
 
     from cockpit.domain.reports import GoNoGo, StorageGateReport
@@ -55,6 +58,28 @@ _STATUS_STYLE = {
     GateStatus.RED: "bold $cockpit-fail",
     GateStatus.UNKNOWN: "bold $cockpit-stale",
 }
+
+
+class HangingLines:
+    """Labelled lines whose text, when it wraps, goes on under itself rather than under the label.
+
+    ``rows``: (label, text) pairs; a label is shown in bold (a problem's kind) or is an indent.
+    At 80 columns a problem's detail wraps; its second line starts under the first, not at the edge.
+    """
+
+    def __init__(self, rows: list[tuple[str, Text]]) -> None:
+        self.rows = rows
+
+    def __str__(self) -> str:
+        return "\n".join(label + text.plain for label, text in self.rows)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        for label, text in self.rows:
+            room = max(1, options.max_width - len(label))
+            for number, line in enumerate(text.wrap(console, room, overflow="fold")):
+                shown = Text(label, style="bold") if number == 0 and label.strip() else Text(" " * len(label))
+                line.rstrip()
+                yield Text.assemble(shown, line, end="\n")
 
 
 class GateList(Widget):
@@ -195,25 +220,24 @@ class OverviewPane(Pane):
         """The RC artifacts section for ``report`` (the core's, or the library ``owner``'s)."""
         from cockpit.services.storage import problems_by_variant
 
-        text = Text()
+        rows: list[tuple[str, Text]] = []
         where = f" in {report.report.index_url}" if report.report.index_url else ""
-        text.append(f"RC artifacts{' of ' + owner if owner else ''}{where}\n", style="bold")
+        rows.append(("", Text(f"RC artifacts{' of ' + owner if owner else ''}{where}", style="bold")))
         # The file on one line and what is wrong under it: wheel names alone nearly fill 80 columns.
         groups = problems_by_variant(report.report)
         for heading, problems in groups:
             indent = "  "
             if heading:  # accelerator sub-indexes: what is missing, variant by variant
-                text.append(f"  {heading}\n", style="bold" if problems else "")
+                rows.append(("  ", Text(heading, style="bold" if problems else "")))
                 indent = "    "
             for problem in problems:
-                text.append(f"{indent}{problem.kind.replace('_', ' '):<13} ", style="bold")
-                text.append(f"{problem.filename}\n")
-                text.append(f"{indent}{'':<13} {problem.detail}\n")
+                rows.append((f"{indent}{problem.kind.replace('_', ' '):<13} ", Text(problem.filename)))
+                rows.append((f"{indent}{'':<13} ", Text(problem.detail)))
         if not report.report.problems and not any(heading for heading, _ in groups):
-            text.append(f"  all {len(report.report.expected)} expected wheels staged, no problems found\n")
+            rows.append(("  ", Text(f"all {len(report.report.expected)} expected wheels staged, no problems found")))
         if report.report.published_on_pypi:
-            text.append("  already on PyPI: the upload step is done and locked\n", style="bold")
-        self.body.update(text)
+            rows.append(("  ", Text("already on PyPI: the upload step is done and locked", style="bold")))
+        self.body.update(HangingLines(rows))
 
     def show_gates(self, gates: dict[str, Gate]) -> None:
         """Re-render the gate lines from the app's gates (UI thread); the trends too when shown."""
