@@ -210,8 +210,8 @@ class CockpitApp(App[None]):
         self._thresholds: tuple[int, int, int] | None = None  # the collector's, while the screen is up
         self.unexpected_errors: list[BaseException] = []
         self._key_line_place = Container(id="key-line-place")
-        self._slots = {"overview": Container(id="overview", classes="pane-slot")}  # by pane name
-        self._slots_added = False  # the other panes' slots (_add_pane_slots)
+        # Each pane's slot by pane name: the overview's now, the others' once added (_add_pane_slots).
+        self._slots = {"overview": Container(id="overview", classes="pane-slot")}
         self._current = "overview"  # the name of the pane on screen
         self.fatal_error: BaseException | None = None
         self.PANES = panes_for(backend.config.release.version)
@@ -316,9 +316,8 @@ class CockpitApp(App[None]):
         """Add the other panes' slots, hidden, once: right after the first paint (five hidden containers
         were about a hundredth of the work before it), or at a pane key pressed before that. None once
         they are added (every pane switch asks)."""
-        if self._slots_added:
+        if len(self._slots) == len(self.PANES):
             return None
-        self._slots_added = True
         overview = self._slots["overview"]
         slots = []
         for name, _title, _path in self.PANES:
@@ -355,8 +354,8 @@ class CockpitApp(App[None]):
         while waiting:
             name = self.current_name if self.current_name in waiting else waiting[0]
             waiting.remove(name)
-            slot = next(iter(self.query(f"#{name}.pane-slot")), None)
-            if slot is None:  # the app is closing: its widgets are being taken down
+            slot = self._slots[name]
+            if not slot.is_attached:  # the app is closing: its widgets are being taken down
                 return
             try:
                 pane = pane_class(name)(self.backend, id=f"pane-{name}")
@@ -568,7 +567,7 @@ class CockpitApp(App[None]):
             pane.focus_body()
         else:
             self.screen.set_focus(None)
-            slot = self.query_one(f"#{name}.pane-slot")
+            slot = self._slots[name]
             if not slot.children:  # a placeholder child, not slot.loading: its cover would keep the focus off
                 from textual.widgets import LoadingIndicator
 
