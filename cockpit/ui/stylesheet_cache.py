@@ -30,7 +30,6 @@ import pickle
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -318,9 +317,6 @@ class CachedStylesheet(Stylesheet):
             store.add(cache_key, rules)
         self._parse_cache[cache_key] = rules
         return rules
-
-    def stores(self) -> Iterator[_Store]:
-        return iter(self._stores.values())
 
     def save(self) -> None:
         """Write what was parsed here and is not stored yet; a failure is logged, never raised."""

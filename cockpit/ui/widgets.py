@@ -195,7 +195,7 @@ class StatusBar(Widget):
         """`` tasks… `` then `` budget ``, each part with a cell of padding on either side."""
         width = self.size.width
         budget = Text(self.budget)
-        budget_width = budget.cell_len + 2 if self.budget else 2
+        budget_width = budget.cell_len + 2
         tasks = Text(self.tasks, no_wrap=True)
         room = max(0, width - budget_width - 2)
         tasks.truncate(room, overflow="ellipsis", pad=True)
