@@ -6,6 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis times each example (200 ms by default) and fails a test whose first example imports a
+# module on a busy machine (FlakyFailure). Speed is the benchmarks' business: no deadline, and no
+# "too slow" health check. One profile, for every run.
+settings.register_profile("cockpit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("cockpit")
 
 # A developer's own git config must never change what the tests see.
 os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-
-from cockpit.domain.record import record
+from dataclasses import dataclass
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Release:
     """One release: ``version`` like ``2.5.0``, ``repository`` like ``acme/torchlet``."""
 
@@ -38,7 +37,7 @@ def is_valid_version(text: str) -> bool:
     return bool(_VERSION.match(text))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CITarget:
     """A repository whose release branch must be green."""
 

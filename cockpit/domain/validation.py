@@ -14,15 +14,14 @@ must agree on what they look like, so both take these defaults (overridable in `
 from __future__ import annotations
 
 import re
-
-from cockpit.domain.record import record
+from dataclasses import dataclass
 
 VALIDATION_ISSUE_TITLE = "[v{version}] Release validation"
 VALIDATION_PHRASE = "Validated for {version}"
 VALIDATION_COMMENT = "Validated for {version}: this fix is in the release branch."
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ValidationSettings:
     """Where the validation issue lives and how validation comments are recognised.
 

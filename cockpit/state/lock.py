@@ -15,14 +15,14 @@ import json
 import os
 import socket
 import tempfile
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cockpit.domain.record import record
 from cockpit.state.read_only import ReadOnlyReason
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LockOwner:
     """Who holds a state lock, as written in the lock file."""
 

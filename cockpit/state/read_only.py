@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from cockpit.domain.record import record
+from dataclasses import dataclass
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ReadOnlyReason:
     """One reason a session is read-only.
 

@@ -6,7 +6,6 @@ shows the same rows as the sort then the filter."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from datetime import timedelta
 
@@ -369,12 +368,10 @@ async def test_sorting_600_rows_fills_the_table_once_and_does_not_stall():
         shown = order(app)
         assert len(shown) == 555 and shown[:3] == ["1", "2", "3"] and shown[-1] == "599"
         calls.clear()
-        started = time.perf_counter()
         app.pane().action_reverse_sort()  # everything the key does before the screen is painted
-        took = time.perf_counter() - started
         assert order(app)[0] == "599"
         assert calls == ["replace_rows"], "the table is filled once, in order, not row by row"
-        assert took < 1.0, f"a sort of 600 rows took {took * 1000:.0f} ms"
+        # How fast that is belongs to tests/benchmarks/bench_panes.py, not to a test.
 
 
 @pytest.mark.parametrize(
