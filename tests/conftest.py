@@ -79,3 +79,14 @@ def validation_not_started(sandbox):
     for comment_id in validated:
         state.comments.pop(comment_id)
     return sandbox
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every end-to-end test (a whole world, the whole app, a browser) is ``slow``.
+
+    ``pytest -m "not slow"`` is then the quick edit-test loop; the README's test command runs all.
+    """
+    e2e = Path(__file__).parent / "e2e"
+    for item in items:
+        if e2e in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.slow)
