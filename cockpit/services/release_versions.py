@@ -108,6 +108,17 @@ def variable_for(package: str) -> str:
     return "PYTORCH_VERSION" if normal == "TORCH" else f"{normal}_VERSION"
 
 
+def own_packages(repository: str, packages: Sequence[str]) -> list[str]:
+    """The packages of ``packages`` that carry the repository's own version: those whose variable is the
+    repository's (``pytorch/pytorch`` and ``torch`` are both ``PYTORCH_VERSION``), else the first one.
+
+    A single-repository config may list the libraries' packages in the core's index too; those number
+    their own versions, so they are not expected at the core's."""
+    own = variable_for(repository.rsplit("/", 1)[-1])
+    matching = [p for p in packages if variable_for(p) == own]
+    return matching or list(packages[:1])
+
+
 def expected_versions(
     release_version: str,
     core_packages: Iterable[str],

@@ -16,6 +16,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.release_versions import ExpectedVersion
 from cockpit.services.release_versions import (
     expected_versions,
+    own_packages,
     parse_release_versions,
     release_versions_gate,
     variable_for,
@@ -186,3 +187,10 @@ def test_any_text_is_read_without_a_crash_and_no_line_is_lost(text):
     meaningful = {i for i, line in enumerate(lines, 1) if line.strip() and not line.strip().startswith("#")}
     accounted = {a.line for a in versions.assignments} | {u.line for u in versions.unread}
     assert accounted == meaningful
+
+
+def test_a_core_index_that_also_lists_the_libraries_expects_only_its_own_package_at_the_core_version():
+    assert own_packages("pytorch/pytorch", ["torchvision", "torch", "torchaudio"]) == ["torch"]
+    assert own_packages("acme/torchlet", ["torchlet", "torchlet-vision"]) == ["torchlet"]
+    assert own_packages("acme/odd", ["first", "second"]) == ["first"]
+    assert own_packages("acme/odd", []) == []
