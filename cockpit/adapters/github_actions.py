@@ -163,7 +163,7 @@ class GitHubActions:
         """A file of ``repo`` on ``ref``: (its text, its blob sha)."""
         what = f"read {path} of {repo} on {ref}"
         response = self._request("GET", f"/repos/{repo}/contents/{quote(path)}", what, params={"ref": ref})
-        data = response.json() if response.content else None
+        data = self._json(response, what) if response.content else None
         if not isinstance(data, dict) or data.get("type") != "file":
             raise GitHubError(f"{what}: GitHub answered something other than one file")
         if int(data.get("size") or 0) > _MAX_FILE_BYTES or data.get("encoding") != "base64":
@@ -217,6 +217,11 @@ class GitHubActions:
                     str(data.get("html_url", "")),
                     note="GitHub gave the run's details",
                 )
+        if not actor:  # an older 204: the run is told from others' by who started it
+            try:
+                actor = self.whoami()
+            except GitHubError:
+                actor = ""
         return self.find_dispatched_run(repo, workflow, ref, actor=actor, since=sent_at)
 
     def find_dispatched_run(

@@ -93,8 +93,8 @@ def test_a_dispatch_with_run_details_is_one_post_and_names_its_run(sandbox):
 def test_after_an_older_204_the_run_is_found_by_event_ref_actor_and_time():
     with GitHubEmulator(release_day_world(run_details=False), users=USERS) as gh:
         client = actions(gh)
-        done = client.dispatch(TEST_INFRA, "release-stage-pypi.yml", "main", {"package": "torchlet"}, actor=RM)
-        assert done.known and "found by looking" in done.note
+        done = client.dispatch(TEST_INFRA, "release-stage-pypi.yml", "main", {"package": "torchlet"})
+        assert done.known and "found by looking" in done.note and f"by {RM}" in done.note  # the token's user
         assert client.run(TEST_INFRA, done.run_id).actor == RM
         assert len(posts(gh)) == 1
 
