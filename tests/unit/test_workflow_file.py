@@ -186,3 +186,13 @@ def test_any_declared_inputs_read_back_as_declared(declared, style):
         WorkflowInput(i.name, i.type, i.description.strip(), i.required, i.default, i.options) for i in declared
     )
     assert wf.inputs == expected
+
+
+@given(st.text(alphabet=string.printable + "\u00e9\u202e", max_size=300))
+def test_any_text_is_either_a_form_or_a_clear_refusal_never_a_crash(text):
+    try:
+        wf = read_workflow_file("on:\n  workflow_dispatch:\n    inputs:\n" + text, path="x.yml", ref="main")
+    except CockpitError as exc:
+        assert str(exc).startswith("Workflow file: x.yml")
+    else:
+        assert wf.dispatchable
