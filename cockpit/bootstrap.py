@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.actions.registry import ActionRegistry
     from cockpit.adapters.git import GitRepo
     from cockpit.adapters.github import GitHubClient
+    from cockpit.adapters.github_actions import GitHubActions
     from cockpit.config import GitHubConfig
     from cockpit.config_repos import RepoConfig
     from cockpit.domain.checklist import ChecklistStep
@@ -421,3 +422,14 @@ def library_clone(config: Config, repo: RepoConfig, *, read_only: bool) -> GitRe
     if not (repo.clone / ".git").exists() and not (repo.clone / "HEAD").is_file():
         raise GitError(f"{where}: {repo.clone} is not a git repository: {expected}")
     return git_repo(repo.clone, read_only=read_only)
+
+
+def github_actions(gh: GitHubConfig, *, read_only: bool, token: str | None = None) -> GitHubActions:
+    """The one way to build the GitHub Actions client (release day's workflows), signed in as
+    ``github_client`` is; ``read_only``: every request but GET/HEAD is refused before it is sent."""
+    from cockpit.adapters.credentials import resolve_token
+    from cockpit.adapters.github_actions import GitHubActions
+
+    if token is None and gh.auth != "none":
+        token = resolve_token(gh.api_url).token
+    return GitHubActions(gh.api_url, token, read_only=read_only, timeout=gh.timeout_s)

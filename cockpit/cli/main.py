@@ -264,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
     )
 
+    command("workflows", "cockpit.cli.workflows:run", "the release's workflows and their latest runs, as JSON")
     auth = command("auth", "cockpit.cli.auth:run_auth", "store, show or forget the GitHub token (keyring)")
     auth.add_argument("auth_command", choices=["login", "status", "logout"])
     return parser

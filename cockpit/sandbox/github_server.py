@@ -25,6 +25,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import unquote
 
+from cockpit.sandbox import github_actions_routes as actions_routes
 from cockpit.sandbox import github_evidence_routes as evidence_routes
 from cockpit.sandbox import github_render as render
 from cockpit.sandbox.github_merge_routes import MergeHandlers
@@ -110,6 +111,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
             ("POST", repo + f"/actions/runs/{_NUM}/rerun-failed-jobs", self.rerun_failed_jobs),
         ):
             self._routes.append((method, re.compile(pattern + "/?$"), fn))
+        self._routes[:0] = actions_routes.routes(self)  # release day's Actions endpoints answer first
 
     def transfer_issue(self, repo: str, number: int, to_repo: str) -> int:
         """Move issue #number to ``to_repo`` as GitHub's "Transfer issue" does; its number there.

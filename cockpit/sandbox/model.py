@@ -181,3 +181,4 @@ class World:
     clock: str = ""  # a patch world's "now" (ISO); "" for the wall clock
     evidence_config: dict = field(default_factory=dict)  # the [evidence] table for the config (world_evidence)
     libraries: list[dict] = field(default_factory=list)  # the domain libraries released with the core (world_libraries)
+    release_day: dict = field(default_factory=dict)  # release workflows and their runs (world_release_day)

@@ -84,6 +84,7 @@ from cockpit.sandbox.world_merges import plant_merges
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_promotion import plant_promotion
+from cockpit.sandbox.world_release_day import add_release_day
 from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
 from cockpit.sandbox.world_tracker import (
     decoy_trackers,
@@ -99,7 +100,7 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 8
+WORLD_FORMAT = 9
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -236,8 +237,9 @@ def build_world(
         truth=truth,
         all_green=all_green,
     )
-    if evidence:  # the checklist's evidence repositories (world_evidence)
+    if evidence:  # the checklist's evidence repositories (world_evidence), then release day's workflows there
         add_evidence(world)
+        add_release_day(world)
     return world
 
 

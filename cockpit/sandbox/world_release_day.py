@@ -1,0 +1,238 @@
+"""Release day in the sandbox: the release workflows of ``acme/test-infra``, their runs, and the versions file.
+
+``add_release_day(world)`` adds, after the evidence repositories (``world_evidence``):
+
+- in ``acme/test-infra`` on ``main``: the release workflow files (stage for PyPI, upload to PyPI,
+  promote to the download site, recompute checksums, publish docker images, validate binaries),
+  shaped like pytorch/test-infra's (a ``dryrun`` choice defaulting to ``enabled``, ``package``,
+  ``channel``, ``version``; jobs in the protected ``pytorchbot-env`` / ``promote-env``), in our
+  words; and ``release/release_versions.sh`` with one variable left at the previous version;
+- their runs (``world.release_day``, served by ``github_actions_routes``): a staging dry run that
+  passed, an upload dry run that failed on one job with a readable log tail, and a real promotion
+  to the download site waiting for a reviewer's approval in ``promote-env``.
+
+``world.truth["release_day"]`` says what was planted, for the tests.
+"""
+
+from __future__ import annotations
+
+from cockpit.sandbox.model import World
+from cockpit.sandbox.world_libraries import CORE_PACKAGE, libraries
+from cockpit.sandbox.world_names import DAY, HOUR, RELEASE_MANAGERS, T_END, iso
+
+TEST_INFRA = "acme/test-infra"
+REF = "main"
+VERSIONS_PATH = "release/release_versions.sh"
+FIRST_RUN = 97_000
+FIRST_JOB = 98_000
+RELEASE_ENV_IDS = {"pytorchbot-env": 7101, "promote-env": 7102}
+
+_DRYRUN = """      dryrun:
+        description: "enabled: say what would be copied, copy nothing"
+        required: true
+        type: choice
+        default: enabled
+        options:
+          - enabled
+          - disabled
+"""
+_PACKAGE = """      package:
+        description: "The package to release"
+        required: true
+        type: choice
+        default: {first}
+        options: [{packages}]
+"""
+_JOB = """
+jobs:
+  {job}:
+    runs-on: ubuntu-latest
+    environment: {environment}
+    steps:
+      - uses: actions/checkout@v4
+      - name: {step}
+        run: |
+          source ./release/release_versions.sh
+          echo "releasing ${{{{ inputs.package }}}}"
+"""
+
+
+def _workflow(name: str, inputs: str, job: str, environment: str, step: str) -> str:
+    header = f"name: {name}\n\non:\n  workflow_dispatch:\n    inputs:\n{inputs}"
+    return header + _JOB.format(job=job, environment=environment, step=step)
+
+
+def workflow_files(packages: list[str], version: str) -> dict[str, tuple[str, str, str, str]]:
+    """Path -> (workflow name, file text, job, environment) of each release workflow of the sandbox's test-infra."""
+    package = _PACKAGE.format(first=packages[0], packages=", ".join(packages))
+    channel = """      channel:
+        description: "Channel to validate: test (the RC) or release"
+        required: true
+        type: choice
+        default: test
+        options: [test, release]
+"""
+    version_input = """      version:
+        description: "Version to check; empty means the one in release_versions.sh"
+        required: false
+        type: string
+"""
+    docker = f"""      version:
+        description: "Version of the images (e.g. 2.5.0)"
+        required: true
+        type: string
+        default: "{version}"
+      dry_run:
+        description: "Build and test only; push nothing"
+        type: boolean
+        default: true
+"""
+    specs = {
+        "release-stage-pypi.yml": ("Stage wheels for PyPI", _DRYRUN + package, "stage", "pytorchbot-env", "Stage"),
+        "release-pypi.yml": ("Upload staged wheels to PyPI", _DRYRUN + package, "upload", "pytorchbot-env", "Upload"),
+        "release-download-site.yml": (
+            "Promote to the download site",
+            _DRYRUN + package,
+            "promote",
+            "promote-env",
+            "Promote",
+        ),
+        "release-post-promotion.yml": ("Recompute checksums", version_input, "checksums", "promote-env", "Recompute"),
+        "release-docker.yml": ("Publish docker images", docker + channel, "publish", "promote-env", "Publish"),
+        "validate-binaries.yml": ("Validate binaries", channel + version_input, "validate", "''", "Validate"),
+    }
+    return {
+        f".github/workflows/{path}": (name, _workflow(name, inputs, job, env, step), job, env.strip("'"))
+        for path, (name, inputs, job, env, step) in specs.items()
+    }
+
+
+def versions_file(version: str) -> tuple[str, dict]:
+    """``release_versions.sh`` for ``version``: every library at its own number but vision, left at the
+    previous one (what the gate must name); returns the text and what was planted."""
+    libs = {lib.package: lib.version for lib in libraries(version)}
+    vision = "torchlet-vision"
+    stale = libs[vision].rsplit(".", 2)
+    stale_version = f"{stale[0]}.{int(stale[1]) - 1}.0"
+    lines = [
+        "#!/usr/bin/env bash",
+        "",
+        "# The versions the release workflows promote: bump them before release day",
+        f"TORCHLET_VERSION=${{TORCHLET_VERSION:-{version}}}",
+        f"TORCHLET_VISION_VERSION=${{TORCHLET_VISION_VERSION:-{stale_version}}}",
+        f"TORCHLET_AUDIO_VERSION=${{TORCHLET_AUDIO_VERSION:-{libs['torchlet-audio']}}}",
+        "TRITONLET_VERSION=${TRITONLET_VERSION:-3.1.0}",
+        "TORCHLET_RTX_VERSION=${TORCHLET_VERSION}",
+    ]
+    planted = {"variable": "TORCHLET_VISION_VERSION", "file": stale_version, "expected": libs[vision], "line": 5}
+    return "\n".join(lines) + "\n", planted
+
+
+def _job(
+    job_id: int, name: str, conclusion: str | None, when: str, steps: list[tuple[str, str | None]], log: str
+) -> dict:
+    status = "completed" if conclusion else "waiting"
+    return {
+        "id": job_id,
+        "name": name,
+        "status": status,
+        "conclusion": conclusion,
+        "started_at": when,
+        "completed_at": when if conclusion else None,
+        "steps": [
+            {"number": k + 1, "name": step, "status": "completed" if c else "queued", "conclusion": c}
+            for k, (step, c) in enumerate(steps)
+        ],
+        "log": log,
+    }
+
+
+_UPLOAD_LOG = """##[group]Run source ./release/release_versions.sh
+Listing s3://sandbox-backup/torchlet-{version}-pypi-staging/
+  torchlet-{version}-cp312-cp312-manylinux_2_28_x86_64.whl
+  torchlet-{version}-cp313-cp313-manylinux_2_28_x86_64.whl
+##[endgroup]
+Checking the staged set against the release matrix
+error: no staged wheel for cp313t manylinux_2_28_aarch64
+  (expected torchlet-{version}-cp313-cp313t-manylinux_2_28_aarch64.whl)
+error: the staged set is incomplete: 1 of 3 expected wheels missing
+##[error]Process completed with exit code 1.
+"""
+
+
+def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
+    manager = RELEASE_MANAGERS[0].login
+    ok = [("Set up job", "success"), ("Run actions/checkout@v4", "success")]
+    runs = []
+
+    def run(k: int, path: str, name: str, inputs: dict, conclusion: str | None, when: int, jobs: list) -> None:
+        runs.append(
+            {
+                "id": FIRST_RUN + k,
+                "workflow_path": path,
+                "name": name,
+                "head_branch": REF,
+                "head_sha": sha,
+                "event": "workflow_dispatch",
+                "status": "completed" if conclusion else "waiting",
+                "conclusion": conclusion,
+                "actor": manager,
+                "created_at": iso(when),
+                "run_attempt": 1,
+                "inputs": inputs,
+                "jobs": jobs,
+                "pending": [],
+            }
+        )
+
+    t0 = T_END - DAY
+    dry = {"dryrun": "enabled", "package": package}
+    run(0, ".github/workflows/release-stage-pypi.yml", "Stage wheels for PyPI", dry, "success", t0, [
+        _job(FIRST_JOB, "stage", "success", iso(t0), [*ok, ("Stage", "success")], "staged 3 wheels (dry run)\n"),
+    ])  # fmt: skip
+    t1 = t0 + 2 * HOUR
+    log = _UPLOAD_LOG.format(version=version)
+    run(1, ".github/workflows/release-pypi.yml", "Upload staged wheels to PyPI", dry, "failure", t1, [
+        _job(FIRST_JOB + 1, "check staged set", "failure", iso(t1), [*ok, ("Check", "failure")], log),
+        _job(FIRST_JOB + 2, "upload", "skipped", iso(t1), [], ""),
+    ])  # fmt: skip
+    t2 = t1 + 2 * HOUR
+    real = {"dryrun": "disabled", "package": package}
+    run(2, ".github/workflows/release-download-site.yml", "Promote to the download site", real, None, t2, [
+        _job(FIRST_JOB + 3, "promote", None, iso(t2), [], "Waiting for a review of promote-env\n"),
+    ])  # fmt: skip
+    runs[-1]["pending"] = [
+        {
+            "environment": "promote-env",
+            "environment_id": RELEASE_ENV_IDS["promote-env"],
+            "reviewers": [p.login for p in RELEASE_MANAGERS],
+            "wait_timer": 0,
+        }
+    ]
+    truth = {
+        "dry_run_failed": FIRST_RUN + 1,
+        "failed_job": "check staged set",
+        "log_line": "error: the staged set is incomplete: 1 of 3 expected wheels missing",
+        "waiting_run": FIRST_RUN + 2,
+        "waiting_environment": "promote-env",
+    }
+    return runs, truth
+
+
+def add_release_day(world: World) -> None:
+    """Add release day's workflows, runs and versions file to ``world`` (see the module docstring)."""
+    repo = world.repos.get(TEST_INFRA)
+    if repo is None:
+        return  # a world built without its evidence repositories has no test-infra to hold them
+    packages = [CORE_PACKAGE.replace("-", "_"), *(lib.package.replace("-", "_") for lib in libraries(world.version))]
+    files = repo.files.setdefault(REF, {})
+    workflows = []
+    for path, (name, text, job, environment) in workflow_files(packages, world.version).items():
+        files[path] = text
+        workflows.append({"name": name, "path": path, "job": job, "environment": environment})
+    text, planted = versions_file(world.version)
+    files[VERSIONS_PATH] = text
+    sha = repo.branches.get(REF, "0" * 40)
+    runs, truth = _runs(world.version, sha, packages[0])
+    world.release_day = {"repository": TEST_INFRA, "ref": REF, "workflows": workflows, "runs": runs}
+    world.truth["release_day"] = {**truth, "versions": planted, "versions_path": VERSIONS_PATH}
