@@ -28,7 +28,10 @@ def normalized(text: str, servers, config_path: Path) -> str:
     text = text.replace(servers.github_url, "<github>").replace(servers.index_url, "<index>")
     text = text.replace(str(config_path.parent), "<dir>")
     text = re.sub(r'(age_days": )[0-9.e-]+', r"\1<age>", text)  # ages run with the wall clock
-    return text.replace(datetime.now(UTC).date().isoformat(), "<today>")
+    text = text.replace(datetime.now(UTC).date().isoformat(), "<today>")
+    # The trends run to today: their length in days and the charts drawn over it move with the clock.
+    text = re.sub(r"to <today> \(\d+ days\)", "to <today> (<days>)", text)
+    return re.sub(r"`[▁▂▃▄▅▆▇█─┬]+`", "`<chart>`", text)
 
 
 def record(servers, config_path: Path) -> dict[str, str]:
