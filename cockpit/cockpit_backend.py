@@ -29,9 +29,9 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
         GoNoGo,
         MilestoneReport,
         PicksReport,
+        RepoReport,
         StorageGateReport,
     )
-    from cockpit.domain.repos import RepoReport
     from cockpit.domain.triage import TriageReport
     from cockpit.loaders.repos import RepoPorts
     from cockpit.loaders.shared import Shared, SharedResults
