@@ -18,8 +18,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cockpit.cli.init_checks import check_clone, discover, milestone_flag, output_path, tracker_flag
 from cockpit.cli.init_discover import Discovery
-from cockpit.cli.init_template import _binary, _key, _note, _toml_value, release_branch, toml_string
+from cockpit.cli.init_lines import binary_workflow, found_key, found_note, toml_string, toml_value
+from cockpit.cli.init_template import release_branch
 
 if TYPE_CHECKING:
     from cockpit.config import Config
@@ -84,8 +86,6 @@ def _repository_from_remotes(remotes: dict[str, str], remote: str | None) -> tup
 
 def run_add_repo(args: argparse.Namespace) -> int:
     """Validate, discover the library, append its entries, check that the file loads, say what was found."""
-    from cockpit.cli.init import _check_clone, _milestone, _tracker, discover, output_path
-
     problems: list[str] = []
     name: str = args.add_repo
     if not _NAME.match(name):
@@ -94,8 +94,8 @@ def run_add_repo(args: argparse.Namespace) -> int:
     config = _existing(output, problems)
     if config is not None and _NAME.match(name) and (taken := _name_taken(config, name)):
         problems.append(f"--add-repo {name}: the release already has a repository named {name!r}: {taken} in {output}")
-    args.milestone_value = _milestone(args.milestone, problems)
-    args.tracker_value = _tracker(args.tracker, problems)
+    args.milestone_value = milestone_flag(args.milestone, problems)
+    args.tracker_value = tracker_flag(args.tracker, problems)
     clone_path = args.clone.expanduser().resolve()
     if not clone_path.is_dir():
         problems.append(f"--clone {clone_path}: no such folder; expected your local clone of the library")
@@ -106,7 +106,7 @@ def run_add_repo(args: argparse.Namespace) -> int:
         return _fail([why])
     if (taken := _repository_taken(config, repository)) is not None:
         return _fail([f"--add-repo {name}: {repository} is already in the release: {taken} in {output}"])
-    _check_clone(clone_path, args.remote, release_branch(version), repository, problems)
+    check_clone(clone_path, args.remote, release_branch(version), repository, problems)
     if problems:
         return _fail(problems)
     args.repository, args.release_version = repository, version
@@ -171,8 +171,8 @@ def _identify(args: argparse.Namespace, clone_path: Path) -> tuple[str | None, s
 def render_repo(*, name: str, repository: str, version: str, clone: Path, found: Discovery, ci: bool) -> str:
     """The ``[[repo]]`` entry (and its ``[[ci]]`` entry when ``ci``), commented as ``cockpit init`` writes."""
     s = toml_string
-    milestone = _key(found.milestone, "milestone", _toml_value(found.milestone.value), s(version))
-    tracker = _key(found.tracker, "tracker_issue", _toml_value(found.tracker.value), "1234")
+    milestone = found_key(found.milestone, "milestone", toml_value(found.milestone.value), s(version))
+    tracker = found_key(found.tracker, "tracker_issue", toml_value(found.tracker.value), "1234")
     text = f"""\
 # The domain library '{name}', added by 'cockpit init --add-repo'; released with the core, judged on its own.
 [[repo]]
@@ -181,11 +181,11 @@ name = {s(name)}
 # Its GitHub repository, OWNER/NAME.
 repository = {s(repository)}
 # Its own version, X.Y.Z; its RC tags are v{version}-rcN.
-{_note(found.rc_tags)}
+{found_note(found.rc_tags)}
 version = {s(version)}
 # Its release branch (derived from its version) and its trunk.
 branch = {s(release_branch(version))}
-{_note(found.main)}
+{found_note(found.main)}
 main = {s(found.main.value)}
 # Its milestone: a number, or a title.
 {milestone}
@@ -193,7 +193,7 @@ main = {s(found.main.value)}
 {tracker}
 # Its local clone, and the remote holding its release branch and RC tags.
 clone = {s(str(clone))}
-{_note(found.remote)}
+{found_note(found.remote)}
 remote = {s(found.remote.value)}
 # Its packages in the RC index, and the files on its release branch pinning the core version.
 # packages = [{s(name)}]
@@ -206,9 +206,9 @@ remote = {s(found.remote.value)}
 [[ci]]
 repository = {s(repository)}
 branch = {s(release_branch(version))}
-{_note(found.required)}
+{found_note(found.required)}
 required = {required}
-{_binary(found.binary)}
+{binary_workflow(found.binary)}
 """
     return text
 
