@@ -18,10 +18,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cockpit.cli.init_checks import check_clone, discover, milestone_flag, output_path, tracker_flag
 from cockpit.cli.init_discover import Discovery
-from cockpit.cli.init_lines import binary_workflow, found_key, found_note, toml_string, toml_value
-from cockpit.cli.init_template import release_branch
+from cockpit.cli.init_template import _binary, _key, _note, _toml_value, release_branch, toml_string
 
 if TYPE_CHECKING:
     from cockpit.config import Config
@@ -86,6 +84,8 @@ def _repository_from_remotes(remotes: dict[str, str], remote: str | None) -> tup
 
 def run_add_repo(args: argparse.Namespace) -> int:
     """Validate, discover the library, append its entries, check that the file loads, say what was found."""
+    from cockpit.cli.init_checks import check_clone, discover, milestone_flag, output_path, tracker_flag
+
     problems: list[str] = []
     name: str = args.add_repo
     if not _NAME.match(name):
@@ -171,8 +171,8 @@ def _identify(args: argparse.Namespace, clone_path: Path) -> tuple[str | None, s
 def render_repo(*, name: str, repository: str, version: str, clone: Path, found: Discovery, ci: bool) -> str:
     """The ``[[repo]]`` entry (and its ``[[ci]]`` entry when ``ci``), commented as ``cockpit init`` writes."""
     s = toml_string
-    milestone = found_key(found.milestone, "milestone", toml_value(found.milestone.value), s(version))
-    tracker = found_key(found.tracker, "tracker_issue", toml_value(found.tracker.value), "1234")
+    milestone = _key(found.milestone, "milestone", _toml_value(found.milestone.value), s(version))
+    tracker = _key(found.tracker, "tracker_issue", _toml_value(found.tracker.value), "1234")
     text = f"""\
 # The domain library '{name}', added by 'cockpit init --add-repo'; released with the core, judged on its own.
 [[repo]]
@@ -181,11 +181,11 @@ name = {s(name)}
 # Its GitHub repository, OWNER/NAME.
 repository = {s(repository)}
 # Its own version, X.Y.Z; its RC tags are v{version}-rcN.
-{found_note(found.rc_tags)}
+{_note(found.rc_tags)}
 version = {s(version)}
 # Its release branch (derived from its version) and its trunk.
 branch = {s(release_branch(version))}
-{found_note(found.main)}
+{_note(found.main)}
 main = {s(found.main.value)}
 # Its milestone: a number, or a title.
 {milestone}
@@ -193,7 +193,7 @@ main = {s(found.main.value)}
 {tracker}
 # Its local clone, and the remote holding its release branch and RC tags.
 clone = {s(str(clone))}
-{found_note(found.remote)}
+{_note(found.remote)}
 remote = {s(found.remote.value)}
 # Its packages in the RC index, and the files on its release branch pinning the core version.
 # packages = [{s(name)}]
@@ -206,9 +206,9 @@ remote = {s(found.remote.value)}
 [[ci]]
 repository = {s(repository)}
 branch = {s(release_branch(version))}
-{found_note(found.required)}
+{_note(found.required)}
 required = {required}
-{binary_workflow(found.binary)}
+{_binary(found.binary)}
 """
     return text
 

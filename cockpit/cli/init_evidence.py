@@ -4,7 +4,7 @@ example never drifts from what the cockpit assumes when a key is left out)."""
 
 from __future__ import annotations
 
-from cockpit.cli.init_lines import toml_string
+from cockpit.cli.init_template import toml_string
 from cockpit.config_evidence import (
     PULL_DEFAULTS,
     ColabEvidence,

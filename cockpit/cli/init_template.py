@@ -9,8 +9,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cockpit.cli.init_discover import Discovery
-from cockpit.cli.init_lines import binary_workflow, found_key, found_note, toml_string, toml_value
+from cockpit.cli.init_discover import Discovery, Found
+from cockpit.domain.text import inert
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (quotes, backslashes and control characters escaped)."""
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def release_branch(version: str) -> str:
@@ -18,8 +31,29 @@ def release_branch(version: str) -> str:
     return "release/" + version.rsplit(".", 1)[0]
 
 
+def _note(found: Found) -> str:
+    """The comment line saying where a value came from (one line, whatever the titles hold)."""
+    return "# " + inert(found.note) if found.note else ""
+
+
+def _key(found: Found, key: str, value: str, unset: str) -> str:
+    """The note, then ``key = value``; when nothing was found, ``# key = unset`` for the manager to fill."""
+    line = f"# {key} = {unset}" if found.value is None else f"{key} = {value}"
+    return "\n".join(filter(None, (_note(found), line)))
+
+
+def _toml_value(value: int | str | None) -> str:
+    return str(value) if isinstance(value, int) else toml_string(str(value or ""))
+
+
+def _binary(found: Found) -> str:
+    if found.value:
+        return f"{_note(found)}\nbinary_workflow = {toml_string(found.value)}"
+    return '# binary_workflow = "wheels"'
+
+
 def _evidence() -> str:
-    from cockpit.cli.init_evidence import evidence_example  # the evidence defaults load only for init
+    from cockpit.cli.init_evidence import evidence_example  # it reads this module's toml_string
 
     return evidence_example()
 
@@ -29,8 +63,8 @@ def render(*, version: str, repository: str, clone: Path, api_url: str, found: D
     branch = release_branch(version)
     s = toml_string
     required = "[" + ", ".join(s(name) for name in found.required.value) + "]"
-    milestone = found_key(found.milestone, "milestone", toml_value(found.milestone.value), s(version))
-    tracker = found_key(found.tracker, "tracker_issue", toml_value(found.tracker.value), "1234")
+    milestone = _key(found.milestone, "milestone", _toml_value(found.milestone.value), s(version))
+    tracker = _key(found.tracker, "tracker_issue", _toml_value(found.tracker.value), "1234")
     return f"""\
 # cockpit.toml: the release this cockpit runs. Written by 'cockpit init'; edit freely.
 # Each key is explained above it; '# found:' says where 'cockpit init' found a value, '# given:' that
@@ -40,14 +74,14 @@ def render(*, version: str, repository: str, clone: Path, api_url: str, found: D
 
 [release]
 # The version being released, X.Y.Z. Release candidates are tagged v{version}-rc1, -rc2, ...
-{found_note(found.rc_tags)}
+{_note(found.rc_tags)}
 version = {s(version)}
 # The GitHub repository the release is made from, OWNER/NAME.
 repository = {s(repository)}
 # The release branch, cut from main for this minor release (derived from the version).
 branch = {s(branch)}
 # The trunk: fixes land here first and are cherry-picked into the release branch.
-{found_note(found.main)}
+{_note(found.main)}
 main = {s(found.main.value)}
 # The milestone gathering the fixes for this release: its number, or its title (open or closed).
 {milestone}
@@ -69,7 +103,7 @@ max_rate_limit_wait = 30
 # Your local clone. The cockpit reads it; it writes only when you act (a pick branch, an RC tag).
 clone = {s(str(clone))}
 # The remote holding {branch} and the RC tags.
-{found_note(found.remote)}
+{_note(found.remote)}
 remote = {s(found.remote.value)}
 
 # One [[ci]] table per repository whose release branch must be green.
@@ -79,10 +113,10 @@ repository = {s(repository)}
 # Its release branch (the RC tags are checked too).
 branch = {s(branch)}
 # Workflows that must pass on the branch head, matched by name.
-{found_note(found.required)}
+{_note(found.required)}
 required = {required}
 # The workflow building the wheels; it is judged on the RC tag, not the branch head.
-{binary_workflow(found.binary)}
+{_binary(found.binary)}
 # Jobs known to be flaky, set aside from the verdict (still shown).
 # unstable_jobs = []
 
