@@ -16,8 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
-from cockpit.domain.reports import RepoReport
-from cockpit.domain.repos import REPO_GATES, for_repo, of_repository, repo_gate_name, split_gate_name
+from cockpit.domain.repos import REPO_GATES, RepoReport, for_repo, of_repository, repo_gate_name, split_gate_name
 from cockpit.errors import CockpitError
 from cockpit.lazy import Lazy
 
