@@ -25,9 +25,9 @@ if TYPE_CHECKING:
         GoNoGo,
         MilestoneReport,
         PicksReport,
+        RepoReport,
         StorageGateReport,
     )
-    from cockpit.domain.repos import RepoReport
     from cockpit.domain.triage import TriageReport
     from cockpit.ports import SessionState
 

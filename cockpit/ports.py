@@ -252,7 +252,7 @@ class SessionState(Protocol):
 
 
 class Ports(Protocol):
-    """What a loader or an action is given (``cockpit.bootstrap.CockpitBackend`` is the real one).
+    """What a loader or an action is given (``cockpit.cockpit_backend.CockpitBackend`` is the real one).
 
     Reading an adapter builds it on first use, in the calling (worker) thread.
     """

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.actions.step_context import locked_reason
 from cockpit.domain.checklist import StepKind, StepOverride
 from cockpit.domain.gates import GateStatus
 
@@ -41,7 +42,6 @@ def override_refusal(target: StepOverride) -> str | None:
 
 def register_override(reg: ActionRegistry, backend: Ports) -> None:
     """Register ``checklist.override``."""
-    from cockpit.actions.checklist import locked_reason
 
     def applicable(target: StepOverride) -> str | None:
         return override_refusal(target) or locked_reason(backend, target.step.id)

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from cockpit.actions.checklist import StepRun
 from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.domain.checklist import StepRun
 from cockpit.errors import GitError
 
 if TYPE_CHECKING:

@@ -1,8 +1,8 @@
 """The local clone, through GitPython: history in one ``git log`` call, patch ids in one pipeline.
 
-The only module that imports ``git``. Everything git prints that came from people (subjects, bodies,
-author names, ref names, remote URLs, error lines) is made inert as it is parsed
-(``cockpit.domain.text``). Every git failure becomes a ``GitError`` naming what the
+The only module that imports ``git``; the parse of ``git log``'s output is ``git_log``. Everything
+git prints that came from people (subjects, bodies, author names, ref names, remote URLs, error
+lines) is made inert as it is parsed (``cockpit.domain.text``). Every git failure becomes a ``GitError`` naming what the
 cockpit was doing and git's own error line; in read-only mode every writing method raises
 ``ReadOnlyError`` before running anything.
 """
@@ -10,15 +10,15 @@ cockpit was doing and git's own error line; in read-only mode every writing meth
 from __future__ import annotations
 
 import getpass
-import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cockpit.adapters.git_log import LOG_FORMAT, decode, parse_log
 from cockpit.domain.commits import CommitRecord
-from cockpit.domain.text import inert, is_inert
+from cockpit.domain.text import inert
 from cockpit.errors import GitError, ReadOnlyError
 
 try:
@@ -27,18 +27,8 @@ except ImportError as exc:  # GitPython refuses to import when no git executable
     _gitpython = None  # type: ignore[assignment]  # GitRepo refuses to open then (_IMPORT_PROBLEM)
     _IMPORT_PROBLEM = str(exc).splitlines()[0] if str(exc) else "GitPython is unavailable"
 
-_FIELD = "\x1f"
-_PLAIN_BYTES = b"\x00\x1f\t\n" + bytes(range(0x20, 0x7F))  # separators, line breaks, printable ASCII
-_ACTIVE_UTF8 = re.compile(rb"[\x00-\x7f]|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
-_LOG_FORMAT = "%H%x1f%P%x1f%an%x1f%at%x1f%s%x1f%b"
 # No optional locks: a read must never rewrite the index, even in a read-only session.
 _ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
-
-
-def _decode(data: bytes | str | None) -> str:
-    if isinstance(data, bytes):
-        return data.decode("utf-8", errors="replace")
-    return data or ""
 
 
 def _error_line(stderr: str) -> str:
@@ -55,51 +45,6 @@ def _checked(value: str, what: str) -> str:
     if not value or value.startswith("-") or "\0" in value:
         raise GitError(f"{what} {value!r} is not usable: expected a name or sha not starting with '-'")
     return value
-
-
-def _needs_cleaning(raw: bytes) -> bool:
-    """Whether git's output holds a character ``inert`` would change, judged on the bytes.
-
-    Most histories hold none, and then the 100k-commit parse pays one 10 ms pass instead of three
-    ``inert`` calls per commit: the plain ASCII bytes are dropped, and what is left (control bytes,
-    UTF-8 sequences of names) is searched for a control byte or the UTF-8 form of a C1 control,
-    a direction mark, override or isolate, or a line separator.
-    """
-    rest = raw.translate(None, _PLAIN_BYTES)
-    return bool(rest) and _ACTIVE_UTF8.search(rest) is not None
-
-
-def parse_log(raw: bytes) -> list[CommitRecord]:
-    """Parse ``git log -z --format=<_LOG_FORMAT>`` output; malformed records are skipped."""
-    records: list[CommitRecord] = []
-    append, record = records.append, CommitRecord
-    text = _decode(raw)
-    if isinstance(raw, bytes):
-        clean = _needs_cleaning(raw)
-    else:
-        clean = not is_inert(text.replace("\0", "\n").replace(_FIELD, "\n"))
-    for chunk in text.split("\0"):
-        fields = chunk.split(_FIELD, 5)
-        if len(fields) < 6:
-            continue
-        sha, parents, author, at, subject, body = fields
-        sha = sha.strip()
-        if len(sha) < 40:
-            continue
-        if clean:
-            author, subject, body = inert(author), inert(subject), inert(body, multiline=True)
-        # positional arguments: keyword construction of the frozen dataclass was half the parse time
-        append(
-            record(
-                sha,
-                subject,
-                body.strip("\n"),
-                author,
-                int(at) if at.isascii() and at.isdigit() else 0,
-                tuple(parents.split()),
-            )
-        )
-    return records
 
 
 class GitRepo:
@@ -142,11 +87,11 @@ class GitRepo:
         except OSError as exc:
             raise GitError(f"{purpose} failed: {exc}") from None
         if status not in ok:
-            raise GitError(f"{purpose} failed: {_error_line(_decode(err))}")
+            raise GitError(f"{purpose} failed: {_error_line(decode(err))}")
         return status, out or b""
 
     def _text(self, purpose: str, args: Sequence[str], **kw) -> str:
-        return _decode(self._run(purpose, args, **kw)[1]).strip()
+        return decode(self._run(purpose, args, **kw)[1]).strip()
 
     def log(
         self,
@@ -163,7 +108,7 @@ class GitRepo:
         many numbers are best asked as ONE extended pattern ``(a|b|c)``, not one pattern each.
         """
         revs = [rev_range] if isinstance(rev_range, str) else list(rev_range)
-        args = ["log", "-z", f"--format={_LOG_FORMAT}", "--no-show-signature", "--no-color"]
+        args = ["log", "-z", f"--format={LOG_FORMAT}", "--no-show-signature", "--no-color"]
         if grep:
             args += [f"--grep={g}" for g in grep]
             if fixed_strings:
@@ -202,9 +147,9 @@ class GitRepo:
                 err = proc.stderr.read()
                 status = proc.wait()
             if status != 0:
-                raise GitError(f"computing patch ids failed: {_error_line(_decode(err))}")
+                raise GitError(f"computing patch ids failed: {_error_line(decode(err))}")
         ids = {}
-        for line in _decode(out).splitlines():
+        for line in decode(out).splitlines():
             parts = line.split()
             if len(parts) == 2:
                 ids[parts[1]] = parts[0]
@@ -219,7 +164,7 @@ class GitRepo:
             ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"],
             ok=(0, 1, 128),
         )
-        return (_decode(out).strip() or None) if status == 0 else None
+        return (decode(out).strip() or None) if status == 0 else None
 
     def file_at(self, commit: str, path: str, *, limit: int = 65536) -> str | None:
         """The text of ``path`` in ``commit`` (its first ``limit`` bytes, made inert), or None when the commit has
@@ -231,7 +176,7 @@ class GitRepo:
         if not clean or any(part in ("", ".", "..") for part in clean.split("/")):
             raise GitError(f"reading {path!r}: expected a path inside the repository, such as requirements.txt")
         status, out = self._run(f"reading {clean} at {sha[:12]}", ["cat-file", "-p", f"{sha}:{clean}"], ok=(0, 128))
-        return inert(_decode(out[:limit]), multiline=True) if status == 0 else None
+        return inert(decode(out[:limit]), multiline=True) if status == 0 else None
 
     def ref_exists(self, ref: str) -> bool:
         """Whether ``ref`` names a commit."""
@@ -242,7 +187,7 @@ class GitRepo:
         status, out = self._run(
             f"finding the merge base of {a} and {b}", ["merge-base", _checked(a, "ref"), _checked(b, "ref")], ok=(0, 1)
         )
-        return (_decode(out).strip() or None) if status == 0 else None
+        return (decode(out).strip() or None) if status == 0 else None
 
     def is_ancestor(self, a: str, b: str) -> bool:
         """Whether commit ``a`` is in the history of ``b`` (False also when ``a`` is unknown here)."""
@@ -304,13 +249,13 @@ class GitRepo:
     def remote_url(self, name: str) -> str | None:
         """The fetch URL of remote ``name``, or None when there is no such remote."""
         status, out = self._run(f"reading remote {name}", ["config", "--get", f"remote.{name}.url"], ok=(0, 1))
-        return (inert(_decode(out).strip()) or None) if status == 0 else None
+        return (inert(decode(out).strip()) or None) if status == 0 else None
 
     def remotes(self) -> dict[str, str]:
         """Every remote's name and fetch URL, as ``git remote -v`` lists them."""
         status, out = self._run("listing remotes", ["config", "--get-regexp", r"^remote\..*\.url$"], ok=(0, 1))
         found = {}
-        for line in _decode(out).splitlines() if status == 0 else ():
+        for line in decode(out).splitlines() if status == 0 else ():
             key, _, url = line.partition(" ")
             found[inert(key.removeprefix("remote.").removesuffix(".url"))] = inert(url.strip())
         return found
@@ -319,7 +264,7 @@ class GitRepo:
         """The branch ``<remote>/HEAD`` points at (the remote's default branch, set by ``git clone``), or None."""
         ref = f"refs/remotes/{_checked(remote, 'remote')}/HEAD"
         status, out = self._run(f"reading {remote}/HEAD", ["symbolic-ref", "--quiet", "--short", ref], ok=(0, 1, 128))
-        target = _decode(out).strip() if status == 0 else ""
+        target = decode(out).strip() if status == 0 else ""
         if not target.startswith(f"{remote}/"):
             return None
         return inert(target.removeprefix(f"{remote}/")) or None
@@ -327,8 +272,8 @@ class GitRepo:
     def current_user(self) -> str:
         """git's ``user.name``, else the login name."""
         status, out = self._run("reading user.name", ["config", "--get", "user.name"], ok=(0, 1))
-        if status == 0 and _decode(out).strip():
-            return inert(_decode(out).strip())
+        if status == 0 and decode(out).strip():
+            return inert(decode(out).strip())
         try:
             return getpass.getuser()
         except (OSError, KeyError):

@@ -75,6 +75,14 @@ def run_view(args: argparse.Namespace) -> int:
     return open_app(config, read_only=True)
 
 
+def run_serve(args: argparse.Namespace) -> int:
+    """``cockpit serve``: serve the release of ``--config`` (and ``--state``) until Ctrl-C."""
+    from cockpit.cli.serve import serve
+
+    load(args)  # a bad config is said now, once, not in every browser tab
+    return serve(config_path(args), state=args.state, host=args.host, port=args.port, max_sessions=args.max_sessions)
+
+
 def _sandbox_config(world, servers) -> Path:
     """Write the sandbox's config; an all-green world also gets its go sign-offs (first time only)."""
     from cockpit.sandbox.demo import seed_rc_sizes, sign_go_steps, write_config

@@ -84,7 +84,7 @@ def _repository_from_remotes(remotes: dict[str, str], remote: str | None) -> tup
 
 def run_add_repo(args: argparse.Namespace) -> int:
     """Validate, discover the library, append its entries, check that the file loads, say what was found."""
-    from cockpit.cli.init import _check_clone, _milestone, _tracker, discover, output_path
+    from cockpit.cli.init_checks import check_clone, discover, milestone_flag, output_path, tracker_flag
 
     problems: list[str] = []
     name: str = args.add_repo
@@ -94,8 +94,8 @@ def run_add_repo(args: argparse.Namespace) -> int:
     config = _existing(output, problems)
     if config is not None and _NAME.match(name) and (taken := _name_taken(config, name)):
         problems.append(f"--add-repo {name}: the release already has a repository named {name!r}: {taken} in {output}")
-    args.milestone_value = _milestone(args.milestone, problems)
-    args.tracker_value = _tracker(args.tracker, problems)
+    args.milestone_value = milestone_flag(args.milestone, problems)
+    args.tracker_value = tracker_flag(args.tracker, problems)
     clone_path = args.clone.expanduser().resolve()
     if not clone_path.is_dir():
         problems.append(f"--clone {clone_path}: no such folder; expected your local clone of the library")
@@ -106,7 +106,7 @@ def run_add_repo(args: argparse.Namespace) -> int:
         return _fail([why])
     if (taken := _repository_taken(config, repository)) is not None:
         return _fail([f"--add-repo {name}: {repository} is already in the release: {taken} in {output}"])
-    _check_clone(clone_path, args.remote, release_branch(version), repository, problems)
+    check_clone(clone_path, args.remote, release_branch(version), repository, problems)
     if problems:
         return _fail(problems)
     args.repository, args.release_version = repository, version

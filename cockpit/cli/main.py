@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     serve = command(
-        "serve", "cockpit.cli.serve:run_serve", "serve the cockpit to web browsers, each tab a read-only viewer"
+        "serve", "cockpit.cli.commands:run_serve", "serve the cockpit to web browsers, each tab a read-only viewer"
     )
     serve.add_argument("--state", type=Path, help="follow this state file (default: the config's)")
     _serve_options(serve)

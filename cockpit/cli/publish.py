@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from cockpit.domain.status import StatusInput, StatusPublication
 
 if TYPE_CHECKING:
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.cockpit_backend import CockpitBackend
 
 
 def picture_to_publish(backend: CockpitBackend) -> StatusInput:

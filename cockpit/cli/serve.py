@@ -13,7 +13,6 @@ the size clamped to MAX_WIDTH x MAX_HEIGHT whatever the browser asks.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import ipaddress
@@ -108,14 +107,6 @@ def page_url(host: str, port: int) -> str:
     elif ":" in host and not host.startswith("["):
         host = f"[{host}]"
     return f"http://{host}:{port}"
-
-
-def run_serve(args: argparse.Namespace) -> int:
-    """``cockpit serve``: serve the release of ``--config`` (and ``--state``) until Ctrl-C."""
-    from cockpit.cli.commands import config_path, load
-
-    load(args)  # a bad config is said now, once, not in every browser tab
-    return serve(config_path(args), state=args.state, host=args.host, port=args.port, max_sessions=args.max_sessions)
 
 
 def serve(

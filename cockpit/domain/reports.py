@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING
 
 from cockpit.domain.artifacts import StorageReport
 from cockpit.domain.checklist import ChecklistStep, Signoff
@@ -13,9 +12,6 @@ from cockpit.domain.commits import BranchDiffReport
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import Milestone, MilestoneItem, PullRequest
 from cockpit.domain.picks import PickRow
-
-if TYPE_CHECKING:
-    from cockpit.domain.repos import RepoReport
 
 
 @dataclass(frozen=True)
@@ -108,6 +104,28 @@ class GoNoGo:
     reasons: tuple[str, ...] = ()  # one line per thing that keeps it from GO, in the release manager's words
     overrides: tuple[str, ...] = ()  # steps signed by hand over a gate that is not green: GO counts them, visibly
     judged: tuple[str, ...] = ()  # required step ids judged from evidence ([evidence]) that are not green
+
+
+@dataclass(frozen=True)
+class RepoReport:
+    """One domain library judged on its own milestone, tracker, clone and packages.
+
+    A report is None when its load failed (the reason in ``errors``, its gate UNKNOWN) or when the
+    config leaves it out (no packages: no RC artifact gate). ``requests``: what its cold load cost
+    on GitHub, counted in the thread that loaded it.
+    """
+
+    name: str
+    repository: str
+    version: str
+    branch: str
+    gates: tuple[Gate, ...]
+    milestone: MilestoneReport | None = None
+    branch_diff: BranchReport | None = None
+    picks: PicksReport | None = None
+    storage: StorageGateReport | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+    requests: int = 0
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,12 @@ and the release's verdict is the worst of them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from cockpit.domain.gates import GATE_TITLES, Gate
-from cockpit.domain.reports import BranchReport, MilestoneReport, PicksReport, StorageGateReport
+from cockpit.domain.reports import BranchReport, MilestoneReport, PicksReport
+from cockpit.domain.reports import RepoReport as RepoReport  # its home is reports; kept importable here
 
 REPO_GATES = ("milestone_empty", "branch_diff_clean", "picks_clear", "ci_green", "rc_artifacts", "versions_coherent")
 """The gates each domain library answers on its own, in the order the overview lists them
@@ -55,28 +56,6 @@ def for_repo(gate: Gate, repo: str) -> Gate:
     """``gate`` renamed and titled as ``repo``'s (``Branch diff clean [vision]``)."""
     title = GATE_TITLES.get(gate.name, gate.title)
     return Gate(repo_gate_name(gate.name, repo), f"{title} [{repo}]", gate.status, gate.summary, gate.details)
-
-
-@dataclass(frozen=True)
-class RepoReport:
-    """One domain library judged on its own milestone, tracker, clone and packages.
-
-    A report is None when its load failed (the reason in ``errors``, its gate UNKNOWN) or when the
-    config leaves it out (no packages: no RC artifact gate). ``requests``: what its cold load cost
-    on GitHub, counted in the thread that loaded it.
-    """
-
-    name: str
-    repository: str
-    version: str
-    branch: str
-    gates: tuple[Gate, ...]
-    milestone: MilestoneReport | None = None
-    branch_diff: BranchReport | None = None
-    picks: PicksReport | None = None
-    storage: StorageGateReport | None = None
-    errors: dict[str, str] = field(default_factory=dict)
-    requests: int = 0
 
 
 def of_repository(report: Any, repository: str) -> Any:

@@ -20,7 +20,7 @@ from cockpit.sandbox.github_state import RepoState
 from cockpit.sandbox.http_base import Request, Response
 
 if TYPE_CHECKING:
-    from cockpit.sandbox.github_server import GitHubEmulator
+    from cockpit.sandbox.github_host import EmulatorHost
 
 
 def _workflow_file(run: Any) -> str:
@@ -50,7 +50,7 @@ def content_json(u: Urls, ref: str, path: str, text: str) -> dict[str, Any]:
     }
 
 
-def list_workflow_runs_of(gh: GitHubEmulator, request: Request, state: RepoState, workflow: str) -> Response:
+def list_workflow_runs_of(gh: EmulatorHost, request: Request, state: RepoState, workflow: str) -> Response:
     """One workflow's runs, newest first; 404 when the repository has no such workflow."""
     runs = [
         r
@@ -79,7 +79,7 @@ def list_workflow_runs_of(gh: GitHubEmulator, request: Request, state: RepoState
     )
 
 
-def get_content(gh: GitHubEmulator, request: Request, state: RepoState, path: str) -> Response:
+def get_content(gh: EmulatorHost, request: Request, state: RepoState, path: str) -> Response:
     """A file at ``ref`` (default: the default branch); 404 for a path or ref the repository lacks."""
     ref = request.query.get("ref") or state.repo.default_branch
     text = state.repo.files.get(ref, {}).get(path.strip("/"))

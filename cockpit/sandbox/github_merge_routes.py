@@ -19,7 +19,7 @@ from cockpit.sandbox.model import SbIssue, SbPull, SbReview
 from cockpit.sandbox.world_names import fake_sha
 
 if TYPE_CHECKING:
-    from cockpit.sandbox.github_server import GitHubEmulator
+    from cockpit.sandbox.github_host import EmulatorHost
 
 MERGE_METHODS = ("merge", "squash", "rebase")
 _GREEN = ("success", "skipped", "neutral")
@@ -39,7 +39,7 @@ class MergeHandlers:
     """``create_issue``, ``list_reviews``, ``get_branch``, ``combined_status``, ``merge_pull``; and
     ``push_to_pull``, which moves a PR's head as a contributor's push would (for tests and the demo)."""
 
-    def create_issue(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
+    def create_issue(self: EmulatorHost, request: Request, state: RepoState) -> Response:
         body = _json_body(request)
         if body is None:
             return self.error(400, "Problems parsing JSON")
@@ -58,14 +58,14 @@ class MergeHandlers:
         data = self._issue(state, issue)
         return Response.json(data, status=201, headers={"Location": data["url"]})
 
-    def list_reviews(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def list_reviews(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         pull = state.pulls.get(int(number))
         if pull is None:
             return self.error(404, "Not Found")
         reviews = sorted((r for r in state.repo.reviews if r.pull == pull.number), key=lambda r: r.id)
         return self.paged(request, reviews, lambda r: self._review(state, r))
 
-    def _review(self: GitHubEmulator, state: RepoState, r: SbReview) -> dict[str, Any]:
+    def _review(self: EmulatorHost, state: RepoState, r: SbReview) -> dict[str, Any]:
         u = self.urls(state)
         html = f"{u.web}/pull/{r.pull}#pullrequestreview-{r.id}"
         return {
@@ -82,7 +82,7 @@ class MergeHandlers:
             "author_association": "MEMBER",
         }
 
-    def get_branch(self: GitHubEmulator, request: Request, state: RepoState, branch: str) -> Response:
+    def get_branch(self: EmulatorHost, request: Request, state: RepoState, branch: str) -> Response:
         sha = state.repo.branches.get(branch)
         if sha is None:
             return self.error(404, "Branch not found")
@@ -110,7 +110,7 @@ class MergeHandlers:
             }
         )
 
-    def combined_status(self: GitHubEmulator, request: Request, state: RepoState, ref: str) -> Response:
+    def combined_status(self: EmulatorHost, request: Request, state: RepoState, ref: str) -> Response:
         """The sandbox's projects use check runs only: no statuses, so GitHub's combined state is "pending"."""
         sha = state.resolve_ref(ref) or (ref if ref in state.checks_by_sha else None)
         if sha is None:
@@ -128,7 +128,7 @@ class MergeHandlers:
             }
         )
 
-    def merge_pull(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def merge_pull(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         pull = state.pulls.get(int(number))
         if pull is None:
             return self.error(404, "Not Found")
@@ -158,7 +158,7 @@ class MergeHandlers:
             state.repo.branch_history[pull.base].insert(0, merged)
         return Response.json({"sha": merged, "merged": True, "message": "Pull Request successfully merged"})
 
-    def push_to_pull(self: GitHubEmulator, repo: str, number: int, sha: str) -> None:
+    def push_to_pull(self: EmulatorHost, repo: str, number: int, sha: str) -> None:
         """Someone pushed ``sha`` to PR #number's branch: its head moves, its old checks stay on the old head."""
         with self.lock:
             pull = self.repos[repo.lower()].pulls[number]

@@ -19,7 +19,7 @@ from cockpit.sandbox.http_base import Request, Response
 from cockpit.sandbox.model import SbPull
 
 if TYPE_CHECKING:
-    from cockpit.sandbox.github_server import GitHubEmulator
+    from cockpit.sandbox.github_host import EmulatorHost
 
 _STATES = ("open", "closed", "all")
 
@@ -41,13 +41,13 @@ class RouteHandlers:
     """Endpoint implementations; see ``GitHubEmulator`` for the routing table."""
 
     def _milestone(
-        self: GitHubEmulator, state: RepoState, number: int | None, counts: dict[int, tuple[int, int]]
+        self: EmulatorHost, state: RepoState, number: int | None, counts: dict[int, tuple[int, int]]
     ) -> dict[str, Any] | None:
         m = state.milestones.get(number) if number is not None else None
         return render.milestone_json(self.urls(state), m, *counts[m.number]) if m else None
 
     def _issue(
-        self: GitHubEmulator,
+        self: EmulatorHost,
         state: RepoState,
         item: Any,
         counts: dict | None = None,
@@ -58,11 +58,11 @@ class RouteHandlers:
         milestone = self._milestone(state, item.milestone, counts)
         return render.issue_json(self.urls(state), item, milestone, comments.get(item.number, 0))
 
-    def get_repo(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
+    def get_repo(self: EmulatorHost, request: Request, state: RepoState) -> Response:
         open_count = sum(1 for i in state.items.values() if i.state == "open")
         return Response.json(render.repository_json(self.urls(state), state.repo, open_count))
 
-    def list_milestones(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
+    def list_milestones(self: EmulatorHost, request: Request, state: RepoState) -> Response:
         wanted = request.query.get("state", "open")
         if wanted not in _STATES:
             return self.validation_failed("Milestone", "state", value=wanted)
@@ -74,11 +74,11 @@ class RouteHandlers:
             chosen.reverse()
         return self.paged(request, [self._milestone(state, m.number, counts) for m in chosen])
 
-    def get_milestone(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def get_milestone(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         data = self._milestone(state, int(number), state.milestone_counts())
         return Response.json(data) if data else self.error(404, "Not Found")
 
-    def list_issues(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
+    def list_issues(self: EmulatorHost, request: Request, state: RepoState) -> Response:
         q = request.query
         wanted = q.get("state", "open")
         if wanted not in _STATES:
@@ -101,13 +101,13 @@ class RouteHandlers:
         counts, comments = state.milestone_counts(), state.comment_counts()
         return self.paged(request, _sorted(chosen, request), lambda i: self._issue(state, i, counts, comments))
 
-    def get_issue(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def get_issue(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         if (moved := self.moved_or_gone(state, int(number))) is not None:
             return moved
         item = state.items.get(int(number))
         return Response.json(self._issue(state, item)) if item else self.error(404, "Not Found")
 
-    def edit_issue(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def edit_issue(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         item = state.items.get(int(number))
         if item is None:
             return self.error(404, "Not Found")
@@ -139,7 +139,7 @@ class RouteHandlers:
         item.updated_at = now_iso()
         return Response.json(self._issue(state, item))
 
-    def remove_label(self: GitHubEmulator, request: Request, state: RepoState, number: str, name: str) -> Response:
+    def remove_label(self: EmulatorHost, request: Request, state: RepoState, number: str, name: str) -> Response:
         """GitHub answers with the labels left; 404 "Label does not exist" when the item has no such label."""
         item = state.items.get(int(number))
         if item is None:
@@ -152,18 +152,18 @@ class RouteHandlers:
         urls = self.urls(state)
         return Response.json([label_json(urls, other) for other in item.labels])
 
-    def _comment(self: GitHubEmulator, state: RepoState, comment: Any) -> dict[str, Any]:
+    def _comment(self: EmulatorHost, state: RepoState, comment: Any) -> dict[str, Any]:
         is_pull = comment.issue_number in state.pulls
         return render.comment_json(self.urls(state), comment, is_pull)
 
-    def list_comments(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def list_comments(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         if (moved := self.moved_or_gone(state, int(number), "/comments")) is not None:
             return moved
         if int(number) not in state.items:
             return self.error(404, "Not Found")
         return self.paged(request, state.comments_on(int(number)), lambda c: self._comment(state, c))
 
-    def _comment_body(self: GitHubEmulator, request: Request) -> str | Response:
+    def _comment_body(self: EmulatorHost, request: Request) -> str | Response:
         try:
             body = request.json()
         except ValueError:
@@ -172,7 +172,7 @@ class RouteHandlers:
             return self.validation_failed("IssueComment", "body", code="missing_field")
         return body["body"]
 
-    def create_comment(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def create_comment(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         if int(number) not in state.items:
             return self.error(404, "Not Found")
         text = self._comment_body(request)
@@ -184,11 +184,11 @@ class RouteHandlers:
         data = self._comment(state, comment)
         return Response.json(data, status=201, headers={"Location": data["url"]})
 
-    def get_comment(self: GitHubEmulator, request: Request, state: RepoState, comment_id: str) -> Response:
+    def get_comment(self: EmulatorHost, request: Request, state: RepoState, comment_id: str) -> Response:
         comment = state.comments.get(int(comment_id))
         return Response.json(self._comment(state, comment)) if comment else self.error(404, "Not Found")
 
-    def edit_comment(self: GitHubEmulator, request: Request, state: RepoState, comment_id: str) -> Response:
+    def edit_comment(self: EmulatorHost, request: Request, state: RepoState, comment_id: str) -> Response:
         comment = state.comments.get(int(comment_id))
         if comment is None:
             return self.error(404, "Not Found")
@@ -198,19 +198,19 @@ class RouteHandlers:
         comment.body, comment.updated_at = text, now_iso()
         return Response.json(self._comment(state, comment))
 
-    def delete_comment(self: GitHubEmulator, request: Request, state: RepoState, comment_id: str) -> Response:
+    def delete_comment(self: EmulatorHost, request: Request, state: RepoState, comment_id: str) -> Response:
         if int(comment_id) not in state.comments:
             return self.error(404, "Not Found")
         state.delete_comment(int(comment_id))
         return Response(status=204)
 
     def _pull(
-        self: GitHubEmulator, state: RepoState, pull: SbPull, counts: dict, complete: bool = True
+        self: EmulatorHost, state: RepoState, pull: SbPull, counts: dict, complete: bool = True
     ) -> dict[str, Any]:
         milestone = self._milestone(state, pull.milestone, counts)
         return render.pull_json(self.urls(state), state.repo, pull, milestone, complete=complete)
 
-    def list_pulls(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
+    def list_pulls(self: EmulatorHost, request: Request, state: RepoState) -> Response:
         q = request.query
         wanted = q.get("state", "open")
         if wanted not in _STATES:
@@ -226,13 +226,13 @@ class RouteHandlers:
         counts = state.milestone_counts()
         return self.paged(request, _sorted(chosen, request), lambda p: self._pull(state, p, counts, complete=False))
 
-    def get_pull(self: GitHubEmulator, request: Request, state: RepoState, number: str) -> Response:
+    def get_pull(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:
         pull = state.pulls.get(int(number))
         if pull is None:
             return self.error(404, "Not Found")
         return Response.json(self._pull(state, pull, state.milestone_counts()))
 
-    def list_commits(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
+    def list_commits(self: EmulatorHost, request: Request, state: RepoState) -> Response:
         ref = request.query.get("sha") or state.repo.default_branch
         shas = state.history(ref)
         if not shas:
@@ -243,7 +243,7 @@ class RouteHandlers:
             request, shas, lambda sha: render.commit_json(urls, sha, parents.get(sha), _facts(state, sha))
         )
 
-    def list_check_runs(self: GitHubEmulator, request: Request, state: RepoState, ref: str) -> Response:
+    def list_check_runs(self: EmulatorHost, request: Request, state: RepoState, ref: str) -> Response:
         sha = state.resolve_ref(ref)
         if sha is None:
             return self.error(422, f"No commit found for SHA: {ref}")
@@ -262,7 +262,7 @@ class RouteHandlers:
             request, runs, lambda c: render.check_run_json(urls, c, suite.get(c.run_id, 0)), wrap="check_runs"
         )
 
-    def list_runs(self: GitHubEmulator, request: Request, state: RepoState) -> Response:
+    def list_runs(self: EmulatorHost, request: Request, state: RepoState) -> Response:
         q = request.query
         status = q.get("status")
         chosen = [
@@ -281,7 +281,7 @@ class RouteHandlers:
             wrap="workflow_runs",
         )
 
-    def list_jobs(self: GitHubEmulator, request: Request, state: RepoState, run_id: str) -> Response:
+    def list_jobs(self: EmulatorHost, request: Request, state: RepoState, run_id: str) -> Response:
         run = state.runs.get(int(run_id))
         if run is None:
             return self.error(404, "Not Found")
@@ -289,7 +289,7 @@ class RouteHandlers:
         jobs = state.checks_by_run.get(run.id, [])
         return self.paged(request, jobs, lambda c: render.job_json(urls, c, run), wrap="jobs")
 
-    def rerun_failed_jobs(self: GitHubEmulator, request: Request, state: RepoState, run_id: str) -> Response:
+    def rerun_failed_jobs(self: EmulatorHost, request: Request, state: RepoState, run_id: str) -> Response:
         run = state.runs.get(int(run_id))
         if run is None:
             return self.error(404, "Not Found")

@@ -19,7 +19,7 @@ from cockpit.sandbox.http_base import Request, Response
 from cockpit.sandbox.model import SbPull
 
 if TYPE_CHECKING:
-    from cockpit.sandbox.github_server import GitHubEmulator
+    from cockpit.sandbox.github_host import EmulatorHost
 
 _QUALIFIER = re.compile(r"^([a-z]+):(.+)$", re.IGNORECASE)
 
@@ -34,7 +34,7 @@ def _terms(q: str) -> list[str] | None:
 class SearchHandlers:
     """``search_issues``; mixed into ``GitHubEmulator``."""
 
-    def search_issues(self: GitHubEmulator, request: Request) -> Response:
+    def search_issues(self: EmulatorHost, request: Request) -> Response:
         terms = _terms(request.query.get("q", ""))
         if not terms:
             return self.validation_failed("Search", "q", code="missing")

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from urllib.parse import quote, unquote
 
 from cockpit.sandbox import index_pages as pages
-from cockpit.sandbox.http_base import Request, Response, SandboxServer, _Handler
+from cockpit.sandbox.http_base import Request, Response, SandboxServer
 from cockpit.sandbox.model import SbPyPIRelease, SbWheel, World
 
 HTML = "text/html; charset=utf-8"
@@ -64,13 +64,6 @@ class IndexEmulator(SandboxServer):
         super().__init__()
         self.world = world
         self.variants = {w.variant for w in world.wheels if w.variant}
-
-    def start(self) -> str:
-        base = super().start()
-        # HEAD must declare the world's size, not the (empty) body's: see _IndexHandler.
-        assert self._httpd is not None
-        self._httpd.RequestHandlerClass = type("IndexHandler", (_IndexHandler,), {"sandbox": self})
-        return base
 
     def __enter__(self) -> IndexEmulator:
         self.start()
@@ -218,18 +211,3 @@ def _page(text: str, kind: str) -> Response:
 def _not_acceptable() -> Response:
     body = f"406 Not Acceptable: this index serves {', '.join(pages.SERVED)}\n".encode()
     return Response(status=406, body=body, content_type="text/plain; charset=utf-8", headers={"Vary": "Accept"})
-
-
-class _IndexHandler(_Handler):
-    """Keeps the first ``Content-Length`` of an answer: a HEAD declares the file's size, not zero."""
-
-    def send_response(self, code: int, message: str | None = None) -> None:
-        self._length_sent = False
-        super().send_response(code, message)
-
-    def send_header(self, keyword: str, value: str) -> None:
-        if keyword.lower() == "content-length":
-            if getattr(self, "_length_sent", False):
-                return
-            self._length_sent = True
-        super().send_header(keyword, value)

@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from cockpit.sandbox.scale_model import HOUR, Numbers, Pick, ScalePlan, trunk_time
 from cockpit.sandbox.world_names import OBJECTS, TARGETS
 
-if TYPE_CHECKING:
-    from cockpit.sandbox.scale_plan import ScalePlan, _Numbers
-
-MINUTE, HOUR = 60, 3600
-T_FIRST = 1_700_000_000  # the first commit of main; one lands every ten minutes
 SINGLE = {
     "x_pick": "x_pick",
     "issue_fix_picked": "x_pick",
@@ -26,27 +20,10 @@ SINGLE = {
 }
 
 
-def trunk_time(i: int) -> int:
-    return T_FIRST + 10 * MINUTE * i
-
-
-@dataclass(slots=True)
-class Pick:
-    """A release-branch commit: ``shape`` says how it names the trunk commits it carries (``picks``)."""
-
-    shape: str  # a SINGLE value, bulk, revert_branch, reauthored, branch_fix, bump, pin
-    time: int
-    picks: list[int] = field(default_factory=list)
-    release_pr: int | None = None
-    undoes: Pick | None = None  # the earlier pick a revert on the branch undoes
-    title: str = ""
-    sha: str = ""
-
-
 def plan_branch(
     rng: random.Random,
     plan: ScalePlan,
-    nums: _Numbers,
+    nums: Numbers,
     roles: dict[int, str],
     extra_picks: list[int],
     reauthored: list[int],

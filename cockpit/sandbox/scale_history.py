@@ -20,8 +20,8 @@ from pathlib import Path
 
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.sandbox.gitgen import FastImport, run_git
-from cockpit.sandbox.scale_branch import Pick, trunk_time
-from cockpit.sandbox.scale_plan import ScalePlan, Trunk, plan_scale
+from cockpit.sandbox.scale_model import Pick, ScalePlan, Trunk, trunk_time
+from cockpit.sandbox.scale_plan import plan_scale
 from cockpit.sandbox.world_names import CONTRIBUTORS, CORE, GITHUB, MERGEBOT, PICKBOT, RELEASE_MANAGERS, REVIEWERS
 
 SCALE_FORMAT = 2

@@ -14,9 +14,9 @@ cut, PRs that landed before the cut, missing ones, and numbers that are prefixes
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
-from cockpit.sandbox.scale_branch import Pick, plan_branch
+from cockpit.sandbox.scale_branch import plan_branch
+from cockpit.sandbox.scale_model import Numbers, ScalePlan, Trunk
 from cockpit.sandbox.world_names import MODULES, OBJECTS, REVIEWERS, SENTENCES, STEMS, TARGETS, title_for
 
 # Shares of the merged milestone PRs, by how the release branch holds them (the rest landed before the cut).
@@ -50,58 +50,6 @@ VERDICT = {
 FILLER_FILES = 2048
 
 
-@dataclass(slots=True)
-class Trunk:
-    """A commit of main. ``file``: the path it adds (milestone PRs) or rewrites (filler)."""
-
-    index: int
-    pr: int | None
-    title: str
-    body: str
-    file: str
-    role: str = ""  # a POST_SHARES kind, before_cut, issue fix, revert, or "" for filler
-    reverts: int | None = None  # trunk index of the commit it reverts
-    delete: bool = False  # a revert of a PR's commit deletes the file the PR added
-    sha: str = ""
-
-    @property
-    def subject(self) -> str:
-        return f"{self.title} (#{self.pr})" if self.pr is not None else self.title
-
-
-@dataclass
-class ScalePlan:
-    trunk: list[Trunk]
-    branch: list[Pick]
-    cut: int
-    items: list[dict]  # milestone items: number, kind (pull/issue), title, state, labels, state_reason
-    verdicts: dict[int, str]
-
-
-class _Numbers:
-    """PR numbers rise with main (``base + 1.25 i``); the integers between are issues and release PRs."""
-
-    def __init__(self, n: int) -> None:
-        self.base = max(100, n // 8)
-        self.prs = [self.base + (5 * i) // 4 for i in range(n)]
-        self.index_of = {p: i for i, p in enumerate(self.prs)}
-        self.used = set(self.prs)
-        self._next = 10
-
-    def free(self) -> int:
-        while self._next in self.used:
-            self._next += 1
-        self.used.add(self._next)
-        return self._next
-
-    def free_near(self, i: int) -> int:
-        n = self.prs[i] + 1
-        while n in self.used:
-            n += 1
-        self.used.add(n)
-        return n
-
-
 def _body(rng: random.Random, paragraphs: list[str], prs: list[int], fixes_pool: list[int]) -> list[str]:
     """A PR body as the merge bot copies it: summary paragraphs, sometimes a ghstack list, tests, cc."""
     lines = []
@@ -131,7 +79,7 @@ def plan_scale(rng: random.Random, trunk_commits: int, after_cut: int, milestone
     cut = n - after_cut - 1
     if after_cut < 13 * m // 10 + 60 or cut - n // 3 < 3 * m // 10 + 30:
         raise ValueError(f"{m} milestone PRs do not fit in {n} commits with {after_cut} after the cut")
-    nums = _Numbers(n)
+    nums = Numbers(n)
     fixes_pool = [nums.free() for _ in range(50)]  # issues filler commits fix (none in the milestone)
     paragraphs = [" ".join(rng.sample(SENTENCES, rng.randint(2, 5))) for _ in range(400)]
     plan = ScalePlan([], [], cut, [], {})
@@ -164,7 +112,7 @@ def plan_scale(rng: random.Random, trunk_commits: int, after_cut: int, milestone
 def _plan_trunk(
     rng,
     plan: ScalePlan,
-    nums: _Numbers,
+    nums: Numbers,
     roles: dict[int, str],
     reverts: dict[int, str],
     paragraphs,
@@ -226,7 +174,7 @@ def _plan_trunk(
         plan.trunk.append(commit)
 
 
-def _plan_items(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], feature: list[int]) -> None:
+def _plan_items(rng, plan: ScalePlan, nums: Numbers, roles: dict[int, str], feature: list[int]) -> None:
     """The milestone: every planted PR and issue, plus open, unmerged and skipped ones, and prefix traps."""
 
     def add(number, kind, title, state, verdict, labels=(), reason=""):
@@ -263,7 +211,7 @@ def _plan_items(rng, plan: ScalePlan, nums: _Numbers, roles: dict[int, str], fea
     _prefix_traps(plan, nums, roles, add)
 
 
-def _prefix_traps(plan: ScalePlan, nums: _Numbers, roles: dict[int, str], add) -> None:
+def _prefix_traps(plan: ScalePlan, nums: Numbers, roles: dict[int, str], add) -> None:
     """Milestone numbers that are prefixes of picked PRs (``#1234`` vs ``#12345``): an early PR that
     landed before the cut, and a closed issue nothing fixes."""
     picked = sorted(pr for i, r in roles.items() if r == "x_pick" and (pr := plan.trunk[i].pr) is not None)

@@ -78,9 +78,10 @@ from cockpit.sandbox.model import World
 from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_evidence import add_evidence
-from cockpit.sandbox.world_github import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE, core_repo
+from cockpit.sandbox.world_github import core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
 from cockpit.sandbox.world_merges import plant_merges
+from cockpit.sandbox.world_milestones import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
 from cockpit.sandbox.world_plan import PRE_ROLES, HistoryPlan
 from cockpit.sandbox.world_promotion import plant_promotion

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from cockpit.domain.picks import PickFlag as F
 from cockpit.domain.picks import PickStatus as S
 from cockpit.sandbox.model import SbRepo
-from cockpit.sandbox.world_github import open_release_pr
 from cockpit.sandbox.world_names import CONTRIBUTORS, HOUR, RELEASE_MANAGERS, T_CUT, T_END
 from cockpit.sandbox.world_plan import HistoryPlan
+from cockpit.sandbox.world_pulls import open_release_pr
 
 REPLIES = (
     "Thanks! Merged into the release branch.",

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from cockpit.domain.picks import PickStatus
 from cockpit.sandbox.model import SbCheckRun, SbComment, SbRepo, SbReview, SbWorkflowRun
-from cockpit.sandbox.world_github import open_release_pr
 from cockpit.sandbox.world_names import CONTRIBUTORS, DAY, HOUR, RELEASE_MANAGERS, T_END, iso
 from cockpit.sandbox.world_plan import HistoryPlan
-from cockpit.sandbox.world_tracker import COMMENT_ID_BASE, fields, url
+from cockpit.sandbox.world_pulls import open_release_pr
+from cockpit.sandbox.world_request_form import COMMENT_ID_BASE, fields, url
 
 LINT = "lintrunner-noclang / linux-job"
 BUILD = "linux-jammy-py3.11 / build"

@@ -135,3 +135,9 @@ class HistoryPlan:
 
     def by_role(self, role: str) -> TrunkCommit:
         return self.trunk[self.roles[role]]
+
+    def trunk_pr(self, role: str) -> int:
+        """The PR of the trunk commit playing ``role`` (every commit with a role came from a PR)."""
+        pr = self.by_role(role).pr
+        assert pr is not None, role
+        return pr

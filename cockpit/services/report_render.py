@@ -18,8 +18,7 @@ from cockpit.domain.checklist import StepKind
 from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import OMIT_WHEN_EMPTY
-from cockpit.domain.reports import ReleasePicture
-from cockpit.domain.repos import RepoReport
+from cockpit.domain.reports import ReleasePicture, RepoReport
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
 from cockpit.services.storage import problems_by_variant
 from cockpit.services.trends_text import trends_markdown

@@ -42,7 +42,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from cockpit.adapters.git import _LOG_FORMAT, GitRepo
+from cockpit.adapters.git import GitRepo
+from cockpit.adapters.git_log import LOG_FORMAT
 from cockpit.sandbox.demo import cache_root
 from cockpit.sandbox.scale_history import cached_scale_history
 from cockpit.services.branch_loader import load_branch_diff
@@ -56,7 +57,7 @@ def read_floor(clone: str, branch: str) -> int:
             clone,
             "log",
             "-z",
-            f"--format={_LOG_FORMAT}",
+            f"--format={LOG_FORMAT}",
             "--no-show-signature",
             "--no-color",
             "main",

@@ -72,7 +72,7 @@ def test_the_requests_and_replies_of_the_crowd_read_as_planted(big):
     mistakes for one."""
     from cockpit.domain.github import IssueComment
     from cockpit.services.pick_parser import parse_requests
-    from cockpit.services.picks import looks_like_request
+    from cockpit.services.pick_rows import looks_like_request
 
     def as_planted(refs) -> list:
         return sorted(((r.number if r.repository in ("", big.repository) else r.label()) for r in refs), key=str)

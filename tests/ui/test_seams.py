@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cockpit.adapters.github import GitHubClient
     from cockpit.adapters.shell import StepCommandRunner
     from cockpit.adapters.storage import PyPIClient, WheelIndex
-    from cockpit.bootstrap import CockpitBackend
+    from cockpit.cockpit_backend import CockpitBackend
     from cockpit.ports import GitHubPort, GitPort, Ports, PyPIPort, StepRunnerPort, WheelIndexPort
     from cockpit.state.store import StateStore
 

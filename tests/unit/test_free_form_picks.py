@@ -11,7 +11,8 @@ from cockpit.domain.github import IssueComment, PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickStatus, PRRef
 from cockpit.domain.reports import ChecklistReport, GoNoGo, PicksReport, ReleasePicture
 from cockpit.services.pick_parser import parse_request
-from cockpit.services.picks import analyze_picks, blocking_flags, picks_gate, row_label
+from cockpit.services.pick_rows import analyze_picks
+from cockpit.services.picks import blocking_flags, picks_gate, row_label
 from cockpit.services.report_render import render_json, render_markdown
 
 REPO = "acme/torchlet"

@@ -368,12 +368,12 @@ def test_config_values_are_read_inert():
 
 
 def test_the_git_reader_s_quick_check_misses_no_character_inert_would_change():
-    from cockpit.adapters.git import _needs_cleaning
+    from cockpit.adapters.git_log import needs_cleaning
 
     changed = [chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF and inert(chr(c), multiline=True) != chr(c)]
     assert "\x1b" in changed and "\u202e" in changed
-    assert [c for c in changed if c not in "\x00\x1f" and not _needs_cleaning(c.encode())] == []
-    assert not _needs_cleaning("José fixed it (#1)\x1f\x00\n\t".encode())
+    assert [c for c in changed if c not in "\x00\x1f" and not needs_cleaning(c.encode())] == []
+    assert not needs_cleaning("José fixed it (#1)\x1f\x00\n\t".encode())
 
 
 def test_a_tracker_export_read_by_cockpit_picks_is_inert(tmp_path):

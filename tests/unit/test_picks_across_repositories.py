@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from cockpit.domain.github import PullState
 from cockpit.domain.picks import PickFlag, PickStatus, PRRef
-from cockpit.services.picks import analyze_picks, needed_library_pulls
+from cockpit.services.pick_rows import analyze_picks
+from cockpit.services.picks import needed_library_pulls
 from tests.unit.test_picks_service import BRANCH, NOW, REPO, pr, request
 
 VISION = "pytorch/vision"

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickStatus, PRRef
+from cockpit.services.pick_rows import analyze_picks
 from cockpit.services.picks import (
-    analyze_picks,
     blocking_flags,
     needed_pull_numbers,
     picks_gate,
