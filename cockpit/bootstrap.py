@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.adapters.git import GitRepo
     from cockpit.adapters.github import GitHubClient
     from cockpit.config import GitHubConfig
-    from cockpit.config_repos import RepoConfig
+    from cockpit.config.repos import RepoConfig
     from cockpit.domain.checklist import ChecklistStep
     from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate
