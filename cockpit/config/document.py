@@ -25,7 +25,7 @@ from cockpit.config.storage import StorageConfig
 from cockpit.config.tables import Lazy, Strict, Table, Tables
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)  # read, never compared
 class Document:
     """Every table of ``cockpit.toml``; only ``[release]`` and ``[git]`` are required."""
 

@@ -29,12 +29,15 @@ def fill(text: str, values: dict[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
 
 
-@dataclass(frozen=True, slots=True)
 class Pattern(Kind):
     """Text that may use ``{version}``, ``{version_short}`` and ``{channel}``, stripped."""
 
-    nonempty: bool = True
-    expected: str = "a string"
+    __slots__ = ("nonempty",)
+    expected = "a string"
+    described = "a string; it may use {version}, {version_short}, {channel}"
+
+    def __init__(self, nonempty: bool = True) -> None:
+        self.nonempty = nonempty
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         text = Text().read(where, key, value).strip()
@@ -75,6 +78,7 @@ class Pins(Kind):
     """``[evidence.triton_pin_release.versions]``: pinned commit (7+ hex digits) = triton version on PyPI."""
 
     expected = "a table"
+    described = "a table: pinned commit = triton version"
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         table, inner = typed(where, key, value, dict, "a table"), where.child(key)
@@ -145,7 +149,7 @@ def _pull(repository: str, title: str, url: str) -> PullEvidence:
     return PullEvidence(m.group(1), "", int(m.group(2))) if m else PullEvidence(repository, title)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class ReleaseMatrixPR:
     """``[evidence.release_matrix_pr]``: the PR adding the release to the install matrix."""
 
@@ -157,7 +161,7 @@ class ReleaseMatrixPR:
         return _pull(self.repository, self.title, self.url)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class PublishedVersionsPR:
     """``[evidence.published_versions_pr]``: the PR adding the release to the published versions."""
 

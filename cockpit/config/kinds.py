@@ -1,6 +1,7 @@
 """The kinds of value a key of ``cockpit.toml`` may hold, and ``key``, which declares one key of the schema.
 
-A kind reads one TOML value: it checks it, makes its text inert (``cockpit.domain.text``) and returns what
+Kinds and ``Key`` are plain slotted classes, not dataclasses: they are made once, at import, and each
+dataclass would cost the first screen its generated methods. A kind reads one TOML value: it checks it, makes its text inert (``cockpit.domain.text``) and returns what
 the cockpit uses, or raises the one-line error naming the key and what was expected. ``expected`` is the
 same words in the error, the README's reference and the ``cockpit init`` comments.
 """
@@ -8,7 +9,7 @@ same words in the error, the README's reference and the ``cockpit init`` comment
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field
+from dataclasses import MISSING, field
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,9 @@ from cockpit.domain.text import inert
 class Kind:
     """One kind of value; subclasses set ``expected`` and override ``read``."""
 
+    __slots__ = ()
     expected = "a value"
+    described = ""  # what the reference says is expected, when the error's words are too short for it
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         """``value`` checked and converted; a ConfigError from ``where.fail`` otherwise."""
@@ -36,14 +39,16 @@ def typed(where: Where, key: str, value: Any, types: type | tuple[type, ...], ex
     return value
 
 
-@dataclass(frozen=True, slots=True)
 class Text(Kind):
     """A string, single-line unless ``multiline``; ``nonempty`` for a key that must say something."""
 
-    nonempty: bool = False
-    multiline: bool = False
-    trim: Callable[[str], str] | None = None  # e.g. a URL's trailing slash dropped
-    expected: str = "a string"
+    __slots__ = ("nonempty", "multiline", "trim")
+    expected = "a string"
+
+    def __init__(self, nonempty: bool = False, multiline: bool = False, trim: Callable[[str], str] | None = None) -> None:
+        self.nonempty = nonempty
+        self.multiline = multiline
+        self.trim = trim
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         text = inert(typed(where, key, value, str, "a string"), multiline=self.multiline)
@@ -52,12 +57,14 @@ class Text(Kind):
         return self.trim(text) if self.trim else text
 
 
-@dataclass(frozen=True, slots=True)
 class Repository(Kind):
     """``owner/name`` on GitHub."""
 
-    nonempty: bool = False
-    expected: str = "'owner/name'"
+    __slots__ = ("nonempty",)
+    expected = "'owner/name'"
+
+    def __init__(self, nonempty: bool = False) -> None:
+        self.nonempty = nonempty
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         text = Text(self.nonempty).read(where, key, value)
@@ -66,11 +73,13 @@ class Repository(Kind):
         return text
 
 
-@dataclass(frozen=True, slots=True)
 class Version(Kind):
     """A release version, X.Y.Z."""
 
-    example: str = "2.5.0"
+    __slots__ = ("example",)
+
+    def __init__(self, example: str = "2.5.0") -> None:
+        self.example = example
 
     @property
     def expected(self) -> str:  # type: ignore[override]
@@ -83,11 +92,13 @@ class Version(Kind):
         return text
 
 
-@dataclass(frozen=True, slots=True)
 class Choice(Kind):
     """One of a few words."""
 
-    options: tuple[str, ...]
+    __slots__ = ("options",)
+
+    def __init__(self, options: tuple[str, ...]) -> None:
+        self.options = options
 
     @property
     def expected(self) -> str:  # type: ignore[override]
@@ -100,12 +111,14 @@ class Choice(Kind):
         return text
 
 
-@dataclass(frozen=True, slots=True)
 class Number(Kind):
     """A number at least ``minimum``; an ``integer`` is truncated, as the cockpit always did."""
 
-    minimum: float = 0.0
-    integer: bool = False
+    __slots__ = ("minimum", "integer")
+
+    def __init__(self, minimum: float = 0.0, integer: bool = False) -> None:
+        self.minimum = minimum
+        self.integer = integer
 
     @property
     def expected(self) -> str:  # type: ignore[override]
@@ -158,11 +171,13 @@ class IssueNumber(Kind):
         return typed(where, key, value, int, self.expected)
 
 
-@dataclass(frozen=True, slots=True)
 class Day(Kind):
     """A day: an ISO date string or a TOML date, never a time."""
 
-    expected: str = 'an ISO date like "2026-12-10"'
+    __slots__ = ("expected",)
+
+    def __init__(self, expected: str = 'an ISO date like "2026-12-10"') -> None:
+        self.expected = expected
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         value = typed(where, key, value, (str, date), self.expected)
@@ -194,13 +209,16 @@ class Deadline(Kind):
         return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-@dataclass(frozen=True, slots=True)
 class FilePath(Kind):
     """A path, absolute or relative to the config's folder; "" (when allowed) means none."""
 
-    nonempty: bool = False
-    expand_user: bool = False  # "~/src/..." for a clone; other paths are taken as written
-    expected: str = "a string"
+    __slots__ = ("nonempty", "expand_user")
+    expected = "a string"
+    described = "a path: absolute, or relative to this file"
+
+    def __init__(self, nonempty: bool = False, expand_user: bool = False) -> None:
+        self.nonempty = nonempty
+        self.expand_user = expand_user
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         text = Text(self.nonempty).read(where, key, value)
@@ -214,6 +232,7 @@ class KeyStrings(Kind):
     """``[keymap]``: binding id = key (``"app.refresh" = "ctrl+r"``, ``""`` unbinds)."""
 
     expected = "a table"
+    described = "a table: binding id = key"
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         table, inner = typed(where, key, value, dict, self.expected), where.child(key)
@@ -226,7 +245,6 @@ class KeyStrings(Kind):
 REQUIRED: Any = MISSING
 
 
-@dataclass(frozen=True, slots=True)
 class Key:
     """What the schema says about one key: its kind, what it means, and how to show it.
 
@@ -235,11 +253,10 @@ class Key:
     where the key has no default worth showing.
     """
 
-    kind: Kind
-    doc: str
-    toml: str = ""
-    default_text: str = ""
-    example: Any = None
+    __slots__ = ("kind", "doc", "toml", "default_text", "example")
+
+    def __init__(self, kind: Kind, doc: str, toml: str = "", default_text: str = "", example: Any = None) -> None:
+        self.kind, self.doc, self.toml, self.default_text, self.example = kind, doc, toml, default_text, example
 
 
 def key(

@@ -39,11 +39,13 @@ def release_branch(version: str) -> str:
     return "release/" + version.rsplit(".", 1)[0]
 
 
-@dataclass(frozen=True, slots=True)
 class RepoName(Kind):
     """A repository's short name: lower-case letters, digits, '-' or '_'."""
 
-    example: str = "pytorch"
+    __slots__ = ("example",)
+
+    def __init__(self, example: str = "pytorch") -> None:
+        self.example = example
 
     @property
     def expected(self) -> str:  # type: ignore[override]
@@ -69,7 +71,7 @@ class RcTagPattern(Kind):
         return pattern
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class ReleaseTable:
     """``[release]``: the release being made (the core repository's, when ``[[repo]]`` adds libraries)."""
 
@@ -160,7 +162,7 @@ class GitConfig:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class CITable:
     """``[[ci]]``: one repository whose release branch must be green."""
 
@@ -184,7 +186,7 @@ class CITable:
         return CITarget(self.repository, branch, self.required, self.binary_workflow, self.unstable_jobs)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class UITable:
     """``[ui]``: how the cockpit looks."""
 
@@ -197,7 +199,7 @@ class UITable:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class ChecklistTable:
     """``[checklist]``: the release-day runbook."""
 
@@ -206,7 +208,7 @@ class ChecklistTable:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class StateTable:
     """``[state]``: where the session's state (checklist progress, sign-offs, notes, audit log) is kept."""
 

@@ -45,7 +45,7 @@ class RepoConfig:
         return self.release.repository
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)  # read, never compared
 class RepoTable:
     """``[[repo]]``: one domain library released with the core."""
 
@@ -66,11 +66,13 @@ class RepoTable:
     )
 
 
-@dataclass(frozen=True, slots=True)
 class RepoEntries(Tables):
     """``[[repo]]`` entries; each is named in messages by its index and, once read, its name."""
 
-    schema: type | str = RepoTable
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(RepoTable)
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         out = []

@@ -12,6 +12,7 @@ from cockpit.config.where import Where
 from cockpit.domain.schedule import (
     DEFAULT_QUALIFYING_LABELS,
     DEFAULT_TRIAGE_LABEL,
+    PHASE_TITLES,
     PatchPhase,
     PatchSchedule,
     PhaseDates,
@@ -44,7 +45,7 @@ class Label(Kind):
         return label.strip()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class PhaseTable:
     """One phase of a patch release: its first and last day."""
 
@@ -58,10 +59,10 @@ class PhaseTable:
 
 
 def _phase(phase: PatchPhase) -> Any:
-    return key(Table(PhaseTable, strict=Strict(wording="only 'start' and 'end'")), f"The {phase.value.replace('_', ' ')} phase.", default=None)
+    return key(Table(PhaseTable, strict=Strict(wording="only 'start' and 'end'")), f"{PHASE_TITLES[phase]}.", default=None)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class ScheduleTable:
     """``[schedule]``: a patch release's phases, each a table of ISO ``start`` and ``end`` days."""
 

@@ -17,6 +17,7 @@ class Variants(Kind):
     """``[storage.variants]``: each accelerator sub-index (``cu126 = ["manylinux_2_28_x86_64", ...]``)."""
 
     expected = "a table"
+    described = "a table: variant name = list of platform tags"
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         table, inner = typed(where, key, value, dict, "a table"), where.child(key)

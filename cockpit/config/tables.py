@@ -12,10 +12,9 @@ setting; in a ``Strict`` table (the ones that always refused unknown keys) it st
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Iterator
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, fields
 from functools import cache
 from typing import Any
 
@@ -23,23 +22,24 @@ from cockpit.config.kinds import Key, Kind, typed
 from cockpit.config.where import Where
 
 
-@dataclass(frozen=True, slots=True)
 class Strict:
-    """A table whose unknown keys are errors: ``expected one of <keys><suffix>``."""
+    """A table whose unknown keys are errors: ``expected one of <keys><suffix>`` (``sort``: the keys listed
+    alphabetically, else in declared order), or what ``wording`` says."""
 
-    sort: bool = False  # the keys listed alphabetically, else in declared order
-    suffix: str = ""
-    wording: str = ""  # what is expected in other words than the list of keys
+    __slots__ = ("sort", "suffix", "wording")
+
+    def __init__(self, sort: bool = False, suffix: str = "", wording: str = "") -> None:
+        self.sort, self.suffix, self.wording = sort, suffix, wording
 
 
-@dataclass(frozen=True, slots=True)
 class SchemaKey:
-    """One key of a schema class: its field, its name in the file, its declaration and its default."""
+    """One key of a schema class: its field, its name in the file, its declaration and its default
+    (``dataclasses.MISSING`` when the key is required)."""
 
-    field: str
-    name: str
-    key: Key
-    default: Any  # dataclasses.MISSING when the key is required
+    __slots__ = ("field", "name", "key", "default")
+
+    def __init__(self, field: str, name: str, key: Key, default: Any) -> None:
+        self.field, self.name, self.key, self.default = field, name, key, default
 
     @property
     def required(self) -> bool:
@@ -72,15 +72,17 @@ def read_table(schema: type, where: Where, data: dict[str, Any], strict: Strict 
     """``data`` (the table at ``where``) as an instance of ``schema``; ConfigError naming the first problem."""
     keys = schema_keys(schema)
     known = [k.name for k in keys]
-    for name in data:
-        if name not in known:
-            unknown(where, name, known, strict)
+    strangers = [name for name in data if name not in known]
+    for name in strangers:
+        unknown(where, name, known, strict)
     values = {}
     for k in keys:
         if k.name in data:
             values[k.field] = k.key.kind.read(where, k.name, data[k.name])
         elif k.required:
-            raise where.missing(k.name, k.key.kind.expected)
+            typo = _near(k.name, strangers)
+            hint = f" (is '{where.dotted(typo[0])}' a misspelling of it?)" if typo else ""
+            raise where.missing(k.name, k.key.kind.expected + hint)
     made = schema(**values)
     check = getattr(made, "problem", None)
     if check is not None and (problem := check()) is not None:
@@ -88,24 +90,34 @@ def read_table(schema: type, where: Where, data: dict[str, Any], strict: Strict 
     return made
 
 
+def _near(name: str, candidates: list[str]) -> list[str]:
+    """The candidate closest to ``name``, if any is close (difflib loads only then: it costs the start-up)."""
+    if not candidates:
+        return []
+    import difflib
+
+    return difflib.get_close_matches(name, candidates, n=1)
+
+
 def unknown(where: Where, name: str, known: list[str], strict: Strict | None) -> None:
     """An unknown key: an error in a strict table, else a warning naming the nearest known key."""
     if strict is not None:
         listed = sorted(known) if strict.sort else known
         raise where.fail(name, strict.wording or f"one of {', '.join(listed)}{strict.suffix}")
-    near = difflib.get_close_matches(name, known, n=1)
+    near = _near(name, known)
     hint = f"did you mean '{where.dotted(near[0])}'?" if near else f"the known keys here are {', '.join(known)}"
     where.warn(f"unknown key '{where.dotted(name)}' is ignored; {hint}")
 
 
-@dataclass(frozen=True, slots=True)
 class Table(Kind):
-    """A sub-table read into its schema class (``build`` turns that into what the cockpit uses)."""
+    """A sub-table read into its schema class; ``build`` names a method of that class making what the
+    cockpit uses from it."""
 
-    schema: type | str
-    strict: Strict | None = None
-    build: str = ""  # a method of the schema class that makes what the cockpit uses from it
-    expected: str = "a table"
+    __slots__ = ("schema", "strict", "build")
+    expected = "a table"
+
+    def __init__(self, schema: type | str, strict: Strict | None = None, build: str = "") -> None:
+        self.schema, self.strict, self.build = schema, strict, build
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         table = typed(where, key, value, dict, "a table")
@@ -113,12 +125,14 @@ class Table(Kind):
         return getattr(made, self.build)() if self.build else made
 
 
-@dataclass(frozen=True, slots=True)
 class Tables(Kind):
     """An array of tables (``[[ci]]``), each read into its schema class; a tuple, in order."""
 
-    schema: type | str
-    expected: str = "an array of tables ([[...]])"
+    __slots__ = ("schema",)
+    expected = "an array of tables ([[...]])"
+
+    def __init__(self, schema: type | str) -> None:
+        self.schema = schema
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         out = []
@@ -129,12 +143,13 @@ class Tables(Kind):
         return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
 class Lazy(Kind):
     """A kind whose module loads only when the file has its key: ``"module:Class"``."""
 
-    name: str
-    expected: str = "a table"
+    __slots__ = ("name", "expected")
+
+    def __init__(self, name: str, expected: str) -> None:
+        self.name, self.expected = name, expected
 
     @property
     def kind(self) -> Kind:

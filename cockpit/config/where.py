@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -10,16 +9,17 @@ from cockpit.domain.text import inert
 from cockpit.errors import ConfigError
 
 
-@dataclass(frozen=True, slots=True)
 class Where:
     """A table of the file (``prefix`` is its dotted key, "" for the top) and the warnings found so far.
 
     Every error is one line: ``<file>: key '<dotted key>': expected <what>, got <type> <value>``.
     """
 
-    path: Path
-    prefix: str = ""
-    warnings: list[str] = field(default_factory=list)  # shared by a whole reading, in the order found
+    __slots__ = ("path", "prefix", "warnings")
+
+    def __init__(self, path: Path, prefix: str = "", warnings: list[str] | None = None) -> None:
+        self.path, self.prefix = path, prefix
+        self.warnings = [] if warnings is None else warnings  # shared by a whole reading, in the order found
 
     @property
     def folder(self) -> Path:
