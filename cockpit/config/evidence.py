@@ -203,18 +203,32 @@ def _step(schema: type, doc: str, build: str = "") -> Any:
 class EvidenceConfig:
     """Each step's evidence; None leaves that step to a signature."""
 
-    validate_binaries: ValidateBinariesEvidence | None = _step(ValidateBinariesEvidence, "The binaries' validation run.")
+    validate_binaries: ValidateBinariesEvidence | None = _step(
+        ValidateBinariesEvidence, "The validation workflow: its latest run for this version and channel, and which jobs failed."
+    )
     validation_comments: ValidationCommentsEvidence | None = _step(
-        ValidationCommentsEvidence, "Validation comments on every closed milestone issue."
+        ValidationCommentsEvidence, "Each closed milestone issue has a validation comment, whoever wrote it."
     )
-    validation_issue: ValidationIssueEvidence | None = _step(ValidationIssueEvidence, "The release's validation issue.")
-    docs_build_entry: DocsEvidence | None = _step(DocsEvidence, "The docs build's entry for the release.")
-    release_matrix_pr: PullEvidence | None = _step(ReleaseMatrixPR, "The install matrix PR.", "evidence")
+    validation_issue: ValidationIssueEvidence | None = _step(
+        ValidationIssueEvidence, "The release's validation issue: the title it is found by, and the one it is opened with."
+    )
+    docs_build_entry: DocsEvidence | None = _step(
+        DocsEvidence, "The docs repository's entry for the release, read at that ref."
+    )
+    release_matrix_pr: PullEvidence | None = _step(
+        ReleaseMatrixPR,
+        'The PR adding the release to the install matrix: found by title, or named by url = "https://github.com/OWNER/NAME/pull/123".',
+        "evidence",
+    )
     published_versions_pr: PullEvidence | None = _step(
-        PublishedVersionsPR, "The published versions PR.", "evidence"
+        PublishedVersionsPR, "The PR adding the release to the published versions: found by title, or named by url.", "evidence"
     )
-    triton_pin_release: TritonEvidence | None = _step(TritonEvidence, "Triton released for the pinned commit.")
-    colab_issue: ColabEvidence | None = _step(ColabEvidence, "Colab's issue for the version.")
+    triton_pin_release: TritonEvidence | None = _step(
+        TritonEvidence,
+        "The triton commit pinned on the release branch is released on PyPI; a [evidence.triton_pin_release.versions] "
+        "table maps each pinned commit to the triton version it is published as.",
+    )
+    colab_issue: ColabEvidence | None = _step(ColabEvidence, "The issue in Colab's repository naming the version (after the release).")
 
     @property
     def configured(self) -> tuple[str, ...]:

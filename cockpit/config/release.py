@@ -212,4 +212,10 @@ class ChecklistTable:
 class StateTable:
     """``[state]``: where the session's state (checklist progress, sign-offs, notes, audit log) is kept."""
 
-    path: Path | None = key(FilePath(), "The state file.", default=None, default_text="cockpit-state.toml beside this file")
+    path: Path | None = key(
+        FilePath(),
+        "The state file; default: cockpit-state.toml beside this file.",
+        default=None,
+        default_text="cockpit-state.toml beside this file",
+        example="cockpit-state.toml",
+    )
