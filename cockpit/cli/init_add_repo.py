@@ -175,7 +175,8 @@ def render_repo(*, name: str, repository: str, version: str, clone: Path, found:
 
     s, branch = toml_string, release_branch(version)
     lines = [
-        f"# The domain library '{name}', added by 'cockpit init --add-repo'; released with the core, judged on its own.",
+        f"# The domain library '{name}', added by 'cockpit init --add-repo'; released with the core, "
+        "judged on its own.",
         "[[repo]]",
         explained(RepoTable, "name", s(name)),
         explained(RepoTable, "repository", s(repository)),

@@ -22,7 +22,6 @@ from cockpit.config.storage import StorageConfig
 from cockpit.config.tables import SchemaKey, Table, resolve, schema_keys
 from cockpit.domain.text import inert
 
-
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -39,7 +38,9 @@ def explained(schema: type, name: str, value: str | None = None) -> str:
     """The key's meaning as comment lines, then ``name = value`` (its default when no value is given)."""
     k = _key(schema, name)
     words = textwrap.wrap(" ".join(k.key.doc.split()), 98)
-    return "\n".join([*("# " + line for line in words), f"{name} = {value if value is not None else toml_text(k.default)}"])
+    return "\n".join(
+        [*("# " + line for line in words), f"{name} = {value if value is not None else toml_text(k.default)}"]
+    )
 
 
 def note(found: Found) -> str:
@@ -80,7 +81,7 @@ def commented(schema: type, header: str, keys: tuple[str, ...] = (), about: str 
     lines, tables = [f"[{header}]", *("# " + line for line in textwrap.wrap(about, 96))], []
     for k in schema_keys(schema):
         value = k.key.example if k.key.example is not None else k.default
-        if keys and k.name not in keys or not keys and (value in ("", (), None) or isinstance(k.key.kind, Table)):
+        if (keys and k.name not in keys) or (not keys and (value in ("", (), None) or isinstance(k.key.kind, Table))):
             continue
         words = ["# " + line for line in textwrap.wrap(" ".join(k.key.doc.split()), 96)]
         if isinstance(value, tuple) and value and isinstance(value[0], tuple):

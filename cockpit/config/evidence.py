@@ -96,11 +96,15 @@ class Pins(Kind):
 class ValidateBinariesEvidence:
     """``[evidence.validate_binaries]``: the workflow whose run validates the staged wheels of a channel."""
 
-    repository: str = key(Repository(), "The validation workflow's repository.", default=pytorch.VALIDATE_BINARIES_REPOSITORY)
+    repository: str = key(
+        Repository(), "The validation workflow's repository.", default=pytorch.VALIDATE_BINARIES_REPOSITORY
+    )
     workflow: str = key(Pattern(), "The workflow file.", default=pytorch.VALIDATE_BINARIES_WORKFLOW)
     channel: str = key(Pattern(), "The channel validated.", default=pytorch.VALIDATE_BINARIES_CHANNEL)
     title: str = key(
-        Pattern(), "The run's title, a pattern ('*' any text): its latest run for this version.", default=pytorch.VALIDATE_BINARIES_TITLE
+        Pattern(),
+        "The run's title, a pattern ('*' any text): its latest run for this version.",
+        default=pytorch.VALIDATE_BINARIES_TITLE,
     )
     branch: str = key(Pattern(nonempty=False), "The branch the workflow runs on; empty: any.", default="")
 
@@ -113,7 +117,9 @@ class ValidationCommentsEvidence:
         VersionText(), "What recognises a validation comment, whoever wrote it.", default=VALIDATION_PHRASE
     )
     max_issues: int = key(
-        Number(minimum=1, integer=True), "Closed issues whose comments are read, at most (one request each).", default=100
+        Number(minimum=1, integer=True),
+        "Closed issues whose comments are read, at most (one request each).",
+        default=100,
     )
 
 
@@ -195,40 +201,54 @@ class ColabEvidence:
     title: str = key(Pattern(), "The issue's title, a pattern.", default=pytorch.COLAB_TITLE)
 
 
-def _step(schema: type, doc: str, build: str = "") -> Any:
-    return key(Table(schema, strict=Strict(sort=True), build=build), doc, default=None)
+_STEP = Strict(sort=True)  # a step's table lists its keys when one is unknown, as it always did
 
 
 @dataclass(frozen=True, slots=True)
 class EvidenceConfig:
     """Each step's evidence; None leaves that step to a signature."""
 
-    validate_binaries: ValidateBinariesEvidence | None = _step(
-        ValidateBinariesEvidence, "The validation workflow: its latest run for this version and channel, and which jobs failed."
+    validate_binaries: ValidateBinariesEvidence | None = key(
+        Table(ValidateBinariesEvidence, strict=_STEP),
+        "The validation workflow: its latest run for this version and channel, and which jobs failed.",
+        default=None,
     )
-    validation_comments: ValidationCommentsEvidence | None = _step(
-        ValidationCommentsEvidence, "Each closed milestone issue has a validation comment, whoever wrote it."
+    validation_comments: ValidationCommentsEvidence | None = key(
+        Table(ValidationCommentsEvidence, strict=_STEP),
+        "Each closed milestone issue has a validation comment, whoever wrote it.",
+        default=None,
     )
-    validation_issue: ValidationIssueEvidence | None = _step(
-        ValidationIssueEvidence, "The release's validation issue: the title it is found by, and the one it is opened with."
+    validation_issue: ValidationIssueEvidence | None = key(
+        Table(ValidationIssueEvidence, strict=_STEP),
+        "The release's validation issue: the title it is found by, and the one it is opened with.",
+        default=None,
     )
-    docs_build_entry: DocsEvidence | None = _step(
-        DocsEvidence, "The docs repository's entry for the release, read at that ref."
+    docs_build_entry: DocsEvidence | None = key(
+        Table(DocsEvidence, strict=_STEP),
+        "The docs repository's entry for the release, read at that ref.",
+        default=None,
     )
-    release_matrix_pr: PullEvidence | None = _step(
-        ReleaseMatrixPR,
+    release_matrix_pr: PullEvidence | None = key(
+        Table(ReleaseMatrixPR, strict=_STEP, build="evidence"),
         'The PR adding the release to the install matrix: found by title, or named by url = "https://github.com/OWNER/NAME/pull/123".',
-        "evidence",
+        default=None,
     )
-    published_versions_pr: PullEvidence | None = _step(
-        PublishedVersionsPR, "The PR adding the release to the published versions: found by title, or named by url.", "evidence"
+    published_versions_pr: PullEvidence | None = key(
+        Table(PublishedVersionsPR, strict=_STEP, build="evidence"),
+        "The PR adding the release to the published versions: found by title, or named by url.",
+        default=None,
     )
-    triton_pin_release: TritonEvidence | None = _step(
-        TritonEvidence,
+    triton_pin_release: TritonEvidence | None = key(
+        Table(TritonEvidence, strict=_STEP),
         "The triton commit pinned on the release branch is released on PyPI; a [evidence.triton_pin_release.versions] "
         "table maps each pinned commit to the triton version it is published as.",
+        default=None,
     )
-    colab_issue: ColabEvidence | None = _step(ColabEvidence, "The issue in Colab's repository naming the version (after the release).")
+    colab_issue: ColabEvidence | None = key(
+        Table(ColabEvidence, strict=_STEP),
+        "The issue in Colab's repository naming the version (after the release).",
+        default=None,
+    )
 
     @property
     def configured(self) -> tuple[str, ...]:
@@ -237,4 +257,3 @@ class EvidenceConfig:
 
     def enabled(self, gate: str) -> bool:
         return getattr(self, gate, None) is not None
-

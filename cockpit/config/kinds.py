@@ -1,9 +1,11 @@
 """The kinds of value a key of ``cockpit.toml`` may hold, and ``key``, which declares one key of the schema.
 
-Kinds and ``Key`` are plain slotted classes, not dataclasses: they are made once, at import, and each
-dataclass would cost the first screen its generated methods. A kind reads one TOML value: it checks it, makes its text inert (``cockpit.domain.text``) and returns what
+A kind reads one TOML value: it checks it, makes its text inert (``cockpit.domain.text``) and returns what
 the cockpit uses, or raises the one-line error naming the key and what was expected. ``expected`` is the
 same words in the error, the README's reference and the ``cockpit init`` comments.
+
+Kinds and ``Key`` are plain slotted classes, not dataclasses: they are made once, at import, and each
+dataclass would cost the first screen its generated methods.
 """
 
 from __future__ import annotations
@@ -42,10 +44,12 @@ def typed(where: Where, key: str, value: Any, types: type | tuple[type, ...], ex
 class Text(Kind):
     """A string, single-line unless ``multiline``; ``nonempty`` for a key that must say something."""
 
-    __slots__ = ("nonempty", "multiline", "trim")
+    __slots__ = ("multiline", "nonempty", "trim")
     expected = "a string"
 
-    def __init__(self, nonempty: bool = False, multiline: bool = False, trim: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self, nonempty: bool = False, multiline: bool = False, trim: Callable[[str], str] | None = None
+    ) -> None:
         self.nonempty = nonempty
         self.multiline = multiline
         self.trim = trim
@@ -114,7 +118,7 @@ class Choice(Kind):
 class Number(Kind):
     """A number at least ``minimum``; an ``integer`` is truncated, as the cockpit always did."""
 
-    __slots__ = ("minimum", "integer")
+    __slots__ = ("integer", "minimum")
 
     def __init__(self, minimum: float = 0.0, integer: bool = False) -> None:
         self.minimum = minimum
@@ -212,7 +216,7 @@ class Deadline(Kind):
 class FilePath(Kind):
     """A path, absolute or relative to the config's folder; "" (when allowed) means none."""
 
-    __slots__ = ("nonempty", "expand_user")
+    __slots__ = ("expand_user", "nonempty")
     expected = "a string"
     described = "a path: absolute, or relative to this file"
 
@@ -253,7 +257,7 @@ class Key:
     where the key has no default worth showing.
     """
 
-    __slots__ = ("kind", "doc", "toml", "default_text", "example")
+    __slots__ = ("default_text", "doc", "example", "kind", "toml")
 
     def __init__(self, kind: Kind, doc: str, toml: str = "", default_text: str = "", example: Any = None) -> None:
         self.kind, self.doc, self.toml, self.default_text, self.example = kind, doc, toml, default_text, example

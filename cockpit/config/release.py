@@ -77,7 +77,9 @@ class ReleaseTable:
 
     version: str = key(Version(), "The version being released, X.Y.Z.", example="2.5.0")
     repository: str = key(
-        Repository(nonempty=True), "The GitHub repository the release is made from, OWNER/NAME.", example="acme/torchlet"
+        Repository(nonempty=True),
+        "The GitHub repository the release is made from, OWNER/NAME.",
+        example="acme/torchlet",
     )
     branch: str | None = key(
         Text(), "The release branch, cut from main for this minor release.", default=None, default_text="release/X.Y"
@@ -86,7 +88,9 @@ class ReleaseTable:
     milestone: int | str | None = key(
         Milestone(), "The milestone gathering the release's fixes: its number, or its title.", default=None
     )
-    tracker_issue: int | None = key(IssueNumber(), "The issue whose comments are the cherry-pick requests.", default=None)
+    tracker_issue: int | None = key(
+        IssueNumber(), "The issue whose comments are the cherry-pick requests.", default=None
+    )
     name: str | None = key(
         RepoName(),
         "The core's short name in gates and filters.",
@@ -166,7 +170,9 @@ class GitConfig:
 class CITable:
     """``[[ci]]``: one repository whose release branch must be green."""
 
-    repository: str = key(Repository(nonempty=True), "The repository whose check runs are read.", example="acme/torchlet")
+    repository: str = key(
+        Repository(nonempty=True), "The repository whose check runs are read.", example="acme/torchlet"
+    )
     branch: str | None = key(
         Text(), "Its release branch (the RC tags are checked too).", default=None, default_text="[release] branch"
     )

@@ -49,7 +49,9 @@ class RepoConfig:
 class RepoTable:
     """``[[repo]]``: one domain library released with the core."""
 
-    name: str = key(RepoName("vision"), "Its short name in gates, the repository filter and '--repo'.", example="vision")
+    name: str = key(
+        RepoName("vision"), "Its short name in gates, the repository filter and '--repo'.", example="vision"
+    )
     repository: str = key(Repository(nonempty=True), "Its GitHub repository, OWNER/NAME.", example="acme/vision")
     version: str = key(Version("0.20.0"), "Its own version, X.Y.Z.", example="0.20.0")
     branch: str | None = key(Text(), "Its release branch.", default=None, default_text="release/X.Y")
@@ -94,7 +96,9 @@ def libraries(where: Where, entries: tuple[RepoTable, ...], core: RepoConfig) ->
     for i, entry in enumerate(entries):
         plain = where.child(f"repo[{i}]")
         if entry.name in seen:
-            raise plain.fail("name", f"a name used once, but {seen[entry.name]} is already called {entry.name!r}", entry.name)
+            raise plain.fail(
+                "name", f"a name used once, but {seen[entry.name]} is already called {entry.name!r}", entry.name
+            )
         seen[entry.name] = f"repo[{i}]"
         if entry.repository == core.repository:
             named = plain.named(f"{plain.prefix} ({entry.name})")

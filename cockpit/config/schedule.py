@@ -58,19 +58,20 @@ class PhaseTable:
         return None
 
 
-def _phase(phase: PatchPhase) -> Any:
-    return key(Table(PhaseTable, strict=Strict(wording="only 'start' and 'end'")), f"{PHASE_TITLES[phase]}.", default=None)
+_PHASE = Table(PhaseTable, strict=Strict(wording="only 'start' and 'end'"))
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
 class ScheduleTable:
     """``[schedule]``: a patch release's phases, each a table of ISO ``start`` and ``end`` days."""
 
-    triage: PhaseTable | None = _phase(PatchPhase.TRIAGE)
-    go_no_go: PhaseTable | None = _phase(PatchPhase.GO_NO_GO)
-    cherry_pick: PhaseTable | None = _phase(PatchPhase.CHERRY_PICK)
-    build_promote: PhaseTable | None = _phase(PatchPhase.BUILD_PROMOTE)
-    general_availability: PhaseTable | None = _phase(PatchPhase.GENERAL_AVAILABILITY)
+    triage: PhaseTable | None = key(_PHASE, PHASE_TITLES[PatchPhase.TRIAGE] + ".", default=None)
+    go_no_go: PhaseTable | None = key(_PHASE, PHASE_TITLES[PatchPhase.GO_NO_GO] + ".", default=None)
+    cherry_pick: PhaseTable | None = key(_PHASE, PHASE_TITLES[PatchPhase.CHERRY_PICK] + ".", default=None)
+    build_promote: PhaseTable | None = key(_PHASE, PHASE_TITLES[PatchPhase.BUILD_PROMOTE] + ".", default=None)
+    general_availability: PhaseTable | None = key(
+        _PHASE, PHASE_TITLES[PatchPhase.GENERAL_AVAILABILITY] + ".", default=None
+    )
     cherry_pick_deadline: datetime | None = key(
         Deadline(), "The last moment a pick is taken (a day means its end, UTC).", default=None
     )

@@ -36,7 +36,7 @@ class SchemaKey:
     """One key of a schema class: its field, its name in the file, its declaration and its default
     (``dataclasses.MISSING`` when the key is required)."""
 
-    __slots__ = ("field", "name", "key", "default")
+    __slots__ = ("default", "field", "key", "name")
 
     def __init__(self, field: str, name: str, key: Key, default: Any) -> None:
         self.field, self.name, self.key, self.default = field, name, key, default
@@ -113,7 +113,7 @@ class Table(Kind):
     """A sub-table read into its schema class; ``build`` names a method of that class making what the
     cockpit uses from it."""
 
-    __slots__ = ("schema", "strict", "build")
+    __slots__ = ("build", "schema", "strict")
     expected = "a table"
 
     def __init__(self, schema: type | str, strict: Strict | None = None, build: str = "") -> None:
@@ -146,7 +146,7 @@ class Tables(Kind):
 class Lazy(Kind):
     """A kind whose module loads only when the file has its key: ``"module:Class"``."""
 
-    __slots__ = ("name", "expected")
+    __slots__ = ("expected", "name")
 
     def __init__(self, name: str, expected: str) -> None:
         self.name, self.expected = name, expected
