@@ -21,7 +21,7 @@ from cockpit.domain.release import Release
 from cockpit.errors import ConfigError
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RepoConfig:
     """One repository of the release: the core (``core``) or a domain library of ``[[repo]]``.
 
