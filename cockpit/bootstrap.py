@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.adapters.github import GitHubClient
     from cockpit.adapters.github_actions import GitHubActions
     from cockpit.config import GitHubConfig
-    from cockpit.config_repos import RepoConfig
+    from cockpit.config.repos import RepoConfig
     from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
 
 

@@ -18,7 +18,7 @@ from cockpit.lazy import Lazy
 
 if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.actions.registry import ActionRegistry
-    from cockpit.config_repos import RepoConfig
+    from cockpit.config.repos import RepoConfig
     from cockpit.domain.checklist import ChecklistStep
     from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate

@@ -21,7 +21,7 @@ def _api_url(args: argparse.Namespace) -> str:
     from cockpit.cli.commands import config_path
 
     path = config_path(args)
-    return load_config(path).github.api_url if path.exists() else GitHubConfig.api_url
+    return load_config(path).github.api_url if path.exists() else GitHubConfig().api_url
 
 
 def run_auth(args: argparse.Namespace) -> int:

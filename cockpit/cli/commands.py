@@ -32,8 +32,12 @@ def load(args: argparse.Namespace) -> Config:
 
 
 def _opened(config: Config) -> Config:
-    """The config is known: a ``--debug`` log goes beside its state file."""
+    """The config is known: its warnings (unknown keys) are said once, and a ``--debug`` log goes beside
+    its state file."""
     from cockpit import logging_setup
+
+    for warning in config.warnings:
+        _say(f"cockpit: warning: {warning}")
 
     logging_setup.use_state_dir(config.resolved_state_path)
     return config

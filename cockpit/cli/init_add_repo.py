@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cockpit.cli.init_discover import Discovery
-from cockpit.cli.init_template import _binary, _key, _note, _toml_value, release_branch, toml_string
+from cockpit.cli.init_template import binary_workflow, explained, found_key, release_branch, toml_string, with_note
 
 if TYPE_CHECKING:
     from cockpit.config import Config
@@ -169,48 +169,45 @@ def _identify(args: argparse.Namespace, clone_path: Path) -> tuple[str | None, s
 
 
 def render_repo(*, name: str, repository: str, version: str, clone: Path, found: Discovery, ci: bool) -> str:
-    """The ``[[repo]]`` entry (and its ``[[ci]]`` entry when ``ci``), commented as ``cockpit init`` writes."""
-    s = toml_string
-    milestone = _key(found.milestone, "milestone", _toml_value(found.milestone.value), s(version))
-    tracker = _key(found.tracker, "tracker_issue", _toml_value(found.tracker.value), "1234")
-    text = f"""\
-# The domain library '{name}', added by 'cockpit init --add-repo'; released with the core, judged on its own.
-[[repo]]
-# Its short name in gates ('branch_diff_clean[{name}]'), the repository filter and '--repo'.
-name = {s(name)}
-# Its GitHub repository, OWNER/NAME.
-repository = {s(repository)}
-# Its own version, X.Y.Z; its RC tags are v{version}-rcN.
-{_note(found.rc_tags)}
-version = {s(version)}
-# Its release branch (derived from its version) and its trunk.
-branch = {s(release_branch(version))}
-{_note(found.main)}
-main = {s(found.main.value)}
-# Its milestone: a number, or a title.
-{milestone}
-# The issue collecting its cherry-pick requests.
-{tracker}
-# Its local clone, and the remote holding its release branch and RC tags.
-clone = {s(str(clone))}
-{_note(found.remote)}
-remote = {s(found.remote.value)}
-# Its packages in the RC index, and the files on its release branch pinning the core version.
-# packages = [{s(name)}]
-# core_pins = ["requirements.txt"]
-"""
+    """The ``[[repo]]`` entry (and its ``[[ci]]`` entry when ``ci``), each key explained by the schema's words."""
+    from cockpit.config.release import CITable
+    from cockpit.config.repos import RepoTable
+
+    s, branch = toml_string, release_branch(version)
+    lines = [
+        f"# The domain library '{name}', added by 'cockpit init --add-repo'; released with the core, "
+        "judged on its own.",
+        "[[repo]]",
+        explained(RepoTable, "name", s(name)),
+        explained(RepoTable, "repository", s(repository)),
+        with_note(RepoTable, "version", found.rc_tags, s(version)),
+        explained(RepoTable, "branch", s(branch)),
+        with_note(RepoTable, "main", found.main, s(found.main.value)),
+        found_key(RepoTable, "milestone", found.milestone, s(version)),
+        found_key(RepoTable, "tracker_issue", found.tracker, "1234"),
+        explained(RepoTable, "clone", s(str(clone))),
+        with_note(RepoTable, "remote", found.remote, s(found.remote.value)),
+        _commented(explained(RepoTable, "packages", f"[{s(name)}]")),
+        _commented(explained(RepoTable, "core_pins", '["requirements.txt"]')),
+    ]
     if ci:
         required = "[" + ", ".join(s(n) for n in found.required.value) + "]"
-        text += f"""
-# The CI of {repository}'s release branch.
-[[ci]]
-repository = {s(repository)}
-branch = {s(release_branch(version))}
-{_note(found.required)}
-required = {required}
-{_binary(found.binary)}
-"""
-    return text
+        lines += [
+            "",
+            f"# The CI of {repository}'s release branch.",
+            "[[ci]]",
+            explained(CITable, "repository", s(repository)),
+            explained(CITable, "branch", s(branch)),
+            with_note(CITable, "required", found.required, required),
+            binary_workflow(found.binary),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _commented(text: str) -> str:
+    """The key line of ``text`` commented out (its explanation stays above it)."""
+    meaning, line = text.rsplit("\n", 1)
+    return f"{meaning}\n# {line}"
 
 
 def _append(output: Path, block: str) -> str:

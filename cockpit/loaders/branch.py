@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def rc_tags(backend: Ports) -> list[str]:
     """This release's RC tags in the local clone, oldest first (``v2.5.0-rc1``, ``-rc2``, ...)."""
-    from cockpit.config_repos import DEFAULT_RC_TAG_PATTERN
+    from cockpit.config.release import DEFAULT_RC_TAG_PATTERN
     from cockpit.services import clone_refs
 
     pattern = backend.config.rc_tag_pattern

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cockpit.config_evidence import fill
+from cockpit.config.evidence import fill
 from cockpit.domain.evidence import EVIDENCE_GATES, EvidenceReport
 from cockpit.domain.gates import Gate
 from cockpit.errors import CockpitError
@@ -20,7 +20,7 @@ from cockpit.services import evidence_release_day as day
 from cockpit.services.evidence_steps import how_to_automate
 
 if TYPE_CHECKING:
-    from cockpit.config_evidence import (
+    from cockpit.config.evidence import (
         ColabEvidence,
         DocsEvidence,
         PullEvidence,

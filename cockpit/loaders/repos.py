@@ -22,7 +22,7 @@ from cockpit.lazy import Lazy
 
 if TYPE_CHECKING:
     from cockpit.config import Config
-    from cockpit.config_repos import RepoConfig
+    from cockpit.config.repos import RepoConfig
     from cockpit.domain.checklist import ChecklistStep
     from cockpit.domain.reports import CIReport, StorageGateReport
     from cockpit.loaders.shared import SharedResults

@@ -17,10 +17,11 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cockpit.errors import CockpitError
 from cockpit.sandbox import github_evidence_routes as evidence_routes
+from cockpit.sandbox.github_host import EmulatorHost
 from cockpit.sandbox.github_objects import CREATED, Urls, stable_id, user_json
 from cockpit.sandbox.github_render_ci import CommitFacts, job_json, run_json
 from cockpit.sandbox.github_state import RepoState, now_iso
@@ -32,11 +33,25 @@ from cockpit.services.workflow_file import read_workflow_file
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from cockpit.sandbox.github_server import GitHubEmulator
+    from cockpit.sandbox.model import World
 
 _SEG, _NUM = r"([^/]+)", r"(\d+)"
 LOG_ROUTE = "/_actions-logs"  # where a job log's 302 points: outside the API, as GitHub's blob store is
 _FAILED = ("failure", "cancelled", "timed_out")
+
+
+class ActionsHost(EmulatorHost, Protocol):
+    """The emulator as the release day's routes see it: its world, and the run routes they fall back to."""
+
+    world: World
+
+    def list_jobs(self, request: Request, state: RepoState, run_id: str) -> Response:
+        """The emulator's own jobs of a run it planted."""
+        ...
+
+    def rerun_failed_jobs(self, request: Request, state: RepoState, run_id: str) -> Response:
+        """The emulator's own re-run of a run it planted."""
+        ...
 
 
 class ReleaseDay:
@@ -147,7 +162,7 @@ def _finish(run: dict[str, Any], conclusion: str) -> None:
 class Handlers:
     """The handlers, bound to one emulator and its release day."""
 
-    def __init__(self, gh: GitHubEmulator, day: ReleaseDay) -> None:
+    def __init__(self, gh: ActionsHost, day: ReleaseDay) -> None:
         self.gh, self.day = gh, day
 
     def mine(self, state: RepoState) -> bool:
@@ -371,7 +386,7 @@ class Handlers:
         return Response.json(answer)
 
 
-def routes(gh: GitHubEmulator) -> list[tuple[str, re.Pattern[str], Callable[..., Response]]]:
+def routes(gh: ActionsHost) -> list[tuple[str, re.Pattern[str], Callable[..., Response]]]:
     """The release day's routes for ``gh``, to be tried before the emulator's own."""
     h = Handlers(gh, ReleaseDay(getattr(gh.world, "release_day", None) or {}))
     repo = f"/repos/{_SEG}/{_SEG}"

@@ -11,7 +11,9 @@ import pytest
 
 from cockpit.bootstrap import build_backend
 from cockpit.config import load_config
-from cockpit.config_evidence import evidence_from
+from cockpit.config.evidence import EvidenceConfig
+from cockpit.config.tables import read_table
+from cockpit.config.where import Where
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.evidence import EVIDENCE_GATES
 from cockpit.domain.gates import GateStatus
@@ -31,9 +33,7 @@ def _with_evidence(sandbox, **changes):
     """The sandbox's config with some ``[evidence]`` steps changed (a dict of keys, or None to drop a step)."""
     table = {**sandbox.world.evidence_config, **changes}
     table = {k: v for k, v in table.items() if v is not None}
-    from cockpit.config import _Table
-
-    evidence = evidence_from(_Table(sandbox.config_path, "evidence", table))
+    evidence = read_table(EvidenceConfig, Where(sandbox.config_path, "evidence"), table)
     return dataclasses.replace(sandbox.config, evidence=evidence)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cockpit.config import load_config
-from cockpit.config_evidence import (
+from cockpit.config.evidence import (
     PULL_DEFAULTS,
     ColabEvidence,
     DocsEvidence,

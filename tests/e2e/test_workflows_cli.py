@@ -12,7 +12,7 @@ import pytest
 from cockpit.bootstrap import github_actions
 from cockpit.cli.main import main
 from cockpit.cli.workflows import versions_gate
-from cockpit.config_repos import RepoConfig
+from cockpit.config.repos import RepoConfig
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.release import Release
 from cockpit.sandbox.world_release_day import TEST_INFRA

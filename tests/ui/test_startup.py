@@ -273,7 +273,7 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
         "cockpit.domain.checklist",
         "cockpit.domain.merging",  # the config reads only the merge methods' names
         "cockpit.domain.schedule",  # this release has no [schedule]
-        "cockpit.config_repos",  # nor [[repo]]
+        "cockpit.config.repos",  # nor [[repo]]
         "cockpit.domain.validation_posts",
         "cockpit.ui.palette",
         "cockpit.ui.help",

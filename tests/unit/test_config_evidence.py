@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cockpit.config import parse_config
-from cockpit.config_evidence import TritonEvidence, ValidateBinariesEvidence
+from cockpit.config.evidence import TritonEvidence, ValidateBinariesEvidence
 from cockpit.errors import ConfigError
 
 PATH = Path("/releases/2.5/cockpit.toml")

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from cockpit.config import parse_config
+from cockpit.config.document import Document
+from cockpit.config.tables import Lazy, Table, Tables, walk
 from cockpit.errors import ConfigError
 
 PATH = Path("/releases/2.5/cockpit.toml")
@@ -24,6 +26,9 @@ GOOD = {
         "skip_labels": ["x"],
         "validation_comment": "ok {version}",
         "final_rc_date": "2026-12-10",
+        "name": "torchlet",
+        "rc_tag_pattern": "v{version}-rc{n}",
+        "merge_method": "squash",
     },
     "github": {
         "api_url": "https://api.github.com",
@@ -80,6 +85,9 @@ WRONG = [
     ("release.final_rc_date", "10/12/2026", 'an ISO date like "2026-12-10"'),
     ("release.final_rc_date", 20261210, 'an ISO date like "2026-12-10"'),
     ("release.final_rc_date", datetime(2026, 12, 10, 9, 0), "a day, not a time"),
+    ("release.name", "Torch Let", "a short name of lower-case letters"),
+    ("release.rc_tag_pattern", "v{version}", "one '{n}'"),
+    ("release.merge_method", "fast-forward", "'merge' or 'squash' or 'rebase'"),
     ("github", [], "a table"),
     ("github.api_url", 1, "a string"),
     ("github.timeout", "5", "a number"),
@@ -206,3 +214,15 @@ def test_every_key_of_the_config_is_in_the_table():
 
     covered = {k for k, _v, _e in WRONG}
     assert set(leaves(GOOD)) - covered - {"keymap"} == set()
+
+
+def test_every_key_the_schema_declares_for_these_tables_is_in_the_table():
+    """The other way round: a key declared in cockpit/config/ is in GOOD (and so in WRONG)."""
+    covered = {k for k, _v, _e in WRONG}
+    elsewhere = ("schedule", "evidence", "repo")  # test_patch_release, test_config_evidence, test_config_repos
+    declared = set()
+    for header, _schema, key in walk(Document):
+        if isinstance(key.key.kind, Table | Tables | Lazy) or header.split(".")[0] in elsewhere or not header:
+            continue
+        declared.add(f"{header}[0].{key.name}" if header == "ci" else f"{header}.{key.name}")
+    assert declared - covered == set()

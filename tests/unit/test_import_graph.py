@@ -20,11 +20,6 @@ PACKAGE_ROOT = Path(cockpit.__file__).parent
 # the modules) it is made of, with its owner. The lead empties this when those changes land (the
 # last test below says when: it fails once a listed circle is gone).
 BEING_REMOVED: dict[tuple[str, ...], str] = {
-    # being removed by the config rewrite (helper "config"): one typed schema for the six config modules
-    ("cockpit.config",): "the config rewrite",
-    # being removed by the config rewrite (helper "config"): the init template is derived from the
-    # schema and init_evidence, which imported init_template's toml_string back, is deleted
-    ("cockpit.cli.init_template", "cockpit.cli.init_evidence"): "the config rewrite",
     # being removed by the typed pane host (helper "shell"): panes reach the app through a protocol,
     # not by importing it (the app, the host, the panes, the palette, acting, repo_rows, table_pane)
     ("cockpit.ui.",): "the typed pane host",

@@ -16,4 +16,5 @@ def test_the_readmes_example_config_is_accepted_as_written():
     assert block, "the README shows a cockpit.toml"
     config = parse_config(Path("/releases/cockpit.toml"), tomllib.loads(block.group(1)))
     assert config.release.version == "2.5.0" and config.release.branch == "release/2.5"
+    assert config.warnings == (), "every key the README shows is one the cockpit reads"
     assert {name for name, _platforms in config.storage.variants} == {"cpu", "cu126", "rocm6.3"}

@@ -1,0 +1,94 @@
+"""The schema of ``[storage]``: where the release candidates' wheels are staged and what is expected there."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from cockpit.config import pytorch
+from cockpit.config.kinds import Flag, Kind, Number, Text, Texts, key, typed
+from cockpit.config.where import Where
+
+_VARIANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class Variants(Kind):
+    """``[storage.variants]``: each accelerator sub-index (``cu126 = ["manylinux_2_28_x86_64", ...]``)."""
+
+    expected = "a table"
+    described = "a table: variant name = list of platform tags"
+
+    def read(self, where: Where, key: str, value: Any) -> Any:
+        table, inner = typed(where, key, value, dict, "a table"), where.child(key)
+        variants = []
+        for name, platforms in table.items():
+            if not _VARIANT.match(name):
+                raise inner.fail(
+                    name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')", name
+                )
+            if isinstance(platforms, dict):
+                dotted = f"{name}.{next(iter(platforms), '')}"
+                raise inner.fail(name, f'a list of platform tags; a name with a dot must be quoted: "{dotted}" = [...]')
+            tags = Texts().read(inner, name, platforms)
+            if not tags or not all(tag.strip() for tag in tags):
+                raise inner.fail(
+                    name, 'a non-empty list of platform tags such as ["manylinux_2_28_x86_64", "win_amd64"]', list(tags)
+                )
+            variants.append((name, tags))
+        return tuple(variants)
+
+
+@dataclass(frozen=True, slots=True)
+class StorageConfig:
+    """``[storage]``: where the release candidates' wheels are staged and what is expected there."""
+
+    index_url: str = key(
+        Text(trim=lambda url: url.rstrip("/")),
+        "Base of the PEP 503 indexes: <index_url>/whl/test/<package>/ is the RC channel.",
+        default="",
+        example=pytorch.INDEX_URL,
+    )
+    pypi_url: str = key(
+        Text(trim=lambda url: url.rstrip("/")),
+        "Base of the PyPI JSON API (<pypi_url>/pypi/<package>/json), to see whether the final version is published.",
+        default="",
+        example="https://pypi.org",
+    )
+    packages: tuple[str, ...] = key(Texts(), "The packages released.", default=(), example=pytorch.PACKAGES)
+    platforms: tuple[str, ...] = key(
+        Texts(),
+        "Platform tags every RC must have a wheel for in the plain index <index_url>/whl/test/<package>/.",
+        default=(),
+        example=pytorch.PLATFORMS,
+    )
+    python_tags: tuple[str, ...] = key(
+        Texts(), "Python tags every platform must have (cp312 ...); empty: from the support policy.", default=()
+    )
+    free_threaded: bool = key(Flag(), "Whether free-threaded wheels (cp313t ...) are expected too.", default=False)
+    size_limit_mb: float = key(Number(minimum=1), "Wheels over this size, in MB, fail.", default=1000.0)
+    size_warn_mb: float = key(Number(minimum=1), "Wheels over this size, in MB, warn.", default=850.0)
+    release_date: str = key(Text(), "The release's ISO date, for the Python support policy.", default="")
+    variants: tuple[tuple[str, tuple[str, ...]], ...] = key(
+        Variants(),
+        "Accelerator variants, each in its sub-index <index_url>/whl/test/<variant>/<package>/, with the platforms "
+        "it publishes (quote names with a dot).",
+        default=(),
+        example=pytorch.VARIANTS,
+    )
+    staging_channel: str = key(
+        Text(trim=lambda channel: channel.strip("/")),
+        "The channel the wheels are staged in for PyPI (<index_url>/whl/<channel>/<package>/); the checklist reads it.",
+        default="",
+        example="staging",
+    )
+    staging_platforms: tuple[str, ...] = key(
+        Texts(), "The platforms PyPI gets; empty: every platform of the indexes.", default=(), example=pytorch.PLATFORMS
+    )
+
+    @property
+    def indexes(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Where wheels are expected: ``("", platforms)`` for the plain ``<base>/whl/test/<pkg>/``
+        when ``platforms`` is set, then each ``(variant, platforms)`` of ``[storage.variants]``."""
+        plain = (("", self.platforms),) if self.platforms else ()
+        return plain + self.variants
