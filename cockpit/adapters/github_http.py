@@ -75,7 +75,8 @@ def quiet_library_logs() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
             logger.addHandler(logging.NullHandler())
-        logger.propagate = logging_setup.debug_enabled()
+        # httpcore's trace of each connection says nothing the transport's own debug lines do not
+        logger.propagate = name == "httpx" and logging_setup.debug_enabled()
 
 
 def open_client(*, token: str | None, timeout: float, read_only: bool, meter: Meter) -> httpx.Client:
