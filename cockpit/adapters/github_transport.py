@@ -24,7 +24,7 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode, urljoin, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 import httpx
 
@@ -244,7 +244,7 @@ class Transport:
         if (there.scheme, there.netloc) != (here.scheme, here.netloc):
             raise GitHubError(f"GitHub moved {here.path} to another host ({there.netloc}); not followed")
         query = there.query or here.query  # GitHub's Location may leave the query out
-        return there._replace(query=query).geturl()
+        return urlunsplit((there.scheme, there.netloc, there.path, query, there.fragment))
 
     def close(self) -> None:
         close_quietly(self.http)

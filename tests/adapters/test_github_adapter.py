@@ -257,3 +257,9 @@ def test_no_server_at_the_api_url_is_a_github_error_that_says_so():
         nowhere.pull(REPO, 10)
     assert nowhere.request_count == 2  # the first attempt and its retry: nothing was sent, so both are safe
     nowhere.close()
+
+
+def test_a_primary_limit_that_resets_within_the_wait_is_waited_out(client, gh):
+    gh.faults.rate_limit(reset_in=1, count=1, path="/pulls/10")
+    assert client.pull(REPO, 10).number == 10
+    assert [e["status"] for e in gh.log()] == [403, 200] and client.request_count == 2
