@@ -12,8 +12,8 @@ T = TypeVar("T")
 class Lazy(Generic[T]):
     """``factory()`` called on the first ``get()``, its result kept; later calls return it at once.
 
-    Building the GitHub client imports PyGithub, the git adapter GitPython, the storage adapters
-    httpx with its TLS context: together most of a second. Held in a ``Lazy``, that cost lands in
+    Building the GitHub client or the storage adapters imports httpx and builds its TLS context, the
+    git adapter imports GitPython: together most of a second. Held in a ``Lazy``, that cost lands in
     the pane loads' worker threads instead of before the first screen. A factory that raises builds
     nothing: the next ``get()`` tries again.
     """

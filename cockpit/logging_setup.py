@@ -1,6 +1,6 @@
 """Where the cockpit logs: nowhere by default; with ``--debug``, one file beside the state file.
 
-Without ``--debug`` every record (ours, PyGithub's, urllib3's, Python warnings) ends in a
+Without ``--debug`` every record (ours, httpx's, urllib3's, Python warnings) ends in a
 ``NullHandler``: nothing reaches the terminal, where it would draw over the TUI. With ``--debug``
 records go to ``cockpit-debug.log`` in the state file's folder (in the cockpit's cache folder for
 an error before any config was read), through a filter that scrubs the session's token and anything
@@ -19,7 +19,7 @@ from cockpit.state.redaction import redact
 
 LOG_NAME = "cockpit-debug.log"
 _FORMAT = "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"
-_LIBRARIES = ("github", "urllib3", "py.warnings")
+_LIBRARIES = ("httpx", "urllib3", "py.warnings")
 
 _lock = threading.Lock()
 _secrets: set[str] = set()

@@ -1,159 +1,46 @@
-"""How the GitHub adapter talks HTTP: PyGithub's Requester, tamed for an interactive terminal app.
+"""How the GitHub adapter talks HTTP: JSON requests to GitHub's documented REST API through httpx.
 
-- Retries: ``GithubRetry`` with a few quick retries of 5xx, no retry of POST (a comment must not be
-  posted twice), and never a wait longer than ``max_rate_limit_wait`` (PyGithub would otherwise
-  sleep until the rate limit resets, up to an hour); no throttling between requests.
-- Read-only: the requests adapter under PyGithub refuses any method but GET/HEAD before a byte
-  is sent, so no code path (ours or PyGithub's) can bypass it.
-- Counting and rate limits: every attempt sent (retries and 304s included) is counted at the same
-  layer, and the rate-limit headers of the last response are kept.
+- The door: every request goes through the one client of ``github_http`` (read-only refusal,
+  counting, the rate-limit budget of the last answer).
+- Retries, for an interactive terminal app: a few quick retries of 5xx and of a lost connection,
+  never a retry of POST that may have reached GitHub (a comment must not be posted twice); a rate
+  limit is waited out only when GitHub asks for no longer than ``max_rate_limit_wait``, else it is
+  ``RateLimited`` at once (GitHub's reset can be an hour away); no throttling between requests.
 - Conditional requests: GETs carry ``If-None-Match`` from a local ETag cache; a 304 answers from
   the cache and costs no rate-limit unit.
 - Outside text: every string of a decoded answer (and of an error body) is made inert here, once
   (``cockpit.domain.text``): no title, body, job name or error message can reach a screen raw.
 - Redirects: a moved repository or a transferred issue answers 301 (or 307/308) within the same
-  API; it is followed here, query kept (PyGithub would drop the query: a milestone filter lost
-  turns into every issue of the repository), never to another host.
-- Logging: PyGithub's stderr handler and urllib3's warnings are silenced (they would draw over the
-  TUI). The token appears in no message: errors are rebuilt from status and GitHub's message.
+  API; it is followed here, query kept (GitHub's ``Location`` may leave it out, and a milestone
+  filter lost would turn into every issue of the repository), never to another host.
+- The token appears in no message: errors are rebuilt from status and GitHub's message, then scrubbed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import math
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
-import requests
-from github import Auth, Github, GithubRetry
-from github.GithubException import RateLimitExceededExceedsMaxWait
-from github.Requester import Requester
-from requests.adapters import HTTPAdapter
+import httpx
 
 from cockpit import logging_setup
-from cockpit.adapters.github_errors import translate
-from cockpit.domain.github import RateLimit
+from cockpit.adapters import github_errors as errors
+from cockpit.adapters.github_http import SAFE_METHODS, Meter, close_quietly, open_client
 from cockpit.domain.text import inert, inert_json
-from cockpit.errors import CockpitError, GitHubError, ReadOnlyError
+from cockpit.errors import CockpitError, GitHubError, RateLimited, ReadOnlyError
 
-SAFE_METHODS = frozenset({"GET", "HEAD"})
 _ETAG_CACHE_SIZE = 4000
-_RETRIED_METHODS = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _MAX_REDIRECTS = 3
+_UNRETRIED = frozenset({"POST"})  # not idempotent: once it may have reached GitHub, it is not sent again
+_BACKOFF_FACTOR, _BACKOFF_MAX = 0.25, 4.0
+_UNKNOWN_RESET_WAIT = 60.0  # GitHub's advice when it says neither retry-after nor the reset time
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)  # safe to send again, any method
 _log = logging.getLogger("cockpit.github")
-
-
-def silence_library_logs() -> None:
-    """Remove PyGithub's stderr handler and keep ``github``/``urllib3`` records off the screen.
-
-    Their records reach the root logger only while a ``--debug`` log is open (a redacting file).
-    """
-    for name in ("github", "urllib3"):
-        logger = logging.getLogger(name)
-        for handler in list(logger.handlers):
-            if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
-                logger.removeHandler(handler)
-        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
-            logger.addHandler(logging.NullHandler())
-        logger.propagate = logging_setup.debug_enabled()
-
-
-class _Meter:
-    """What was sent, and the budget the last response reported; shared by adapter and retry."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.sent = 0
-        self.rate_limit: RateLimit | None = None
-        self.mine = threading.local()  # per thread: what one pane's load cost while others run
-
-    def count(self, not_modified: bool = False) -> None:
-        if not_modified:  # an answered request already counted when sent
-            self.mine.not_modified = getattr(self.mine, "not_modified", 0) + 1
-            return
-        with self.lock:
-            self.sent += 1
-        self.mine.sent = getattr(self.mine, "sent", 0) + 1
-
-    def observe(self, headers: Any) -> None:
-        try:
-            limit = int(float(headers["X-RateLimit-Limit"]))
-            remaining = int(float(headers["X-RateLimit-Remaining"]))
-            reset = float(headers.get("X-RateLimit-Reset") or 0)
-        except (KeyError, TypeError, ValueError):
-            return
-        with self.lock:
-            self.rate_limit = RateLimit(limit=limit, remaining=remaining, reset_at=reset)
-
-
-class _CockpitRetry(GithubRetry):
-    """``GithubRetry`` that counts each extra attempt and refuses a ``Retry-After`` beyond the cap."""
-
-    meter: _Meter | None = None
-
-    def new(self, **kw: Any) -> _CockpitRetry:
-        retry = super().new(**kw)
-        retry.meter = self.meter
-        return retry
-
-    def sleep_for_retry(self, response: Any) -> bool:
-        wait = self.get_retry_after(response)
-        if wait and self.max_rate_limit_wait is not None and wait > self.max_rate_limit_wait:
-            raise RateLimitExceededExceedsMaxWait(response.status, None, dict(response.headers), wait=wait)
-        return super().sleep_for_retry(response)
-
-    def sleep(self, response: Any = None) -> None:
-        super().sleep(response)
-        if self.meter is not None:
-            self.meter.count()  # urllib3 sleeps once before each extra attempt
-
-
-class _GuardedAdapter(HTTPAdapter):
-    """The requests adapter under PyGithub: refuses writes when read-only, counts, watches limits,
-    follows GitHub's redirects within the same host."""
-
-    def __init__(self, meter: _Meter, read_only: bool, **kwargs: Any) -> None:
-        self.meter, self.read_only = meter, read_only
-        super().__init__(**kwargs)
-
-    def send(self, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> requests.Response:
-        method = (request.method or "").upper()
-        if self.read_only and method not in SAFE_METHODS:
-            path = urlsplit(request.url or "").path
-            raise ReadOnlyError(f"this session is read-only: refused to send {method} {path}")
-        self.meter.count()
-        response = super().send(request, *args, **kwargs)
-        self.meter.observe(response.headers)
-        for _ in range(_MAX_REDIRECTS):
-            moved = self._moved_to(request, response, method)
-            if moved is None:
-                break
-            response.close()
-            request = request.copy()
-            request.url = moved
-            self.meter.count()
-            response = super().send(request, *args, **kwargs)
-            self.meter.observe(response.headers)
-        return response
-
-    @staticmethod
-    def _moved_to(request: requests.PreparedRequest, response: requests.Response, method: str) -> str | None:
-        """Where a redirect points, when it is one to follow (same API; writes only on 307/308)."""
-        status, location = response.status_code, response.headers.get("location")
-        if status not in (301, 302, 307, 308) or not location:
-            return None
-        if status in (301, 302) and method not in SAFE_METHODS:
-            return None
-        here, there = urlsplit(request.url or ""), urlsplit(urljoin(request.url or "", location))
-        if (there.scheme, there.netloc) != (here.scheme, here.netloc):
-            raise GitHubError(f"GitHub moved {here.path} to another host ({there.netloc}); not followed")
-        query = there.query or here.query  # GitHub's Location may leave the query out
-        return there._replace(query=query).geturl()
 
 
 @dataclass
@@ -163,8 +50,27 @@ class _Cached:
     link: str
 
 
+def _backoff(retry: int) -> float:
+    """Seconds before retry number ``retry`` (1, 2, ...): none before the first, then doubling."""
+    return 0.0 if retry <= 1 else min(_BACKOFF_MAX, _BACKOFF_FACTOR * 2 ** (retry - 1))
+
+
+def _seconds(value: str | None) -> float | None:
+    try:
+        return max(0.0, float(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _message_of(response: httpx.Response) -> str:
+    try:
+        return errors.github_message(json.loads(response.content))
+    except (ValueError, RecursionError):
+        return ""
+
+
 class Transport:
-    """Raw JSON requests to one GitHub API through PyGithub's Requester (see the module docstring)."""
+    """Raw JSON requests to one GitHub API (see the module docstring)."""
 
     def __init__(
         self,
@@ -176,70 +82,29 @@ class Transport:
         max_rate_limit_wait: float,
         read_only: bool,
     ) -> None:
-        silence_library_logs()
         parts = urlsplit(api_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise GitHubError(f"cannot use the API URL {api_url!r}: expected http(s)://host[:port][/path]")
         self.api_url = api_url.rstrip("/")
-        self.timeout, self.retries, self.max_wait = timeout, retries, max_rate_limit_wait
+        self.timeout, self.retries, self.max_wait = timeout, max(0, retries), max_rate_limit_wait
         self.read_only = read_only
         self._secrets = tuple(s for s in (token,) if s)
         logging_setup.add_secret(token)
-        self.meter = _Meter()
-        retry = _CockpitRetry(
-            total=retries,
-            read=min(retries, 1),
-            backoff_factor=0.25,
-            backoff_max=4,
-            max_rate_limit_wait=max_rate_limit_wait,
-            raise_on_status=False,
-            allowed_methods=_RETRIED_METHODS,
-        )
-        retry.meter = self.meter
-        self._retry = retry
-        try:
-            self._github = Github(
-                base_url=self.api_url,
-                auth=Auth.Token(token) if token else None,
-                timeout=max(1, math.ceil(timeout)),
-                retry=retry,
-                per_page=100,
-                seconds_between_requests=None,
-                seconds_between_writes=None,
-            )
-        except Exception as exc:  # PyGithub asserts on a URL it cannot use
-            raise GitHubError(
-                f"cannot use the API URL {api_url!r}: expected http(s)://host[:port][/path] ({type(exc).__name__})"
-            ) from None
-        self.requester: Requester = self._github.requester
-        self._guard_connections()
+        self.meter = Meter()
+        self.http = open_client(token=token, timeout=timeout, read_only=read_only, meter=self.meter)
+        """The one client every request goes through (``github_http``: the read-only door)."""
         self._etags: dict[str, _Cached] = {}
         self._etag_lock = threading.Lock()
-
-    def _guard_connections(self) -> None:
-        """Mount the guarded adapter on every connection PyGithub makes (fail closed if it changed)."""
-        names = ("_Requester__createConnection", "_Requester__customConnection")
-        if not all(callable(getattr(self.requester, n, None)) for n in names):
-            raise GitHubError("this PyGithub version hides its connections; the read-only guard cannot be installed")
-        for name in names:
-            original = getattr(self.requester, name)
-
-            def guarded(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
-                cnx = _original(*args, **kwargs)
-                if cnx is not None:
-                    cnx.timeout = self.timeout  # PyGithub insists on whole seconds, and none for custom hosts
-                session = getattr(cnx, "session", None)
-                if session is not None and not isinstance(session.get_adapter("http://x"), _GuardedAdapter):
-                    for prefix in ("http://", "https://"):
-                        session.mount(prefix, _GuardedAdapter(self.meter, self.read_only, max_retries=self._retry))
-                return cnx
-
-            setattr(self.requester, name, guarded)
 
     def scrub(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, "***")
         return text
+
+    def _scrubbed(self, error: CockpitError, message: str) -> CockpitError:
+        error.message = self.scrub(message)
+        error.args = (error.message,)
+        return error
 
     def request(
         self,
@@ -253,43 +118,52 @@ class Transport:
     ) -> tuple[Any, str]:
         """Send one request; return (parsed JSON or None, the Link header). Raises CockpitError only.
 
-        ``fresh``: a GET sent without ``If-None-Match`` (a check just before a write must see the
-        answer itself, not a cached copy a weak ETag vouched for)."""
-        if self.read_only and verb not in SAFE_METHODS:
-            raise ReadOnlyError(f"this session is read-only: refused to {what}")
+        ``url`` is a path under the API URL or a URL GitHub gave (a ``Link``). ``fresh``: a GET sent
+        without ``If-None-Match`` (a check just before a write must see the answer itself, not a
+        cached copy a weak ETag vouched for)."""
         if url.startswith("http") and not url.startswith(self.api_url + "/"):
             raise GitHubError(f"{what}: GitHub pointed to {urlsplit(url).netloc}, outside {self.api_url}; not followed")
         key = f"{url}?{sorted((params or {}).items())}"
         cached = self._etags.get(key) if verb == "GET" and not fresh else None
-        headers = {"Accept": "application/vnd.github+json"}
-        if cached:
-            headers["If-None-Match"] = cached.etag
+        headers = {"If-None-Match": cached.etag} if cached else {}
         try:
-            status, resp_headers, text = self.requester.requestJson(verb, url, params, headers, body)
-        except CockpitError as exc:
+            response = self._send(verb, self._absolute(url, params), headers, body, what)
+        except ReadOnlyError:
+            _log.info("%s %s refused: read-only", verb, url)
+            raise ReadOnlyError(f"this session is read-only: refused to {what}") from None
+        except CockpitError as exc:  # a redirect elsewhere, a rate limit longer than the wait
             _log.info("%s %s refused: %s", verb, url, exc)
-            message = exc.message if isinstance(exc, ReadOnlyError) else f"{what}: {exc.message}"
-            raise type(exc)(self.scrub(message)) from None
-        except Exception as exc:  # every library error becomes ours, with no token in it
+            message = exc.message if isinstance(exc, RateLimited) else f"{what}: {exc.message}"
+            raise self._scrubbed(exc, message) from None
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:  # every library error becomes ours, with no token in it
             _log.info("%s %s failed: %s", verb, url, type(exc).__name__)
-            raise translate(exc, what, self) from None
+            error = errors.network_error(exc, what, api_url=self.api_url, timeout=self.timeout)
+            raise self._scrubbed(error, error.message) from None
+        status = response.status_code
         _log.debug("%s %s -> %s", verb, url, status)
         if status == 304 and cached:
-            self.meter.count(not_modified=True)
+            self.meter.count_not_modified()
             return cached.data, cached.link
+        return self._decoded(verb, key, response, what)
+
+    def _decoded(self, verb: str, key: str, response: httpx.Response, what: str) -> tuple[Any, str]:
+        status, text = response.status_code, response.text
         try:
             data = inert_json(json.loads(text)) if text.strip() else None
         except (ValueError, RecursionError):  # nested past what can be read is not JSON to us either
             data = ...
-        if status >= 400:
-            detail = data if isinstance(data, dict) else {"message": inert((text or "")[:200])}
-            raise translate(Requester.createException(status, resp_headers, detail), what, self) from None
+        if status >= 300:
+            detail = data if isinstance(data, dict) else {"message": inert(text[:200])}
+            error = errors.status_error(
+                status, response.headers, detail, what, retries=self.retries, max_wait=self.max_wait
+            )
+            raise self._scrubbed(error, error.message) from None
         if data is ...:
             raise GitHubError(
                 self.scrub(f"{what}: GitHub answered {status} with a body that is not valid JSON ({text[:60]!r}...)")
             )
-        link = resp_headers.get("link", "")
-        etag = resp_headers.get("etag")
+        link = response.headers.get("link", "")
+        etag = response.headers.get("etag")
         if verb == "GET" and etag:
             with self._etag_lock:
                 self._etags.pop(key, None)
@@ -298,6 +172,79 @@ class Transport:
                     del self._etags[next(iter(self._etags))]
         return data, link
 
+    def _absolute(self, url: str, params: dict[str, Any] | None) -> str:
+        """The URL to send: a path goes under the API URL; parameters sorted (stable URLs and keys)."""
+        absolute = self.api_url + url if url.startswith("/") else url
+        if not params:
+            return absolute
+        pairs = sorted((k, str(v).lower() if isinstance(v, bool) else v) for k, v in params.items())
+        return f"{absolute}{'&' if '?' in absolute else '?'}{urlencode(pairs)}"
+
+    def _send(self, verb: str, url: str, headers: dict[str, str], body: Any, what: str) -> httpx.Response:
+        """Send through the door, following GitHub's redirects and retrying what may be retried."""
+        retry, read_retried, redirects = 0, False, 0
+        while True:
+            try:
+                response = self.http.request(verb, url, headers=headers, json=body)
+            except _NOT_SENT:
+                retry += 1
+                if retry > self.retries:
+                    raise
+                time.sleep(_backoff(retry))
+                continue
+            except httpx.TransportError:  # sent, and the answer was lost: GitHub may have acted on it
+                retry += 1
+                if retry > self.retries or read_retried or verb in _UNRETRIED:
+                    raise
+                read_retried = True
+                time.sleep(_backoff(retry))
+                continue
+            moved = self._moved_to(url, response, verb)
+            if moved is not None and redirects < _MAX_REDIRECTS:
+                redirects, url = redirects + 1, moved
+                continue
+            retry += 1
+            wait = self._wait_before(retry, verb, response, what)
+            if wait is None:
+                return response
+            _log.info("%s %s answered %s; retry %d in %.1f s", verb, url, response.status_code, retry, wait)
+            time.sleep(wait)
+
+    def _wait_before(self, retry: int, verb: str, response: httpx.Response, what: str) -> float | None:
+        """Seconds to wait before sending again, or None to keep this answer.
+
+        Raises ``RateLimited`` when GitHub asks for a longer wait than this session allows."""
+        if verb in _UNRETRIED or retry > self.retries:
+            return None
+        status, headers = response.status_code, response.headers
+        retry_after = _seconds(headers.get("retry-after"))
+        kind = errors.rate_limit_kind(status, headers, _message_of(response)) if status in (403, 429) else None
+        if kind == "primary" and retry_after is None:
+            reset = _seconds(headers.get("x-ratelimit-reset"))
+            wait = reset - time.time() + 1 if reset else _UNKNOWN_RESET_WAIT  # +1: the reset's second is not exact
+        elif kind is not None:
+            wait = retry_after if retry_after is not None else _UNKNOWN_RESET_WAIT
+        elif 500 <= status <= 599:
+            wait = retry_after if retry_after is not None else 0.0
+        else:
+            return None
+        if wait > self.max_wait:
+            raise errors.rate_limited(what, headers, self.max_wait, wait)
+        return max(wait, _backoff(retry))
+
+    @staticmethod
+    def _moved_to(url: str, response: httpx.Response, verb: str) -> str | None:
+        """Where a redirect points, when it is one to follow (same API; writes only on 307/308)."""
+        status, location = response.status_code, response.headers.get("location")
+        if status not in (301, 302, 307, 308) or not location:
+            return None
+        if status in (301, 302) and verb not in SAFE_METHODS:
+            return None
+        here, there = urlsplit(url), urlsplit(urljoin(url, location))
+        if (there.scheme, there.netloc) != (here.scheme, here.netloc):
+            raise GitHubError(f"GitHub moved {here.path} to another host ({there.netloc}); not followed")
+        query = there.query or here.query  # GitHub's Location may leave the query out
+        return urlunsplit((there.scheme, there.netloc, there.path, query, there.fragment))
+
     def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self._github.close()
+        close_quietly(self.http)

@@ -109,9 +109,8 @@ def test_read_only_refuses_every_mutation_before_sending_anything(gh):
         lambda: viewer.edit_comment(REPO, 5001, "edited"),
         lambda: viewer.set_milestone(REPO, 2, None),
         lambda: viewer.rerun_failed_jobs(REPO, 70_001),
-        lambda: viewer._t.requester.requestJsonAndCheck(
-            "POST", f"/repos/{REPO}/issues/1/comments", input={"body": "x"}
-        ),
+        lambda: viewer._t.request("POST", f"/repos/{REPO}/issues/1/comments", "comment", body={"body": "x"}),
+        lambda: viewer._t.http.post(f"{gh.base_url}/repos/{REPO}/issues/1/comments", json={"body": "x"}),
     ):
         with pytest.raises(ReadOnlyError):
             mutate()
@@ -235,3 +234,32 @@ def test_the_issue_search_finds_a_tracker_by_its_title_only_in_the_repository(cl
     assert client.search_issues(REPO, '"release tracker" is:pr') == []
     with pytest.raises(GitHubError, match=r"search the issues of acme/torchlet.*422"):
         client.search_issues(REPO, "author:dev")
+
+
+def test_a_comment_is_never_posted_twice_by_a_retry(client, gh):
+    gh.faults.status_burst(502, count=1, path="/issues/1/comments")
+    with pytest.raises(GitHubError, match=r"comment on #1 in acme/torchlet: GitHub failed \(502"):
+        client.create_comment(REPO, 1, "Validated for 2.5.0")
+    assert [(e["method"], e["status"]) for e in gh.log()] == [("POST", 502)] and client.request_count == 1
+
+
+def test_an_edit_is_retried_like_a_read(client, gh):
+    gh.faults.status_burst(503, count=1, path="/issues/comments/5001")
+    assert client.edit_comment(REPO, 5001, "edited").body == "edited"
+    assert [(e["method"], e["status"]) for e in gh.log()] == [("PATCH", 503), ("PATCH", 200)]
+
+
+def test_no_server_at_the_api_url_is_a_github_error_that_says_so():
+    nowhere = GitHubClient("http://127.0.0.1:9", TOKEN, timeout=2, retries=1)
+    with pytest.raises(
+        GitHubError, match=r"read pull request #10 of acme/torchlet: cannot reach http://127\.0\.0\.1:9"
+    ):
+        nowhere.pull(REPO, 10)
+    assert nowhere.request_count == 2  # the first attempt and its retry: nothing was sent, so both are safe
+    nowhere.close()
+
+
+def test_a_primary_limit_that_resets_within_the_wait_is_waited_out(client, gh):
+    gh.faults.rate_limit(reset_in=1, count=1, path="/pulls/10")
+    assert client.pull(REPO, 10).number == 10
+    assert [e["status"] for e in gh.log()] == [403, 200] and client.request_count == 2

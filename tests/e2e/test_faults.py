@@ -173,7 +173,7 @@ def test_editing_a_comment_that_was_deleted_says_it_is_gone(sandbox):
     repo = sandbox.config.release.repository
     client = GitHubClient(sandbox.github_url, None, timeout=TIMEOUT, retries=RETRIES, max_rate_limit_wait=MAX_WAIT)
     comment = client.create_comment(repo, sandbox.config.release.tracker_issue, "@pytorchbot cherry-pick")
-    client._t.request("DELETE", f"/repos/{repo}/issues/comments/{comment.id}", "delete a comment")
+    client.delete_comment(repo, comment.id)
     with pytest.raises(GitHubError, match=r"not found \(404\)") as gone:
         client.edit_comment(repo, comment.id, "edited")
     assert f"edit comment {comment.id}" in str(gone.value)

@@ -302,6 +302,8 @@ def test_a_github_answer_is_cleaned_everywhere_bodies_keeping_their_lines():
 
 
 def test_the_github_adapter_cleans_answers_and_error_messages_at_its_one_door(monkeypatch):
+    import httpx
+
     from cockpit.adapters.github import GitHubClient
     from cockpit.errors import GitHubError
 
@@ -314,8 +316,13 @@ def test_the_github_adapter_cleans_answers_and_error_messages_at_its_one_door(mo
         "user": {"login": "mallory\x1b[2J"},
         "labels": [{"name": "x" + PAYLOAD}],
     }
-    answers = iter([(200, {}, json.dumps(issue)), (422, {}, json.dumps({"message": "refused" + PAYLOAD}))])
-    monkeypatch.setattr(client._t.requester, "requestJson", lambda *a, **k: next(answers))
+    answers = iter([(200, json.dumps(issue)), (422, json.dumps({"message": "refused" + PAYLOAD}))])
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        status, text = next(answers)
+        return httpx.Response(status, text=text)
+
+    monkeypatch.setattr(client._t, "http", httpx.Client(transport=httpx.MockTransport(answer)))
     item = client.issue(REPO, 5)
     for text in (item.title, item.body, item.author, *item.labels):
         assert not active_characters(text), text
