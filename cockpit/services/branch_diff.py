@@ -35,8 +35,11 @@ from cockpit.services.branch_index import (
     unique,
 )
 from cockpit.services.reverts import reverts_owed
+from cockpit.profile import load_profile
 
-DEFAULT_RELEASE_ONLY = (r"^(Bump|Update) version", r"^\[release[^\]]*\] ", r"ci_commit_pins", r"^Pin ")
+# Release-branch subjects that are not picks: the profile's markers ("[RELEASE-ONLY CHANGES] ...",
+# "[RELEASE ONLY CHANGES] ...", "[RELEASE 2.8] Release only changes", version bumps, pin updates).
+DEFAULT_RELEASE_ONLY = load_profile().strings("release_only.markers")
 _REFERENCE_KINDS = (EvidenceKind.PR_NUMBER, EvidenceKind.PR_URL, EvidenceKind.CHERRY_PICK_TRAILER)
 
 
