@@ -15,6 +15,7 @@ from cockpit.config_evidence import fill
 from cockpit.domain.evidence import EVIDENCE_GATES, EvidenceReport
 from cockpit.domain.gates import Gate
 from cockpit.errors import CockpitError
+from cockpit.profile import load_profile
 from cockpit.services import evidence as judge
 from cockpit.services import evidence_release_day as day
 from cockpit.services.evidence_steps import how_to_automate
@@ -196,7 +197,10 @@ def _triton(r: _Reading, cfg: TritonEvidence) -> Gate:
         return judge.unknown("triton_pin_release", f"the clone has no {branch} (fetch it) to read {cfg.pin_path}")
     text = git.file_at(ref, cfg.pin_path)
     pin = day.pinned_commit(text)
-    version = day.triton_version_for(pin, cfg.versions) if pin else None
+    # The release needs both files: the pin and the version it is released as (the profile names the file).
+    version_path = load_profile().text("triton.version_file")
+    version_text = git.file_at(ref, version_path)
+    version = day.triton_version_named(version_text) or (day.triton_version_for(pin, cfg.versions) if pin else None)
     pypi = r.ports.pypi
     published = pypi.release_files(cfg.package, version) if (pypi is not None and version) else None
     return day.triton_gate(
@@ -207,6 +211,8 @@ def _triton(r: _Reading, cfg: TritonEvidence) -> Gate:
         package=cfg.package,
         published=published,
         asked=pypi is not None,
+        version_text=version_text,
+        version_path=version_path,
     )
 
 
