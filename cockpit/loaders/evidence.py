@@ -9,6 +9,7 @@ refresh cost 304s). A step whose evidence cannot be read is UNKNOWN with the rea
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cockpit.config_evidence import fill
@@ -119,14 +120,28 @@ def _counts(ports: Ports) -> tuple[int, int]:
 def _validate_binaries(r: _Reading, cfg: ValidateBinariesEvidence) -> Gate:
     gh, git, version = r.ports.github, r.ports.git, r.values["version"]
     title = r.text(cfg.title, cfg.channel)
-    runs = gh.workflow_file_runs(cfg.repository, cfg.workflow, branch=r.text(cfg.branch) or None, limit=RUNS_READ)
-    run = next((x for x in runs if judge.title_matches(x.display_title or x.name, title)), None)
+    from cockpit.services.validate_runs import validation_runs
+
+    listed = gh.workflow_file_runs(cfg.repository, cfg.workflow, branch=r.text(cfg.branch) or None, limit=RUNS_READ)
+    # The workflow sets no run-name: runs are found by event and ref (the profile's), the title only narrows.
+    profile = load_profile()
+    found = validation_runs(
+        listed,
+        event=profile.text("validate_binaries.event"),
+        ref=r.text(cfg.branch) or profile.text("validate_binaries.ref"),
+        channel=cfg.channel,
+        version=version,
+        title_matches=lambda shown: judge.title_matches(shown, title),
+    )
+    runs = list(found.runs)
+    run = runs[0] if runs else None
     jobs = gh.run_jobs(cfg.repository, run.id) if run is not None else []
     rc = judge.final_rc(git.tags(), version)
     tagged = git.tag_dates().get(rc) if rc else None
-    return judge.validate_binaries_gate(
-        runs, jobs, workflow=f"{cfg.repository} {cfg.workflow}", title=title, rc_tag=rc, rc_tagged_at=tagged
+    verdict = judge.validate_binaries_gate(
+        runs, jobs, workflow=f"{cfg.repository} {cfg.workflow}", title="", rc_tag=rc, rc_tagged_at=tagged
     )
+    return replace(verdict, details=(*verdict.details, *found.notes))
 
 
 def _validation_comments(r: _Reading, cfg: ValidationCommentsEvidence) -> Gate:
