@@ -107,10 +107,8 @@ def triton_gate(
     version = triton_version_named(version_text)
     if version is not None:
         details.append(f"{version_path} on {branch}: {version}")
-    else:
+    else:  # no version file on the branch (older releases): the config's map, as before
         version = triton_version_for(pin, versions)
-        if version_path and version is not None:
-            details.append(f"no {version_path} on {branch}: the version comes from the config")
     if version is None:
         return gate(
             name,

@@ -57,13 +57,14 @@ def validation_runs(
         if version and given.get("version", version) not in (version, ""):
             continue
         chosen.append(run)
+    by_title = False
     if callable(title_matches):
         titled = [r for r in chosen if title_matches(r.display_title or r.name)]
         if titled:
-            chosen = titled
+            chosen, by_title = titled, True
         elif chosen:
             notes.append("no run names the version in its title (the workflow sets no run-name): title not used")
-    if any(r.id not in known for r in chosen[:1]):
+    if not by_title and any(r.id not in known for r in chosen[:1]):
         notes.append(f"GitHub does not report a dispatch's inputs: the channel ({channel or 'any'}) was not checked")
     newest = sorted(chosen, key=lambda r: (r.created_at is not None, r.created_at, r.id), reverse=True)
     return ValidationRuns(tuple(newest), tuple(notes))

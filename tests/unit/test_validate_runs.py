@@ -41,3 +41,4 @@ def test_a_title_that_matches_some_run_still_narrows() -> None:
                         display_title="Validate binaries 3.1.0 test channel")
     found = validation_runs([run(1), named], event=EVENT, ref=REF, title_matches=lambda t: "3.1.0" in t)
     assert [r.id for r in found.runs] == [9]
+    assert found.notes == ()  # the title named the channel: nothing left unchecked to say
