@@ -103,7 +103,7 @@ class Profile:
 
 def _sourced(where: str, raw: object) -> Sourced[Any]:
     if not isinstance(raw, dict) or set(raw) != {"value", "source"}:
-        raise ProfileError(f"{where}: expected {{ value = ..., source = \"...\" }}, got {raw!r}")
+        raise ProfileError(f'{where}: expected {{ value = ..., source = "..." }}, got {raw!r}')
     source = raw["source"]
     if not isinstance(source, str) or not source.strip():
         raise ProfileError(f"{where}: the source must name the repository and file, PR or policy, got {source!r}")

@@ -8,6 +8,7 @@ roles); the cockpit never reads or stores them itself. Nothing here writes: no p
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from cockpit.domain.staging import StagedFile, StagingListing, StagingTrouble
@@ -47,9 +48,9 @@ class S3Staging:
     def _s3(self) -> Any:
         if self._client is not None:
             return self._client
-        try:
-            import boto3
-            from botocore.config import Config
+        try:  # imported by name: boto3 ships no type information, and it is an optional extra
+            boto3 = importlib.import_module("boto3")
+            config_module = importlib.import_module("botocore.config")
         except ImportError:
             raise StagingUnreadable(
                 "boto3 is not installed: cannot read staging (pip install 'release-cockpit[s3]')",
@@ -61,7 +62,9 @@ class S3Staging:
             raise StagingUnreadable(f"AWS profile {self.profile!r}: {exc}", StagingTrouble.NO_CREDENTIALS) from None
         if session.get_credentials() is None:
             raise StagingUnreadable("no AWS credentials: cannot read staging", StagingTrouble.NO_CREDENTIALS)
-        config = Config(retries={"max_attempts": 2, "mode": "standard"}, connect_timeout=5, read_timeout=20)
+        config = config_module.Config(
+            retries={"max_attempts": 2, "mode": "standard"}, connect_timeout=5, read_timeout=20
+        )
         self._client = session.client("s3", endpoint_url=self.endpoint_url, config=config)
         return self._client
 
@@ -105,7 +108,9 @@ def _unreadable(exc: Exception, url: str) -> StagingUnreadable:
     code = _code(exc)
     name = type(exc).__name__
     if code in _DENIED:
-        return StagingUnreadable(f"{url}: access denied ({code}): the AWS identity may not list it", StagingTrouble.ACCESS_DENIED)
+        return StagingUnreadable(
+            f"{url}: access denied ({code}): the AWS identity may not list it", StagingTrouble.ACCESS_DENIED
+        )
     if code == "NoSuchBucket":
         return StagingUnreadable(f"{url}: no such bucket", StagingTrouble.NO_BUCKET)
     if name in ("NoCredentialsError", "PartialCredentialsError"):

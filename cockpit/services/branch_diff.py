@@ -25,6 +25,7 @@ from cockpit.domain.commits import (
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError
+from cockpit.profile import load_profile
 from cockpit.services import refs
 from cockpit.services.branch_index import (
     BranchIndex,
@@ -35,7 +36,6 @@ from cockpit.services.branch_index import (
     unique,
 )
 from cockpit.services.reverts import reverts_owed
-from cockpit.profile import load_profile
 
 # Release-branch subjects that are not picks: the profile's markers ("[RELEASE-ONLY CHANGES] ...",
 # "[RELEASE ONLY CHANGES] ...", "[RELEASE 2.8] Release only changes", version bumps, pin updates).

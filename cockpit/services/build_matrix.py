@@ -51,10 +51,15 @@ class PlatformTags:
 
 def _literal(tree: ast.Module, name: str) -> object:
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
             try:
-                return ast.literal_eval(node.value)
+                return ast.literal_eval(value)
             except ValueError:
                 raise MatrixError(f"{name} in the build matrix generator is not a literal") from None
     raise MatrixError(f"the build matrix generator has no {name}")

@@ -55,7 +55,9 @@ def staging_gate(
     for tag in python_tags:
         for platform in platforms:
             hits = [
-                w for _, w in wheels if w.python == tag.removesuffix("t") and w.abi == tag and fnmatchcase(w.platform, platform)
+                w
+                for _, w in wheels
+                if w.python == tag.removesuffix("t") and w.abi == tag and fnmatchcase(w.platform, platform)
             ]
             if not hits:
                 problems.append(f"missing: {package} {version} {tag} {platform}")

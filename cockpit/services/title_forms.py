@@ -30,7 +30,9 @@ def form_pattern(form: str, version: str) -> re.Pattern[str]:
     """
     unknown = [m for m in re.findall(r"\{(\w*)\}", form) if m not in ("version", "version_short")]
     if unknown:
-        raise ValueError(f"title form {form!r}: unknown placeholder {{{unknown[0]}}} (use {{version}} or {{version_short}})")
+        raise ValueError(
+            f"title form {form!r}: unknown placeholder {{{unknown[0]}}} (use {{version}} or {{version_short}})"
+        )
     values = {"version": version, "version_short": short_version(version)}
     out, pos = [], 0
     for m in _PLACEHOLDER.finditer(form):

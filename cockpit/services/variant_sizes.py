@@ -98,9 +98,13 @@ def size_gate(findings: Sequence[SizeFinding], judged: int) -> Gate:
     jumps = [f for f in findings if f.kind == "jump"]
     details = tuple(f"{f.filename}: {f.detail}" for f in findings)
     if oversize:
-        return Gate("wheel_sizes", "Wheel sizes", GateStatus.RED, f"{len(oversize)} PyPI-bound wheel(s) over the limit", details)
+        return Gate(
+            "wheel_sizes", "Wheel sizes", GateStatus.RED, f"{len(oversize)} PyPI-bound wheel(s) over the limit", details
+        )
     if jumps:
-        return Gate("wheel_sizes", "Wheel sizes", GateStatus.AMBER, f"{len(jumps)} wheel(s) grew against their variant", details)
+        return Gate(
+            "wheel_sizes", "Wheel sizes", GateStatus.AMBER, f"{len(jumps)} wheel(s) grew against their variant", details
+        )
     return Gate("wheel_sizes", "Wheel sizes", GateStatus.GREEN, f"{judged} wheel(s) within their variant's history")
 
 

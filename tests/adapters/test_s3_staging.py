@@ -62,7 +62,12 @@ def moto_s3() -> Iterator[tuple[str, dict[str, str]]]:
                 if time.monotonic() > deadline or server.poll() is not None:
                     pytest.fail("moto's server did not start")
                 time.sleep(0.2)
-        admin = dict(endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="setup", aws_secret_access_key="setup")
+        admin = {
+            "endpoint_url": endpoint,
+            "region_name": "us-east-1",
+            "aws_access_key_id": "setup",
+            "aws_secret_access_key": "setup",
+        }
         s3 = boto3.client("s3", **admin)
         for bucket in ("release-backup", "locked-backup"):
             s3.create_bucket(Bucket=bucket)
@@ -102,7 +107,9 @@ def as_user(moto_s3, monkeypatch, tmp_path):
 def test_a_fully_staged_set_is_green(as_user) -> None:
     listing = S3Staging(endpoint_url=as_user).listing(PREFIX)
     assert [f.name for f in listing.files] == sorted(STAGED)
-    gate = staging_gate(listing, package="torchlet", version="3.1.0", python_tags=TAGS, platforms=PLATFORMS, limit_mb=1000)
+    gate = staging_gate(
+        listing, package="torchlet", version="3.1.0", python_tags=TAGS, platforms=PLATFORMS, limit_mb=1000
+    )
     assert gate.status is GateStatus.GREEN, gate.details
     assert S3Staging(endpoint_url=as_user).size(PREFIX, STAGED[0]) == 2048
     assert S3Staging(endpoint_url=as_user).size(PREFIX, "absent.whl") is None
@@ -120,7 +127,9 @@ def test_a_missing_wheel_is_red_and_named(as_user) -> None:
 def test_a_prefix_that_does_not_exist_lists_nothing_and_is_amber(as_user) -> None:
     listing = S3Staging(endpoint_url=as_user).listing("s3://release-backup/torchlet-9.9.9-pypi-staging/")
     assert listing.files == ()
-    gate = staging_gate(listing, package="torchlet", version="9.9.9", python_tags=TAGS, platforms=PLATFORMS, limit_mb=1000)
+    gate = staging_gate(
+        listing, package="torchlet", version="9.9.9", python_tags=TAGS, platforms=PLATFORMS, limit_mb=1000
+    )
     assert gate.status is GateStatus.AMBER and "nothing staged" in gate.summary
 
 

@@ -16,7 +16,7 @@ from cockpit.services.build_matrix import (
 )
 
 # A generator of our own in the real file's shape: per-channel dictionaries of literals.
-GENERATOR = '''
+GENERATOR = """
 PYTHON_ARCHES_DICT = {
     "nightly": ["3.11", "3.12", "3.13", "3.13t", "3.16", "3.16t"],
     "test": ["3.11", "3.12", "3.13", "3.13t", "3.16", "3.16t"],
@@ -29,7 +29,7 @@ CUDA_ARCHES_NO_WINDOWS = ["14.2"]
 
 def never_run():
     raise SystemExit
-'''
+"""
 
 
 def test_the_release_channel_is_read_free_threaded_builds_included() -> None:
@@ -51,7 +51,7 @@ def test_rocm_and_xpu_wheels_carry_manylinux_tags_like_the_rest() -> None:
     assert variants["xpu"] == ("manylinux_2_28_x86_64", "win_amd64")
     assert variants["cu140"] == ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64")
     assert "manylinux_2_28_aarch64" not in variants["cu138"]
-    assert all("linux_x86_64" != p for ps in variants.values() for p in ps)
+    assert all(p != "linux_x86_64" for ps in variants.values() for p in ps)
 
 
 def test_only_one_variant_per_platform_goes_to_pypi() -> None:
@@ -75,7 +75,13 @@ def test_a_generator_without_the_tables_is_named() -> None:
 
 def test_the_profile_holds_a_sourced_copy_of_the_release_channel() -> None:
     profile = load_profile()
-    keys = ("python.release_builds", "variants.cuda", "variants.rocm", "variants.stable_cuda", "variants.cuda_not_on_windows")
+    keys = (
+        "python.release_builds",
+        "variants.cuda",
+        "variants.rocm",
+        "variants.stable_cuda",
+        "variants.cuda_not_on_windows",
+    )
     matrix = matrix_from_profile({k: profile.value(k) for k in keys})
     assert "3.14t" in matrix.python
     assert "generate_binary_build_matrix.py" in profile.get("python.release_builds").source

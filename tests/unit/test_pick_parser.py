@@ -397,7 +397,10 @@ def test_the_bot_command_names_branch_class_and_issue():
 @pytest.mark.parametrize("cls", ["regression", "critical", "fixnewfeature"])
 def test_a_pick_without_fixes_is_composed_as_the_bot_accepts_it_with_advice(cls):
     # The bot's usage has --fixes in brackets: --onto and -c are all it requires.
-    assert bot_command(branch="release/2.5", category=cls, fixes="") == f"@pytorchbot cherry-pick --onto release/2.5 -c {cls}"
+    assert (
+        bot_command(branch="release/2.5", category=cls, fixes="")
+        == f"@pytorchbot cherry-pick --onto release/2.5 -c {cls}"
+    )
     assert "--fixes" in (fixes_advice(cls, "") or "")
     assert fixes_advice(cls, "https://x/o/r/issues/1") is None
     assert fixes_advice("docs", None) is None

@@ -72,7 +72,7 @@ def test_every_config_default_points_at_a_value_the_profile_has() -> None:
 
 
 def test_a_wrong_type_names_the_key() -> None:
-    with pytest.raises(ProfileError, match="pypi.size_limit_mb must be a number"):
+    with pytest.raises(ProfileError, match=r"pypi\.size_limit_mb must be a number"):
         parse_profile("p", {"schema": 1, "pypi": {"size_limit_mb": {"value": "big", "source": "s"}}}).number(
             "pypi.size_limit_mb"
         )

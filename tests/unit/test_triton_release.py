@@ -1,4 +1,4 @@
-"""Triton for the release: the version file and the commit pin on the release branch, and PyPI's triton at that version."""
+"""Triton: the version file and the commit pin on the release branch, and PyPI's triton at that version."""
 
 from __future__ import annotations
 

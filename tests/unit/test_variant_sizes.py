@@ -21,7 +21,10 @@ def judge(current: dict[str, int], earlier: list[tuple[str, dict[str, int]]]):
 
 def test_a_four_gigabyte_rocm_wheel_is_not_a_finding() -> None:
     rocm = wheel("rocm8.1")
-    findings = judge({rocm: 4_300 * MB}, [("v3.1.0-rc1", {rocm: 4_290 * MB}), ("v3.0.0", {wheel("rocm8.1", version="3.0.0"): 4_250 * MB})])
+    findings = judge(
+        {rocm: 4_300 * MB},
+        [("v3.1.0-rc1", {rocm: 4_290 * MB}), ("v3.0.0", {wheel("rocm8.1", version="3.0.0"): 4_250 * MB})],
+    )
     assert findings == []
     assert size_gate(findings, 1).status is GateStatus.GREEN
 
