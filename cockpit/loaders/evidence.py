@@ -9,12 +9,14 @@ refresh cost 304s). A step whose evidence cannot be read is UNKNOWN with the rea
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cockpit.config.evidence import fill
 from cockpit.domain.evidence import EVIDENCE_GATES, EvidenceReport
 from cockpit.domain.gates import Gate
 from cockpit.errors import CockpitError
+from cockpit.profile import load_profile
 from cockpit.services import evidence as judge
 from cockpit.services import evidence_release_day as day
 from cockpit.services.evidence_steps import how_to_automate
@@ -118,14 +120,28 @@ def _counts(ports: Ports) -> tuple[int, int]:
 def _validate_binaries(r: _Reading, cfg: ValidateBinariesEvidence) -> Gate:
     gh, git, version = r.ports.github, r.ports.git, r.values["version"]
     title = r.text(cfg.title, cfg.channel)
-    runs = gh.workflow_file_runs(cfg.repository, cfg.workflow, branch=r.text(cfg.branch) or None, limit=RUNS_READ)
-    run = next((x for x in runs if judge.title_matches(x.display_title or x.name, title)), None)
+    from cockpit.services.validate_runs import validation_runs
+
+    listed = gh.workflow_file_runs(cfg.repository, cfg.workflow, branch=r.text(cfg.branch) or None, limit=RUNS_READ)
+    # The workflow sets no run-name: runs are found by event and ref (the profile's), the title only narrows.
+    profile = load_profile()
+    found = validation_runs(
+        listed,
+        event=profile.text("validate_binaries.event"),
+        ref=r.text(cfg.branch) or profile.text("validate_binaries.ref"),
+        channel=cfg.channel,
+        version=version,
+        title_matches=lambda shown: judge.title_matches(shown, title),
+    )
+    runs = list(found.runs)
+    run = runs[0] if runs else None
     jobs = gh.run_jobs(cfg.repository, run.id) if run is not None else []
     rc = judge.final_rc(git.tags(), version)
     tagged = git.tag_dates().get(rc) if rc else None
-    return judge.validate_binaries_gate(
-        runs, jobs, workflow=f"{cfg.repository} {cfg.workflow}", title=title, rc_tag=rc, rc_tagged_at=tagged
+    verdict = judge.validate_binaries_gate(
+        runs, jobs, workflow=f"{cfg.repository} {cfg.workflow}", title="", rc_tag=rc, rc_tagged_at=tagged
     )
+    return replace(verdict, details=(*verdict.details, *found.notes))
 
 
 def _validation_comments(r: _Reading, cfg: ValidationCommentsEvidence) -> Gate:
@@ -196,7 +212,10 @@ def _triton(r: _Reading, cfg: TritonEvidence) -> Gate:
         return judge.unknown("triton_pin_release", f"the clone has no {branch} (fetch it) to read {cfg.pin_path}")
     text = git.file_at(ref, cfg.pin_path)
     pin = day.pinned_commit(text)
-    version = day.triton_version_for(pin, cfg.versions) if pin else None
+    # The release needs both files: the pin and the version it is released as (the profile names the file).
+    version_path = load_profile().text("triton.version_file")
+    version_text = git.file_at(ref, version_path)
+    version = day.triton_version_named(version_text) or (day.triton_version_for(pin, cfg.versions) if pin else None)
     pypi = r.ports.pypi
     published = pypi.release_files(cfg.package, version) if (pypi is not None and version) else None
     return day.triton_gate(
@@ -207,6 +226,8 @@ def _triton(r: _Reading, cfg: TritonEvidence) -> Gate:
         package=cfg.package,
         published=published,
         asked=pypi is not None,
+        version_text=version_text,
+        version_path=version_path,
     )
 
 

@@ -25,6 +25,7 @@ from cockpit.domain.commits import (
 from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError
+from cockpit.profile import load_profile
 from cockpit.services import refs
 from cockpit.services.branch_index import (
     BranchIndex,
@@ -36,7 +37,9 @@ from cockpit.services.branch_index import (
 )
 from cockpit.services.reverts import reverts_owed
 
-DEFAULT_RELEASE_ONLY = (r"^(Bump|Update) version", r"^\[release[^\]]*\] ", r"ci_commit_pins", r"^Pin ")
+# Release-branch subjects that are not picks: the profile's markers ("[RELEASE-ONLY CHANGES] ...",
+# "[RELEASE ONLY CHANGES] ...", "[RELEASE 2.8] Release only changes", version bumps, pin updates).
+DEFAULT_RELEASE_ONLY = load_profile().strings("release_only.markers")
 _REFERENCE_KINDS = (EvidenceKind.PR_NUMBER, EvidenceKind.PR_URL, EvidenceKind.CHERRY_PICK_TRAILER)
 
 

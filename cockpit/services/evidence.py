@@ -53,16 +53,18 @@ def validate_binaries_gate(
     rc_tag: str | None,
     rc_tagged_at: datetime | None,
 ) -> Gate:
-    """The newest run of the validation workflow whose display title matches ``title``.
+    """The newest run of the validation workflow whose display title matches ``title`` (``""``: the first
+    of ``runs``, already found by event, ref and inputs: ``services.validate_runs``).
 
     Green: it succeeded and ran on the final RC (the RC tag named in its title, else started after
     the tag was made). Red: it failed (the failed matrix jobs named) or no run matches. Amber: still
     running, or it validated an earlier build than the final RC (a re-run is due).
     """
     name = "validate_binaries"
-    run = next((r for r in runs if title_matches(r.display_title or r.name, title)), None)
+    run = next((r for r in runs if not title or title_matches(r.display_title or r.name, title)), None)
     if run is None:
-        return gate(name, GateStatus.RED, f"no run of {workflow} titled like {title!r} among the {len(runs)} newest")
+        like = f" titled like {title!r}" if title else " dispatched for this release"
+        return gate(name, GateStatus.RED, f"no run of {workflow}{like} among the {len(runs)} newest")
     details = [f"run {run.id}: {run.display_title or run.name} ({run.status}, {run.conclusion or 'no conclusion'})"]
     if run.html_url:
         details.append(run.html_url)

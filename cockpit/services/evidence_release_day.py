@@ -73,6 +73,12 @@ def triton_version_for(pin: str, versions: Sequence[tuple[str, str]]) -> str | N
     return next((v for commit, v in versions if pin.startswith(commit.lower())), None)
 
 
+def triton_version_named(text: str | None) -> str | None:
+    """The version ``triton_version.txt`` names (its first non-empty line, ``3.8.0``), or None."""
+    line = next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")
+    return line if re.fullmatch(r"\d+\.\d+(?:\.\d+)?(?:[a-z0-9.+-]*)?", line) else None
+
+
 def triton_gate(
     *,
     pin_text: str | None,
@@ -82,9 +88,13 @@ def triton_gate(
     package: str,
     published: list[str] | None,
     asked: bool,
+    version_text: str | None = None,
+    version_path: str = "",
 ) -> Gate:
-    """Green when the pin file names a commit, the config maps it to a version and PyPI has that version.
+    """Green when the pin file names a commit, its triton version is known and PyPI has that version.
 
+    The version is the one the release branch's ``version_path`` (``.ci/docker/triton_version.txt``)
+    names, read as ``version_text``; without that file, the config's ``versions`` map the pin to one.
     ``published`` is PyPI's files of that version (None: not on PyPI); ``asked`` says whether PyPI was asked.
     """
     name = "triton_pin_release"
@@ -94,7 +104,11 @@ def triton_gate(
     if pin is None:
         return gate(name, GateStatus.RED, f"{path} on {branch} names no commit", [pin_text.strip()[:80]])
     details = [f"{path} on {branch}: {pin}"]
-    version = triton_version_for(pin, versions)
+    version = triton_version_named(version_text)
+    if version is not None:
+        details.append(f"{version_path} on {branch}: {version}")
+    else:  # no version file on the branch (older releases): the config's map, as before
+        version = triton_version_for(pin, versions)
     if version is None:
         return gate(
             name,

@@ -6,6 +6,8 @@ from cockpit.errors import CockpitError
 
 BOT_CLASSES = ("regression", "critical", "fixnewfeature", "docs", "release")
 CLASSES_NEEDING_FIXES = frozenset({"regression", "critical", "fixnewfeature"})
+"""Classes whose picks should name the issue they fix. Advice only: the bot takes them without
+``--fixes`` (RELEASE.md's usage line has it in brackets), so the cockpit refuses nothing the bot accepts."""
 
 
 class PickCommandError(CockpitError, ValueError):
@@ -33,9 +35,10 @@ def suggest_class(category: str) -> str | None:
 def bot_command(*, branch: str, category: str, fixes: str | None) -> str:
     """The comment that asks the bot to pick a merged trunk PR onto ``branch``.
 
-    ``@pytorchbot cherry-pick --onto release/X.Y -c CLASS [--fixes URL]``. Raises
-    ``PickCommandError`` (a ``ValueError``) for an unknown class, a malformed branch, or a
-    regression/critical/fixnewfeature pick without an issue to name.
+    ``@pytorchbot cherry-pick --onto release/X.Y -c CLASS [--fixes URL]``: ``--onto`` and ``-c`` are
+    required, ``--fixes`` is optional for every class (``fixes_advice`` says when one is wanted).
+    Raises ``PickCommandError`` (a ``ValueError``) for an unknown class, a malformed branch, or a
+    ``--fixes`` value with spaces in it: what the bot itself would not read.
     """
     cls = "".join(category.casefold().split()).replace("-", "").replace("_", "")
     if cls not in BOT_CLASSES:
@@ -46,10 +49,13 @@ def bot_command(*, branch: str, category: str, fixes: str | None) -> str:
     fixes = (fixes or "").strip()
     if fixes and any(ch.isspace() for ch in fixes):
         raise PickCommandError(f"--fixes {fixes!r} must be one issue link without spaces")
-    if cls in CLASSES_NEEDING_FIXES and not fixes:
-        raise PickCommandError(
-            f"a '{cls}' cherry-pick must name the issue it fixes: give the issue URL for --fixes, "
-            "or choose 'docs' or 'release'"
-        )
     command = f"@pytorchbot cherry-pick --onto {branch} -c {cls}"
     return f"{command} --fixes {fixes}" if fixes else command
+
+
+def fixes_advice(category: str, fixes: str | None) -> str | None:
+    """A hint when a regression/critical/fixnewfeature pick names no issue, or None. Never a refusal."""
+    cls = "".join(category.casefold().split()).replace("-", "").replace("_", "")
+    if cls in CLASSES_NEEDING_FIXES and not (fixes or "").strip():
+        return f"the bot accepts it; a '{cls}' pick usually names the issue it fixes (--fixes URL)"
+    return None

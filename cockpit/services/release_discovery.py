@@ -12,9 +12,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
+from cockpit.profile import load_profile
 
 TRACKER_LABEL = "release tracker"
-USUAL_REQUIRED = ("pull", "trunk", "lint")
+# As GitHub reports them (case-sensitive there): pytorch/pytorch's lint workflow is "Lint". A run's own
+# spelling is what a config gets; the usual names are matched ignoring case.
+USUAL_REQUIRED = load_profile().strings("ci.required_workflows")
+USUAL_BINARY = load_profile().strings("ci.binary_build_workflows")
 _BINARY_WORDS = re.compile(r"binar|wheel|manywheel|build", re.IGNORECASE)
 
 
@@ -188,14 +192,21 @@ class Workflows:
     on_branch: tuple[str, ...]
     required: tuple[str, ...]
     binary: str = ""
+    binaries: tuple[str, ...] = ()  # the profile's binary-build workflows that ran on the RC tag
 
 
 def suggest_workflows(on_branch: Sequence[str], on_rc_tag: Sequence[str] = ()) -> Workflows:
-    """``required``: the usual ``pull``/``trunk``/``lint`` that ran on the branch, else every branch workflow.
+    """``required``: the usual ``pull``/``trunk``/``Lint`` that ran on the branch (matched ignoring case,
+    spelt as the runs spell them), else every branch workflow.
 
     ``binary``: the one workflow that ran on the RC tag but not on the branch and is named like a build.
+    ``binaries``: the known binary-build workflows (``linux-binary-manywheel`` and siblings) that ran on
+    the RC tag, as the runs spell them.
     """
     names = tuple(sorted({n for n in on_branch if n}))
-    usual = tuple(n for n in USUAL_REQUIRED if n in names)
+    by_fold = {n.casefold(): n for n in names}
+    usual = tuple(by_fold[u.casefold()] for u in USUAL_REQUIRED if u.casefold() in by_fold)
     builds = [n for n in dict.fromkeys(on_rc_tag) if n and n not in names and _BINARY_WORDS.search(n)]
-    return Workflows(names, usual or names, builds[0] if len(builds) == 1 else "")
+    known = {b.casefold() for b in USUAL_BINARY}
+    binaries = tuple(n for n in dict.fromkeys(on_rc_tag) if n and n.casefold() in known)
+    return Workflows(names, usual or names, builds[0] if len(builds) == 1 else "", binaries)

@@ -7,7 +7,7 @@ would only just accept is still flagged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from cockpit.domain.artifacts import (
     PLAIN,
@@ -87,6 +87,7 @@ def validate_rc(
     size_warn_mb: float = 850,
     index_url: str = "",
     absent: Iterable[tuple[str, str]] = (),
+    goes_to_pypi: Callable[[IndexFile], bool] | None = None,
 ) -> StorageReport:
     """Compare the wheels of the RC channel with what the release expects, index by index.
 
@@ -107,6 +108,9 @@ def validate_rc(
     ``size_unknown`` (the HEAD failed or gave no Content-Length; the detail says which). Files of
     other releases (2.4.1 left in the test channel) are not this release's: ignored. ``absent``
     names the (package, variant) pages that answered 404, so their missing wheels say so.
+    ``goes_to_pypi`` picks the wheels PyPI's limit applies to (``services.build_matrix.pypi_bound``);
+    None applies it to every wheel, as a config without a profile did. Other wheels are judged
+    against their own variant's history instead (``services.variant_sizes``).
     """
     want = {_key(e.variant, e.package, e.python_tag, e.platform): e for e in expected}
     absent_pages = {(normalise_name(p), v) for p, v in absent}
@@ -168,7 +172,8 @@ def validate_rc(
             )
     judged = list({f.filename: f for f in mine}.values())
     for file in judged:
-        problems.extend(_file_problems(file, size_limit_mb, size_warn_mb))
+        faces_limit = goes_to_pypi is None or goes_to_pypi(file)
+        problems.extend(_file_problems(file, size_limit_mb, size_warn_mb, faces_limit=faces_limit))
     wheels = [(f, w) for f in judged if (w := parse_wheel_filename(f.filename)) is not None]
     problems.extend(truncated_wheels(wheels))
     unique = {(p.kind, p.filename): p for p in problems}.values()
@@ -342,7 +347,9 @@ def _yanked_detail(file: IndexFile) -> str:
     return f"yanked{reason}; counts as not staged"
 
 
-def _file_problems(file: IndexFile, limit_mb: float, warn_mb: float) -> list[ArtifactProblem]:
+def _file_problems(
+    file: IndexFile, limit_mb: float, warn_mb: float, *, faces_limit: bool = True
+) -> list[ArtifactProblem]:
     problems = []
 
     def add(kind: str, detail: str) -> None:
@@ -356,6 +363,8 @@ def _file_problems(file: IndexFile, limit_mb: float, warn_mb: float) -> list[Art
         add("bad_metadata", f"its METADATA says Name: {file.metadata_name}")
     if file.size is None:
         add("size_unknown", file.size_error or "the index gave no Content-Length")
+    elif not faces_limit:
+        pass  # a download-site wheel: its size is judged against its variant's history
     elif file.size > limit_mb * MB:
         add("oversize", f"{_mb(file.size / MB)} MB, over the {_mb(limit_mb)} MB limit")
     elif file.size > warn_mb * MB:

@@ -1,4 +1,10 @@
-"""Which Python versions a release must ship wheels for (NEP 29, as the process document states it)."""
+"""A rule-derived guess at the Python versions of a release (NEP 29, as the old process document words it).
+
+Superseded for PyTorch: its policy is every CPython that is not end-of-life (RFC-0038), and which builds
+exist is read from the build matrix generator (``cockpit.services.build_matrix``; the profile's
+``python.release_builds``). This guess remains for a config that names a ``release_date`` and no
+``python_tags``, until the config reads the profile.
+"""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from cockpit.domain.github import IssueComment
 from cockpit.domain.picks import PRRef
 from cockpit.errors import CockpitError
+from cockpit.services.pick_command import fixes_advice
 from cockpit.services.pick_parser import (
     bot_command,
     parse_request,
@@ -394,9 +395,15 @@ def test_the_bot_command_names_branch_class_and_issue():
 
 
 @pytest.mark.parametrize("cls", ["regression", "critical", "fixnewfeature"])
-def test_bot_classes_that_need_an_issue_refuse_without_one(cls):
-    with pytest.raises(ValueError, match="--fixes"):
+def test_a_pick_without_fixes_is_composed_as_the_bot_accepts_it_with_advice(cls):
+    # The bot's usage has --fixes in brackets: --onto and -c are all it requires.
+    assert (
         bot_command(branch="release/2.5", category=cls, fixes="")
+        == f"@pytorchbot cherry-pick --onto release/2.5 -c {cls}"
+    )
+    assert "--fixes" in (fixes_advice(cls, "") or "")
+    assert fixes_advice(cls, "https://x/o/r/issues/1") is None
+    assert fixes_advice("docs", None) is None
 
 
 def test_an_unknown_bot_class_is_refused_with_the_valid_ones_listed():

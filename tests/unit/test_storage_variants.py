@@ -153,3 +153,13 @@ def test_the_pane_and_report_group_problems_under_a_heading_per_variant():
 def test_the_plain_index_alone_needs_no_variant_headings():
     want = expected("", platforms=(X86,))
     assert problems_by_variant(validate_rc(want, [], version="2.5.0"))[0][0] == ""
+
+
+def test_pypis_limit_applies_only_to_the_wheels_that_go_to_pypi():
+    rocm = expected("rocm8.1", platforms=(X86,))
+    cuda = expected("cu140", platforms=(X86,))
+    found = staged(rocm, size=4_300 * MB) + staged(cuda, size=1_100 * MB)
+    report = validate_rc(rocm + cuda, found, version="2.5.0", goes_to_pypi=lambda f: f.variant == "cu140")
+    kinds = {(variant, kind) for variant, kind, _ in problems(report)}
+    assert ("cu140", "oversize") in kinds
+    assert not any(variant == "rocm8.1" and kind in ("oversize", "size_warning") for variant, kind in kinds)

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from cockpit.services.pick_command import BOT_CLASSES, bot_command
+from cockpit.services.pick_command import BOT_CLASSES, bot_command, fixes_advice
 
 CATEGORIES = BOT_CLASSES
 
@@ -77,6 +77,8 @@ class BotCommandForm(ModalScreen[tuple[str, str] | None]):
         category, fixes = self._values()
         problem = self._problem()
         text = problem or f"on #{self.pr}: " + bot_command(branch=self.branch, category=category, fixes=fixes or None)
+        advice = None if problem else fixes_advice(category, fixes)
+        text = f"{text}  ({advice})" if advice else text
         self.query_one("#bot-preview", Static).update(Text(text))
 
     @on(Button.Pressed, "#bot-ok")

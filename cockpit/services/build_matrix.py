@@ -1,0 +1,191 @@
+"""What builds a release has, read from the build matrix generator's text, and the wheels they make.
+
+PyTorch's policy is every CPython minor version that is not end-of-life (RFC-0038), but which builds
+exist, free-threaded ones included, is what test-infra's ``generate_binary_build_matrix.py`` says for
+its ``release`` (or ``test``) channel: read that, do not derive it from a rule. The file's dictionaries
+(``PYTHON_ARCHES_DICT``, ``CUDA_ARCHES_DICT``, ``ROCM_ARCHES_DICT``, ``STABLE_CUDA_VERSIONS``) are
+literals, read here with ``ast.literal_eval`` from text an adapter fetched; nothing is executed.
+
+Platform tags: every Linux x86_64 wheel, CPU, CUDA, ROCm and XPU alike, is built in a manylinux 2.28
+image and tagged ``manylinux_2_28_x86_64`` (never ``linux_x86_64``).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from cockpit.errors import ConfigError
+
+CHANNELS = ("release", "test", "nightly")
+
+
+class MatrixError(ConfigError):
+    """The build matrix generator's text does not hold the dictionaries expected."""
+
+    title = "Build matrix"
+
+
+@dataclass(frozen=True)
+class BuildMatrix:
+    """One channel of the build matrix: Python builds (``3.14t`` free-threaded), CUDA and ROCm versions."""
+
+    channel: str
+    python: tuple[str, ...]
+    cuda: tuple[str, ...]
+    rocm: tuple[str, ...]
+    stable_cuda: str
+    cuda_not_on_windows: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlatformTags:
+    """The wheel platform tags of each OS the release builds for."""
+
+    linux_x86_64: str = "manylinux_2_28_x86_64"
+    linux_aarch64: str = "manylinux_2_28_aarch64"
+    windows: str = "win_amd64"
+    macos_arm64: str = "macosx_*_arm64"
+
+
+def _literal(tree: ast.Module, name: str) -> object:
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            try:
+                return ast.literal_eval(value)
+            except ValueError:
+                raise MatrixError(f"{name} in the build matrix generator is not a literal") from None
+    raise MatrixError(f"the build matrix generator has no {name}")
+
+
+def _versions(table: object, name: str, channel: str) -> tuple[str, ...]:
+    if not isinstance(table, dict) or channel not in table:
+        raise MatrixError(f"{name} has no {channel!r} channel (expected one of {', '.join(CHANNELS)})")
+    values = table[channel]
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise MatrixError(f"{name}[{channel!r}] must be a list of version strings, got {values!r}")
+    return tuple(values)
+
+
+def read_build_matrix(text: str, channel: str = "release") -> BuildMatrix:
+    """The ``channel`` of the matrix generator ``text``; ``MatrixError`` names what is missing."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        raise MatrixError(f"the build matrix generator is not Python ({exc.msg}, line {exc.lineno})") from None
+    stable = _literal(tree, "STABLE_CUDA_VERSIONS")
+    if not isinstance(stable, dict) or not isinstance(stable.get(channel), str):
+        raise MatrixError(f"STABLE_CUDA_VERSIONS has no {channel!r} version")
+    try:
+        no_windows = _literal(tree, "CUDA_ARCHES_NO_WINDOWS")
+    except MatrixError:
+        no_windows = []
+    return BuildMatrix(
+        channel=channel,
+        python=_versions(_literal(tree, "PYTHON_ARCHES_DICT"), "PYTHON_ARCHES_DICT", channel),
+        cuda=_versions(_literal(tree, "CUDA_ARCHES_DICT"), "CUDA_ARCHES_DICT", channel),
+        rocm=_versions(_literal(tree, "ROCM_ARCHES_DICT"), "ROCM_ARCHES_DICT", channel),
+        stable_cuda=stable[channel],
+        cuda_not_on_windows=tuple(v for v in no_windows if isinstance(v, str)) if isinstance(no_windows, list) else (),
+    )
+
+
+def python_tag(build: str) -> str:
+    """``3.14`` -> ``cp314``; ``3.14t`` (free-threaded) -> ``cp314t``."""
+    threaded = build.endswith("t")
+    major, _, minor = build.removesuffix("t").partition(".")
+    if not (major.isdigit() and minor.isdigit()):
+        raise MatrixError(f"{build!r} is not a Python build such as 3.13 or 3.13t")
+    return f"cp{major}{minor}{'t' if threaded else ''}"
+
+
+def python_tags(builds: Sequence[str], *, not_for_pypi: Sequence[str] = ()) -> tuple[str, ...]:
+    """The wheel tags of ``builds``, leaving out the pre-release CPythons that are not staged for PyPI."""
+    return tuple(python_tag(b) for b in builds if b not in set(not_for_pypi))
+
+
+def variant_name(kind: str, version: str = "") -> str:
+    """The sub-index a variant's wheels live in: ``cu130``, ``rocm7.2``, ``xpu``, ``cpu``."""
+    if kind == "cuda":
+        return "cu" + version.replace(".", "")
+    if kind == "rocm":
+        return f"rocm{version}"
+    return kind
+
+
+def expected_variants(
+    matrix: BuildMatrix, tags: PlatformTags = PlatformTags(), *, xpu: bool = True
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each variant of the release and the platforms its wheels are built for, as the matrix says.
+
+    CPU everywhere; CUDA on Linux x86_64 and Windows (less the versions kept off Windows), the stable
+    CUDA also on Linux aarch64; ROCm on Linux x86_64; XPU on Linux x86_64 and Windows. Every Linux
+    x86_64 wheel carries the manylinux 2.28 tag.
+    """
+    variants: list[tuple[str, tuple[str, ...]]] = [
+        ("cpu", (tags.linux_x86_64, tags.linux_aarch64, tags.windows, tags.macos_arm64))
+    ]
+    for cuda in matrix.cuda:
+        platforms = [tags.linux_x86_64]
+        if cuda == matrix.stable_cuda:
+            platforms.append(tags.linux_aarch64)
+        if cuda not in matrix.cuda_not_on_windows:
+            platforms.append(tags.windows)
+        variants.append((variant_name("cuda", cuda), tuple(platforms)))
+    variants.extend((variant_name("rocm", rocm), (tags.linux_x86_64,)) for rocm in matrix.rocm)
+    if xpu:
+        variants.append(("xpu", (tags.linux_x86_64, tags.windows)))
+    return tuple(variants)
+
+
+def pypi_bound(variant: str, platform: str, bound: Sequence[tuple[str, str]], matrix: BuildMatrix) -> bool:
+    """Whether the wheels of ``variant`` for ``platform`` go to PyPI (the profile's ``pypi.bound_variants``).
+
+    ``bound`` pairs a platform tag (``*`` a wildcard) with ``stable_cuda``, ``cpu`` or ``""`` (wheels with
+    no local version, as on macOS).
+    """
+    from fnmatch import fnmatchcase
+
+    for plat, which in bound:
+        wanted = variant_name("cuda", matrix.stable_cuda) if which == "stable_cuda" else which
+        if fnmatchcase(platform, plat) and (variant == wanted or (not wanted and variant in ("", "cpu"))):
+            return True
+    return False
+
+
+def bound_pairs(raw: object) -> tuple[tuple[str, str], ...]:
+    """The profile's ``pypi.bound_variants`` as (platform, variant) pairs; ``MatrixError`` for another shape."""
+    if not isinstance(raw, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in raw
+    ):
+        raise MatrixError(f"pypi.bound_variants must be a list of [platform, variant] pairs, got {raw!r}")
+    return tuple((p[0], p[1]) for p in raw)
+
+
+def matrix_from_profile(values: Mapping[str, object]) -> BuildMatrix:
+    """A ``BuildMatrix`` from the profile's recorded copy (used until the file itself is read)."""
+
+    def strs(key: str) -> tuple[str, ...]:
+        raw = values[key]
+        if not isinstance(raw, list | tuple) or not all(isinstance(v, str) for v in raw):
+            raise MatrixError(f"{key} must be a list of strings, got {raw!r}")
+        return tuple(raw)
+
+    stable = values["variants.stable_cuda"]
+    if not isinstance(stable, str):
+        raise MatrixError(f"variants.stable_cuda must be a string, got {stable!r}")
+    return BuildMatrix(
+        channel="release",
+        python=strs("python.release_builds"),
+        cuda=strs("variants.cuda"),
+        rocm=strs("variants.rocm"),
+        stable_cuda=stable,
+        cuda_not_on_windows=strs("variants.cuda_not_on_windows"),
+    )
