@@ -15,9 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.repos import REPO_GATES, RepoReport, for_repo, of_repository, repo_gate_name, split_gate_name
 from cockpit.errors import CockpitError
+from cockpit.gates import gate_title
 from cockpit.lazy import Lazy
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class RepoPorts:
 
 
 def _unknown(gate: str, repo: str, summary: str) -> Gate:
-    return for_repo(Gate(gate, GATE_TITLES[gate], GateStatus.UNKNOWN, summary), repo)
+    return for_repo(Gate(gate, gate_title(gate), GateStatus.UNKNOWN, summary), repo)
 
 
 def _not_set(ports: RepoPorts, key: str, expected: str) -> str:
