@@ -1,4 +1,5 @@
-"""Gates: the green / amber / red answer each pane gives to the release manager."""
+"""Gates: the green / amber / red answer each pane gives to the release manager, and the declaration
+of a gate (``GateSpec``) each module of ``cockpit.gates`` makes."""
 
 from __future__ import annotations
 

@@ -40,7 +40,10 @@ def _plural(n: int, word: str) -> str:
 def verdict_line(verdict: GoNoGo) -> str:
     """ "NO-GO: 4 gates red, 3 required steps unsigned" or "GO: ..." in the release manager's words."""
     if verdict.go and verdict.overrides:
-        return f"GO with {_plural(len(verdict.overrides), 'override')}: signed by hand over gates not green (see 5)"
+        where = pane_facts("checklist").key
+        return (
+            f"GO with {_plural(len(verdict.overrides), 'override')}: signed by hand over gates not green (see {where})"
+        )
     if verdict.go:
         return "GO: every gate green, every required step signed"
     gates = [g for g in verdict.gates if g.name != "checklist"]
