@@ -28,7 +28,7 @@ def registry() -> dict[str, GateSpec]:
     found: dict[str, GateSpec] = {}
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
-        declared = module.__dict__.get("GATES") or (module.__dict__.get("GATE"),)
+        declared = getattr(module, "GATES", None) or (getattr(module, "GATE", None),)
         for spec in declared:
             if not isinstance(spec, GateSpec):
                 raise TypeError(f"{module.__name__} declares no GATE = GateSpec(...) (nor GATES)")
