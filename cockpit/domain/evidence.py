@@ -5,21 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cockpit.domain.gates import Gate
+from cockpit.gates import family
 
-EVIDENCE_GATES = {
-    "validate_binaries": "Validate-binaries run",
-    "validation_comments": "Validation comments",
-    "validation_issue": "Validation issue",
-    "docs_build_entry": "Docs build entry",
-    "release_matrix_pr": "Release matrix PR",
-    "published_versions_pr": "Published versions PR",
-    "triton_pin_release": "Triton pin on PyPI",
-    "colab_issue": "Colab issue",
-}
-"""The gates that judge checklist steps from evidence, with their titles, in the checklist's order.
+EVIDENCE_GATES = {spec.name: spec.title for spec in family("evidence")}
+"""The gates that judge checklist steps from evidence (``family="evidence"`` in ``cockpit.gates``), with
+their titles, in the checklist's order.
 
-They are not in ``GATE_TITLES``: the overview lists pane gates, and these reach it through the
-checklist gate (each decides one checklist step)."""
+The overview does not list them: it lists pane gates, and these reach it through the checklist gate
+(each decides one checklist step)."""
 
 
 @dataclass(frozen=True)

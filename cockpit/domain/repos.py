@@ -10,21 +10,21 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cockpit.domain.gates import GATE_TITLES, Gate
+from cockpit.domain.gates import Gate
 from cockpit.domain.reports import BranchReport, MilestoneReport, PicksReport
 from cockpit.domain.reports import RepoReport as RepoReport  # its home is reports; kept importable here
+from cockpit.gates import of_libraries, registry
 
-REPO_GATES = ("milestone_empty", "branch_diff_clean", "picks_clear", "ci_green", "rc_artifacts", "versions_coherent")
-"""The gates each domain library answers on its own, in the order the overview lists them
-(``rc_artifacts`` only with packages; ``versions_coherent`` only with packages or core pins)."""
+REPO_GATES = tuple(spec.name for spec in of_libraries())
+"""The gates a domain library may answer on its own (each declared with ``library=`` in
+``cockpit.gates``), in the order the overview lists them; ``library_gates`` says which a library does."""
 
 
 def library_gates(name: str, *, packages: bool, core_pins: bool) -> tuple[str, ...]:
-    """The gate names a library of the release answers, as its config sets it up."""
+    """The gate names a library of the release answers, as its config sets it up (``rc_artifacts``
+    only with packages, ``versions_coherent`` only with packages or core pins: each gate's ``library``)."""
     wanted = [
-        g
-        for g in REPO_GATES
-        if (g != "rc_artifacts" or packages) and (g != "versions_coherent" or packages or core_pins)
+        s.name for s in of_libraries() if s.library is not None and s.library(packages=packages, core_pins=core_pins)
     ]
     return tuple(repo_gate_name(g, name) for g in wanted)
 
@@ -42,19 +42,18 @@ def split_gate_name(name: str) -> tuple[str, str]:
     return name, ""
 
 
-_LIBRARY_TITLES = {"versions_coherent": "Versions coherent"}
-
-
 def repo_gate_title(name: str) -> str:
     """The title of a gate by name, a library's too (``Branch diff clean [vision]``); "" when unknown."""
     gate, repo = split_gate_name(name)
-    title = GATE_TITLES.get(gate) or _LIBRARY_TITLES.get(gate, "")
+    spec = registry().get(gate)
+    title = spec.title if spec else ""
     return f"{title} [{repo}]" if title and repo else title
 
 
 def for_repo(gate: Gate, repo: str) -> Gate:
     """``gate`` renamed and titled as ``repo``'s (``Branch diff clean [vision]``)."""
-    title = GATE_TITLES.get(gate.name, gate.title)
+    spec = registry().get(gate.name)
+    title = spec.title if spec else gate.title
     return Gate(repo_gate_name(gate.name, repo), f"{title} [{repo}]", gate.status, gate.summary, gate.details)
 
 

@@ -15,9 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateSpec, GateStatus
+from cockpit.domain.panes import PANES
 from cockpit.domain.repos import REPO_GATES, RepoReport, for_repo, of_repository, repo_gate_name, split_gate_name
 from cockpit.errors import CockpitError
+from cockpit.gates import gate_title, on_pane
 from cockpit.lazy import Lazy
 
 if TYPE_CHECKING:
@@ -100,7 +102,13 @@ class RepoPorts:
 
 
 def _unknown(gate: str, repo: str, summary: str) -> Gate:
-    return for_repo(Gate(gate, GATE_TITLES[gate], GateStatus.UNKNOWN, summary), repo)
+    return for_repo(Gate(gate, gate_title(gate), GateStatus.UNKNOWN, summary), repo)
+
+
+def _answered(report: str, repo: RepoConfig) -> list[GateSpec]:
+    """The gates a library answers from its pane's ``report`` (``milestone``, ``branch_diff`` ...)."""
+    specs = [spec for facts in PANES if facts.report == report for spec in on_pane(facts.id)]
+    return [s for s in specs if s.library and s.library(packages=bool(repo.packages), core_pins=bool(repo.core_pins))]
 
 
 def _not_set(ports: RepoPorts, key: str, expected: str) -> str:
@@ -122,30 +130,30 @@ def load_repo(ports: RepoPorts, ci: CIReport | None = None) -> RepoReport:
     reports: dict[str, Any] = {}
     errors: dict[str, str] = {}
     gates: list[Gate] = []
-    panes: list[tuple[str, str, Callable[[RepoPorts], Any]]] = []
+    panes: list[tuple[str, Callable[[RepoPorts], Any]]] = []
     if rel.milestone is None:
         reason = _not_set(ports, "milestone", "a milestone number or title")
-        gates += [_unknown("milestone_empty", repo.name, reason), _unknown("branch_diff_clean", repo.name, reason)]
-    else:
-        panes += [
-            ("milestone", "milestone_empty", load_milestone),
-            ("branch_diff", "branch_diff_clean", load_branch_diff),
+        gates += [
+            _unknown(s.name, repo.name, reason) for s in _answered("milestone", repo) + _answered("branch_diff", repo)
         ]
-    if rel.tracker_issue is None:
-        gates.append(_unknown("picks_clear", repo.name, _not_set(ports, "tracker_issue", "the tracker issue number")))
     else:
-        panes.append(("picks", "picks_clear", load_picks))
+        panes += [("milestone", load_milestone), ("branch_diff", load_branch_diff)]
+    if rel.tracker_issue is None:
+        reason = _not_set(ports, "tracker_issue", "the tracker issue number")
+        gates += [_unknown(s.name, repo.name, reason) for s in _answered("picks", repo)]
+    else:
+        panes.append(("picks", load_picks))
     if repo.packages:
-        panes.append(("storage", "rc_artifacts", load_storage))
-    for pane, gate_name, loader in panes:
+        panes.append(("storage", load_storage))
+    for pane, loader in panes:
         try:
             report = loader(ports)
         except CockpitError as exc:
             errors[pane] = str(exc)
-            gates.append(_unknown(gate_name, repo.name, f"could not load: {exc}"))
+            gates += [_unknown(s.name, repo.name, f"could not load: {exc}") for s in _answered(pane, repo)]
             continue
         reports[pane] = of_repository(report, repo.repository)
-        gates.append(for_repo(report.gate, repo.name))
+        gates += [for_repo(s.read(report), repo.name) for s in _answered(pane, repo) if s.read]
     if ci is not None:
         from cockpit.services.repo_gates import library_ci_gate
 

@@ -22,9 +22,10 @@ from cockpit.domain.commits import (
     RCDelta,
     Verdict,
 )
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.errors import ConfigError
+from cockpit.gates import gate_title
 from cockpit.profile import load_profile
 from cockpit.services import refs
 from cockpit.services.branch_index import (
@@ -326,7 +327,7 @@ def branch_gate(report: BranchDiffReport) -> Gate:
     details += [f"only on the branch: {c.subject} ({c.sha[:12]})" for c in report.missing_in_main]
     return Gate(
         name="branch_diff_clean",
-        title=GATE_TITLES["branch_diff_clean"],
+        title=gate_title("branch_diff_clean"),
         status=status,
         summary=summary,
         details=tuple(details),

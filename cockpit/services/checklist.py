@@ -12,22 +12,23 @@ from pathlib import Path
 from typing import Any
 
 from cockpit.domain.checklist import ChecklistStep, Signoff, StepKind
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus, worst
+from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.reports import ChecklistReport, StepView
 from cockpit.domain.text import inert_json
 from cockpit.errors import ConfigError
+from cockpit.gates import gate_title, known_gate, registry, unknown_gate
 
 GATE_NAME = "checklist"
-GATE_TITLE = GATE_TITLES[GATE_NAME]
+GATE_TITLE = gate_title(GATE_NAME)
 PLACEHOLDERS = ("version", "branch", "rc_tag", "remote")
 PACKAGED = "cockpit/templates/checklist.toml (packaged)"
 BUILTIN_ACTIONS = ("rc_tag", "validation_issue", "validation_comments")
 """Built-in actions a step may name with ``action``: ``rc_tag`` tags and pushes the next RC;
 ``validation_issue`` opens the release's validation issue; ``validation_comments`` posts the validation
 comment on every closed milestone issue lacking one (the milestone pane's ``N`` and ``V``)."""
-LOCKING_GATES = {"pypi_not_published": "already on PyPI"}
+LOCKING_GATES = {spec.name: spec.locks for spec in registry().values() if spec.locks}
 """Related gates that, once not green, mean the manual step was done for good (it cannot be redone)."""
-LOCKED_WHEN_GREEN = {"pypi_promoted": "on PyPI"}
+LOCKED_WHEN_GREEN = {spec.name: spec.locked_when_green for spec in registry().values() if spec.locked_when_green}
 """Gates of automatic steps that, once green, mean the step was done for good (PyPI takes a file once, ever)."""
 
 _PLACEHOLDER = re.compile(r"(?<!\$)\{(\w*)\}")  # ${VAR} is the shell's, not ours
@@ -129,6 +130,8 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
     gate = _get(source, where, raw, "gate", str, "a gate name such as 'ci_green'", None)
     if kind is StepKind.AUTOMATIC and not gate:
         raise ConfigError(f"{source}: {where}, key 'gate': an automatic step needs the gate name that decides it")
+    if gate and not known_gate(gate):
+        raise ConfigError(f"{source}: {where}, key 'gate': {unknown_gate(gate)}")
     command = _get(source, where, raw, "command", str, "a command string", None)
     dry_run = _get(source, where, raw, "dry_run", str, "a command string", None)
     for key, text in (("command", command), ("dry_run", dry_run)):

@@ -15,11 +15,12 @@ from dataclasses import replace
 from datetime import datetime
 
 from cockpit.domain.ci import CheckRun, CITarget, JobVerdict, RepoCIVerdict, RunHistory
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus, worst
+from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.reports import CIReport
+from cockpit.gates import gate_title
 
 GATE_NAME = "ci_green"
-GATE_TITLE = GATE_TITLES[GATE_NAME]
+GATE_TITLE = gate_title(GATE_NAME)
 
 GOOD = frozenset({"success", "skipped", "neutral"})
 BAD = frozenset({"failure", "cancelled", "timed_out", "action_required", "stale", "startup_failure"})

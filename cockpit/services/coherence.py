@@ -7,9 +7,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from cockpit.domain.gates import Gate, GateStatus, worst
+from cockpit.gates import gate_title
 
 GATE_NAME = "versions_coherent"
-GATE_TITLE = "Versions coherent"  # a library's gate only (not in GATE_TITLES, whose gates the core's overview lists)
+GATE_TITLE = gate_title(GATE_NAME)  # a library's gate only: the core's overview does not list it
 _VERSION = r"[0-9][0-9A-Za-z.+!-]*"
 _BARE = re.compile(rf"^\s*v?({_VERSION})\s*$")
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
+from cockpit.gates import gate_title
 
 GATE_NAME = "milestone_empty"
-GATE_TITLE = GATE_TITLES[GATE_NAME]
+GATE_TITLE = gate_title(GATE_NAME)
 
 _KIND_WORD = {ItemKind.PULL: "PR", ItemKind.ISSUE: "issue"}
 

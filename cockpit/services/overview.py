@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from cockpit.domain.checklist import StepKind
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.reports import ChecklistReport, GoNoGo
 from cockpit.domain.repos import repo_gate_title
+from cockpit.gates import blocking as blocking_gates
+from cockpit.gates import listed, registry
 from cockpit.services.checklist import override_line
 
-BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
-PANE_GATES = frozenset(BLOCKING) | {"pypi_not_published", "checklist"}
+BLOCKING = blocking_gates()
+"""The release's own gates that hold GO (each declared ``blocks=True`` in ``cockpit.gates``)."""
+PANE_GATES = frozenset(spec.name for spec in listed())
 """The panes' own gates: ``blocking`` decides which of them hold GO. Any other gate a required step
 follows (the evidence the checklist reads for itself: RC health, staged binaries, the final RC tag)
 holds GO until its step is done."""
@@ -36,7 +39,8 @@ def go_no_go(
     reasons: list[str] = []
     overridden = _overridden_gates(checklist)
     for name in blocking:
-        title = GATE_TITLES.get(name) or repo_gate_title(name) or name.replace("_", " ").capitalize()
+        spec = registry().get(name)
+        title = (spec.title if spec else repo_gate_title(name)) or name.replace("_", " ").capitalize()
         gate = gates.get(name) or Gate(name, title, GateStatus.UNKNOWN, "not evaluated yet")
         shown.append(gate)
         if gate.status is not GateStatus.GREEN and name not in overridden:

@@ -17,6 +17,7 @@ from datetime import UTC, date, datetime
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.schedule import PatchPhase, PatchSchedule, PhaseDates
+from cockpit.gates import gate_title
 from cockpit.services.schedule import phase_on
 
 PHASE_GATES: dict[PatchPhase, str] = {phase: f"phase_{phase.value}" for phase in PatchPhase}
@@ -47,7 +48,7 @@ def phase_line(version: str, schedule: PatchSchedule, now: datetime) -> str:
 
 
 def _gate(phase: PatchPhase, status: GateStatus, summary: str, details: tuple[str, ...] = ()) -> Gate:
-    return Gate(PHASE_GATES[phase], f"Phase: {phase.words}", status, summary, details)
+    return Gate(PHASE_GATES[phase], gate_title(PHASE_GATES[phase]), status, summary, details)
 
 
 def _by_dates(phase: PatchPhase, dates: PhaseDates | None, today: date) -> Gate:

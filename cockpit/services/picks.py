@@ -10,15 +10,16 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import PullRequest
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
 from cockpit.domain.reports import PicksReport
+from cockpit.gates import gate_title
 from cockpit.services.patch_picks import PatchRules, apply_patch_rules
 from cockpit.services.pick_rows import PullLookup, analyze_picks, is_home, looks_like_request
 
 GATE_NAME = "picks_clear"
-GATE_TITLE = GATE_TITLES[GATE_NAME]
+GATE_TITLE = gate_title(GATE_NAME)
 
 # On a settled (accepted) pick only these still need someone; a rejected pick needs no one.
 _BLOCKING_WHEN_ACCEPTED = frozenset({PickFlag.TRUNK_REVERTED, PickFlag.TRUNK_NOT_MERGED, PickFlag.WRONG_BASE})

@@ -10,50 +10,42 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.panes import PANES
 from cockpit.domain.reports import ReleasePicture
 from cockpit.errors import CockpitError
+from cockpit.gates import gate_title, on_pane
 
 if TYPE_CHECKING:
     from cockpit.backend import Backend
 
-# (pane, gate name): the order matters: the branch diff feeds the pick analysis.
-PANES = (
-    ("milestone", "milestone_empty"),
-    ("branch_diff", "branch_diff_clean"),
-    ("picks", "picks_clear"),
-    ("ci", "ci_green"),
-    ("storage", "rc_artifacts"),
-)
-
 
 def _failed(name: str, error: str) -> Gate:
-    return Gate(name, GATE_TITLES[name], GateStatus.UNKNOWN, f"could not load: {error}")
+    return Gate(name, gate_title(name), GateStatus.UNKNOWN, f"could not load: {error}")
 
 
 def gather(backend: Backend, now: datetime | None = None) -> ReleasePicture:
     """Load every pane through ``backend``; ``now`` (default: the wall clock) places a patch release in its schedule."""
-    loaders: dict[str, Callable[[], Any]] = {
-        "milestone": backend.load_milestone,
-        "branch_diff": backend.load_branch_diff,
-        "picks": backend.load_picks,
-        "ci": backend.load_ci,
-        "storage": backend.load_storage,
-    }
     reports: dict[str, Any] = {}
     errors: dict[str, str] = {}
     gates: dict[str, Gate] = {}
-    for pane, gate_name in PANES:
-        try:
-            report = loaders[pane]()
-        except CockpitError as exc:
-            errors[pane] = str(exc)
-            gates[gate_name] = _failed(gate_name, str(exc))
+    for pane in PANES:  # in their load order: the branch diff feeds the pick analysis
+        specs = on_pane(pane.id)
+        if not specs or pane.judges_gates:  # the checklist judges every other gate: last, below
             continue
-        reports[pane] = report
-        gates[report.gate.name] = report.gate
-        if pane == "storage":
-            gates[report.pypi_gate.name] = report.pypi_gate
+        load: Callable[[], Any] = getattr(backend, f"load_{pane.report}")
+        try:
+            report = load()
+        except CockpitError as exc:
+            errors[pane.report] = str(exc)
+            # the gates that hold GO say they were not judged; the others are simply absent
+            gates.update((s.name, _failed(s.name, str(exc))) for s in specs if s.blocks)
+            continue
+        reports[pane.report] = report
+        for spec in specs:
+            if spec.read is not None:
+                gate = spec.read(report)
+                gates[gate.name] = gate
     repos = backend.load_repositories(reports.get("ci")) if backend.config.repos else ()
     for repo in repos:
         gates.update((gate.name, gate) for gate in repo.gates)

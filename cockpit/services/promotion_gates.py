@@ -14,6 +14,7 @@ from cockpit.domain.artifacts import StorageReport
 from cockpit.domain.ci import WorkflowRun
 from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.promotion import RCTagRuns
+from cockpit.gates import family
 from cockpit.services.ci import BAD
 from cockpit.services.storage import storage_gate
 
@@ -23,13 +24,7 @@ PYPI_STAGED = "pypi_staged"
 STABLE_PROMOTED = "stable_promoted"
 PYPI_PROMOTED = "pypi_promoted"
 _SHOWN = 5  # names in a summary before "and N more"
-TITLES = {
-    RC_HEALTH: "RC builds green on the tag",
-    FINAL_RC_TAGGED: "Final RC tag at the branch head",
-    PYPI_STAGED: "PyPI wheels staged",
-    STABLE_PROMOTED: "Promoted to the stable index",
-    PYPI_PROMOTED: "On PyPI",
-}
+TITLES = {spec.name: spec.title for spec in family("promotion")}
 """The checklist's own gates: its steps show them; the overview's one line per pane gate does not list them."""
 
 

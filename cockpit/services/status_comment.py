@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from cockpit.domain.checklist import Signoff, StepKind
-from cockpit.domain.gates import GATE_TITLES, Gate
+from cockpit.domain.gates import Gate
 from cockpit.domain.status import (
     PublishedGate,
     PublishedStatus,
@@ -23,6 +23,7 @@ from cockpit.domain.status import (
     SignConflict,
     StatusInput,
 )
+from cockpit.gates import listed
 from cockpit.services.markdown import COMMENT_LIMIT, SENTENCE_LIMIT, cap_comment, md_login, md_text
 from cockpit.services.status_block import BLOCK_OPEN, encode_block
 
@@ -88,8 +89,8 @@ def published_status(
 
 
 def _in_order(gates: Mapping[str, Gate]) -> list[Gate]:
-    """The gates in the overview's order (``GATE_TITLES``), any other after them by name."""
-    order = {name: i for i, name in enumerate(GATE_TITLES)}
+    """The gates in the overview's order (its listed gates), any other after them by name."""
+    order = {spec.name: i for i, spec in enumerate(listed())}
     return sorted(gates.values(), key=lambda g: (order.get(g.name, len(order)), g.name))
 
 

@@ -16,7 +16,8 @@ from cockpit.domain.artifacts import (
     IndexFile,
     StorageReport,
 )
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.gates import gate_title
 from cockpit.services.wheel_names import (
     WheelName,
     normalise_name,
@@ -197,7 +198,7 @@ def storage_gate(report: StorageReport) -> Gate:
     Sizes the index would not tell (``size_unknown``) alone make it UNKNOWN: not known to be wrong,
     not known to be fine either, so never GREEN.
     """
-    title = GATE_TITLES[RC_GATE]
+    title = gate_title(RC_GATE)
     if not report.expected:
         return Gate(
             RC_GATE, title, GateStatus.UNKNOWN, "no wheels expected: set storage packages and platforms in the config"
@@ -288,7 +289,7 @@ def _count_words(limit_mb: float, warn_mb: float) -> dict[str, str]:
 
 def pypi_gate(published: bool, version: str) -> Gate:
     """The ``pypi_not_published`` gate: GREEN while the irreversible PyPI upload is still ahead."""
-    title = GATE_TITLES[PYPI_GATE]
+    title = gate_title(PYPI_GATE)
     if published:
         return Gate(
             PYPI_GATE,

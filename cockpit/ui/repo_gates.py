@@ -18,20 +18,15 @@ from textual.widget import Widget
 
 from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.repos import REPO_GATES, split_gate_name
+from cockpit.gates import of_libraries
 from cockpit.ui.repo_rows import ALL, RepositoriesLoaded, refresh_tables
 from cockpit.ui.widgets import STATUS_WORD, GatesReported
 
 if TYPE_CHECKING:
     from cockpit.domain.repos import RepoReport
 
-SHORT = {
-    "milestone_empty": "milestone",
-    "branch_diff_clean": "branch",
-    "picks_clear": "picks",
-    "ci_green": "ci",
-    "rc_artifacts": "rc",
-    "versions_coherent": "versions",
-}
+SHORT = {spec.name: spec.short for spec in of_libraries()}
+"""Each gate's label on a library's line (``branch ✓``)."""
 _MARK = {GateStatus.GREEN: "✓", GateStatus.AMBER: "!", GateStatus.RED: "✗", GateStatus.UNKNOWN: "?"}
 _STYLE = {
     GateStatus.GREEN: "bold $cockpit-pass",

@@ -7,17 +7,16 @@ from __future__ import annotations
 
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.gates import GateStatus
+from cockpit.domain.panes import pane_facts
 from cockpit.domain.reports import StepView
+from cockpit.gates import registry
 from cockpit.services.checklist import lapsed_override
 from cockpit.ui.widgets import STATUS_WORD
 
 GATE_PANES = {
-    "milestone_empty": ("1", "Milestone"),
-    "picks_clear": ("2", "Cherry-picks"),
-    "ci_green": ("3", "CI"),
-    "branch_diff_clean": ("4", "Branch diff"),
-    "rc_artifacts": ("0", "Overview (RC artifacts)"),
-    "pypi_not_published": ("0", "Overview"),
+    spec.name: (pane_facts(spec.pane).key, pane_facts(spec.pane).title + (f" ({spec.section})" if spec.section else ""))
+    for spec in registry().values()
+    if spec.core and spec.pane != "checklist"  # the checklist's own gates are fixed where they are read
 }
 """Where the release manager goes to fix what a gate reports: (key, pane)."""
 

@@ -30,12 +30,13 @@ from cockpit.domain.github import ItemKind, ItemState, Milestone, MilestoneItem
 from cockpit.domain.release import Release
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.errors import CockpitError
+from cockpit.gates import gate_title
 from cockpit.services.checklist import standing_override
+from cockpit.services.overview import BLOCKING  # the gates that hold GO, as the registry declares them
 from cockpit.services.triage import triage_report as _triage_report
 from cockpit.state.read_only import ReadOnlyReason
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-BLOCKING = ("milestone_empty", "picks_clear", "ci_green", "branch_diff_clean", "rc_artifacts")
 
 
 @dataclass
@@ -325,7 +326,7 @@ class FakeBackend:
         open_steps = [v for v in views if v.step.required and not v.done]
         status = GateStatus.GREEN if not open_steps else GateStatus.RED
         summary = "every required step done" if not open_steps else f"{len(open_steps)} required steps open"
-        return ChecklistReport(tuple(views), Gate("checklist", "Checklist", status, summary))
+        return ChecklistReport(tuple(views), Gate("checklist", gate_title("checklist"), status, summary))
 
     def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo:
         unsigned = tuple(

@@ -18,6 +18,7 @@ import pytest
 
 import cockpit
 import cockpit.domain
+import cockpit.gates
 import cockpit.services
 
 FORBIDDEN = ("textual", "github", "git", "httpx", "requests")
@@ -27,7 +28,12 @@ def _modules(package) -> list[str]:
     return [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)]
 
 
-CORE = _modules(cockpit.domain) + _modules(cockpit.services) + ["cockpit.config", "cockpit.errors"]
+CORE = (
+    _modules(cockpit.domain)
+    + _modules(cockpit.services)
+    + ["cockpit.gates", *_modules(cockpit.gates)]
+    + ["cockpit.config", "cockpit.errors"]
+)
 
 
 def test_the_core_list_is_not_empty():
@@ -112,3 +118,11 @@ def test_only_the_composition_root_builds_adapters(module):
     adapters = _within(_imports(module), "cockpit.adapters")
     built = [name for name in adapters if name.rsplit(".", 1)[-1] in ADAPTER_CLASSES]
     assert not built, f"{module} builds {built} itself: use cockpit.bootstrap"
+
+
+@pytest.mark.parametrize("module", _source_modules("cockpit.gates"))
+def test_a_gate_module_reads_only_the_domain(module):
+    """The gate registry is read before the first screen and by every layer above the domain: a gate
+    judges its pane's report with plain code over the domain's dataclasses, never through a service."""
+    outside = [n for n in _within(_imports(module), "cockpit") if not n.startswith(("cockpit.domain", "cockpit.gates"))]
+    assert not outside, f"{module} imports {outside}"

@@ -22,8 +22,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import CockpitError, GitHubError, RateLimited, ReadOnlyError, StorageError
+from cockpit.gates import gate_spec, gate_title
 from cockpit.ui.keymap import drop_unbound
 from cockpit.ui.widgets import GateLine, GatesReported, error_text, since_text
 
@@ -258,9 +259,7 @@ class Pane(Vertical):
         self.body.display = self.report is not None
         self.notify(self.error, title=f"{self.PANE} failed to load", severity="error", markup=False)
         self._schedule_retry(delay)
-        unknown = tuple(
-            Gate(n, GATE_TITLES.get(n, n), GateStatus.UNKNOWN, self._unknown_summary(n)) for n in self.GATES
-        )
+        unknown = tuple(Gate(n, gate_title(n), GateStatus.UNKNOWN, self._unknown_summary(n)) for n in self.GATES)
         if self.stale and self._last_gate is not None:
             self._show_gate_line(self._last_gate)
         elif unknown:
@@ -308,9 +307,8 @@ class Pane(Vertical):
             line.show_gate(gate, note=note, busy="refreshing…" if self.refreshing else "")
 
     def gates_of(self, report: Any) -> tuple[Gate, ...]:
-        """The gates a report carries; most reports carry one, in ``report.gate``."""
-        gate = getattr(report, "gate", None)
-        return (gate,) if gate is not None else ()
+        """The pane's gates, each read from its report as its declaration in ``cockpit.gates`` says."""
+        return tuple(read(report) for name in self.GATES if (read := gate_spec(name).read) is not None)
 
     def selected_key(self) -> str | None:
         """The row key under the table's cursor, or None when the table is empty."""

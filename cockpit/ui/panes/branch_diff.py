@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 from cockpit.domain.commits import ItemDiff
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import BranchReport
+from cockpit.gates import names_on
 from cockpit.services.branch_render import DiffRow, attention_rows
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
@@ -83,7 +84,7 @@ class BranchDiffPane(TablePane):
     """Every row of the branch diff, most urgent first; ``enter`` shows all of a row's evidence."""
 
     PANE = "branch"
-    GATES = ("branch_diff_clean",)
+    GATES = names_on(PANE)  # declared in cockpit.gates
     LINK_NAME = "SHA or URL"
     SUMMARY_CLASSES = "pane-filter branch-summary"
     BINDINGS: ClassVar[list[BindingType]] = [

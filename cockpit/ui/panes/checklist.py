@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Log, Static
 from cockpit.domain.checklist import StepKind, StepOverride, StepRun
 from cockpit.domain.gates import Gate
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
+from cockpit.gates import names_on
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
@@ -81,7 +82,7 @@ class ChecklistPane(TablePane):
     ChecklistPane .team-problems { display: none; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
     PANE = "checklist"
-    GATES = ("checklist",)
+    GATES = names_on(PANE)  # declared in cockpit.gates
     LINK_NAME = "command"
     COLUMNS = COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from cockpit.domain.ci import RepoCIVerdict
 from cockpit.domain.reports import CIReport
+from cockpit.gates import names_on
 from cockpit.ui.acting import perform
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
 from cockpit.ui.panes.table_pane import TablePane
@@ -104,7 +105,7 @@ class CIPane(TablePane):
     """One row per repository and ref (release branch head, RC tag)."""
 
     PANE = "ci"
-    GATES = ("ci_green",)
+    GATES = names_on(PANE)  # declared in cockpit.gates
     LINK_NAME = "head SHA"
     TICK_S = 1.0  # how often "fresh N s ago" is redrawn
     SUMMARY_CLASSES = "pane-filter ci-status"

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.domain.reports import MilestoneReport
+from cockpit.gates import names_on
 from cockpit.services.milestone import filter_items, labels_present, linked_prs, validation_key
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
@@ -72,7 +73,7 @@ class MilestonePane(TablePane):
     """The milestone's items; the gate "no open items" on top, skipped items named apart."""
 
     PANE = "milestone"
-    GATES = ("milestone_empty",)
+    GATES = names_on(PANE)  # declared in cockpit.gates
     SUMMARY_CLASSES = "pane-filter"
     COLUMNS = COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [

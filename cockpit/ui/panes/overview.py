@@ -12,7 +12,9 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from cockpit.domain.gates import GATE_TITLES, Gate, GateStatus
+from cockpit.domain.gates import Gate, GateStatus
+from cockpit.domain.panes import pane_facts
+from cockpit.gates import listed, names_on
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.widgets import STATUS_WORD, set_status_class
 
@@ -25,8 +27,10 @@ if TYPE_CHECKING:  # the reports' module is imported by the loads, after the fir
     from cockpit.domain.reports import GoNoGo, StorageGateReport
     from cockpit.ui.trends import TrendsSection
 
-_PANE_KEYS = {"milestone_empty": "1", "picks_clear": "2", "ci_green": "3", "branch_diff_clean": "4", "checklist": "5"}
-GATE_ORDER = tuple((name, title, _PANE_KEYS.get(name, "")) for name, title in GATE_TITLES.items())
+GATE_ORDER = tuple(
+    (spec.name, spec.title, "" if spec.pane == "overview" else pane_facts(spec.pane).key) for spec in listed()
+)
+"""(name, title, key of the pane that shows it) of each line; the overview's own gates need no key."""
 
 
 def _plural(n: int, word: str) -> str:
@@ -36,7 +40,10 @@ def _plural(n: int, word: str) -> str:
 def verdict_line(verdict: GoNoGo) -> str:
     """ "NO-GO: 4 gates red, 3 required steps unsigned" or "GO: ..." in the release manager's words."""
     if verdict.go and verdict.overrides:
-        return f"GO with {_plural(len(verdict.overrides), 'override')}: signed by hand over gates not green (see 5)"
+        where = pane_facts("checklist").key
+        return (
+            f"GO with {_plural(len(verdict.overrides), 'override')}: signed by hand over gates not green (see {where})"
+        )
     if verdict.go:
         return "GO: every gate green, every required step signed"
     gates = [g for g in verdict.gates if g.name != "checklist"]
@@ -131,7 +138,7 @@ class OverviewPane(Pane):
     """The gates of every pane, the verdict, and the RC storage problems (this pane loads storage)."""
 
     PANE = "overview"
-    GATES = ("rc_artifacts", "pypi_not_published")
+    GATES = names_on(PANE)  # declared in cockpit.gates
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "t",
@@ -205,9 +212,6 @@ class OverviewPane(Pane):
 
     def fetch(self) -> Any:
         return self.backend.load_storage()
-
-    def gates_of(self, report: StorageGateReport) -> tuple[Gate, ...]:
-        return (report.gate, report.pypi_gate)
 
     def show(self, report: StorageGateReport) -> None:
         self.show_storage(report)

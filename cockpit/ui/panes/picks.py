@@ -13,6 +13,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
 from cockpit.domain.repos import elsewhere
+from cockpit.gates import names_on
 from cockpit.services.markdown import md_text
 from cockpit.services.pick_command import suggest_class
 from cockpit.ui.acting import perform
@@ -86,7 +87,7 @@ class PicksPane(TablePane):
     """One row per request comment of the tracker issue."""
 
     PANE = "picks"
-    GATES = ("picks_clear",)
+    GATES = names_on(PANE)  # declared in cockpit.gates
     SUMMARY_CLASSES = "pane-filter"
     COLUMNS = COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [
