@@ -26,6 +26,7 @@ from cockpit.cli.main import main
 from cockpit.config import load_config
 from cockpit.sandbox.model import SbWheel
 from cockpit.ui.app import CockpitApp
+from cockpit.ui.rows_table import RowsTable
 from tests.e2e.driving import screen_text
 from tests.hostile_text import CLEAR_SCREEN, PAYLOAD, active_characters
 from tests.pilot import settle
@@ -168,7 +169,7 @@ def _widget_text(app) -> str:
     """The text every widget of the current screen holds, rows scrolled out of view included."""
     parts = []
     for widget in app.screen.query("*"):
-        if isinstance(widget, DataTable):
+        if isinstance(widget, (DataTable, RowsTable)):
             parts += [str(c.label) for c in widget.columns.values()]
             parts += [str(cell) for r in range(widget.row_count) for cell in widget.get_row_at(r)]
         elif isinstance(widget, Static):
