@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
 _NEWLINE = Text("\n")
+_LONG_WAY = Style(bold=True)  # told apart by identity: a segment whose style carries meta or a link
 _EMPTY = Text()
 
 
@@ -207,10 +208,12 @@ class TableLines:
         self._state: object = None
         self._characters: dict[tuple[int, int], tuple[object, list[Segment]]] = {}  # per (id(cell), width)
         self._metas: dict[tuple[int, int], Style] = {}
+        self._cell_styles = CellStyles()
 
     def forget_styles(self) -> None:
         """The table's styles changed: every line is drawn again."""
         self._styles = None
+        self._cell_styles.forget()
         self.lines.clear()
 
     def forget_cells(self) -> None:
@@ -252,7 +255,7 @@ class TableLines:
         ]
         metas = [place(look.row, i, self._metas) for i in range(len(widths))]
         component, post = styles.cell(look.row == -1, look.cursor, look.hover)
-        line = styled_line(characters, metas, styles.row(look.row, look.zebra), component, post)
+        line = self._cell_styles.line(characters, metas, styles.row(look.row, look.zebra), component, post)
         beyond = styles.beyond(look.row, look.zebra, look.row_cursor, look.cursor, look.hover)
         beyond += place(look.row, 0, self._metas, out_of_bounds=True)
         line.append(Segment(" " * max(0, width - sum(widths)), beyond))
@@ -270,16 +273,51 @@ class TableLines:
         return segments
 
 
-def styled_line(
-    cells: Iterable[list[Segment]], metas: Iterable[Style], row_style: Style, component: Style, post: Style
-) -> list[Segment]:
-    """One line of cells: each cell's characters under the row's style, the cell's place (its meta),
-    the cursor's and the mouse's style, the characters' own styles, then ``post``."""
-    line: list[Segment] = []
-    base = row_style
-    for segments, meta in zip(cells, metas, strict=True):
-        line.extend(Segment.apply_style(segments, base + meta + component, post))
-    return line
+class CellStyles:
+    """Each segment's final style, worked out once per style change and place instead of once per
+    segment and frame: ``row + place + cursor + own + post`` (``DataTable``'s order of additions).
+
+    A place (meta) carries no colour or attribute, so when neither the segment's own style nor the
+    others carry meta or a link, ``(row + cursor + own + post) + place`` is the same style; that
+    sum is kept per style, and the style with its place per place. The rest go the long way."""
+
+    def __init__(self) -> None:
+        self._bodies: dict[tuple[Style, Style, Style | None, Style], Style] = {}
+        self._placed: dict[tuple[Style, Style], Style] = {}
+
+    def forget(self) -> None:
+        """The styles changed (or too many are kept): start again."""
+        self._bodies.clear()
+        self._placed.clear()
+
+    def line(
+        self, cells: Iterable[list[Segment]], metas: Iterable[Style], row_style: Style, component: Style, post: Style
+    ) -> list[Segment]:
+        """One line of cells: each cell's characters under the row's style, the cell's place (its
+        meta), the cursor's and the mouse's style, the characters' own styles, then ``post``."""
+        if len(self._placed) > 100_000:
+            self.forget()
+        bodies, placed = self._bodies, self._placed
+        plain = not any(style.meta or style.link for style in (row_style, component, post))
+        line: list[Segment] = []
+        for segments, meta in zip(cells, metas, strict=True):
+            for text, own, control in segments:
+                if control:
+                    line.append(Segment(text, None, control))
+                    continue
+                key = (row_style, component, own, post)
+                body = bodies.get(key)
+                if body is None:
+                    special = not plain or (own is not None and bool(own.meta or own.link))
+                    body = bodies[key] = _LONG_WAY if special else row_style + component + own + post
+                if body is _LONG_WAY:
+                    line.append(Segment(text, row_style + meta + component + own + post))
+                    continue
+                final = placed.get((body, meta))
+                if final is None:
+                    final = placed[body, meta] = body + meta
+                line.append(Segment(text, final))
+        return line
 
 
 def place(row: int, column: int, cache: dict[tuple[int, int], Style], **extra: Any) -> Style:
