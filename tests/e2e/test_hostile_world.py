@@ -210,7 +210,7 @@ async def test_no_pane_detail_view_or_status_bar_lets_a_terminal_escape_through(
 
 async def _open_details(app, pilot, pane: str) -> None:
     """Open the detail view of the rows that carry hostile text (and the first row), check each."""
-    table = app.query_one(f"#pane-{pane} .pane-table", DataTable)
+    table = app.query_one(f"#pane-{pane} .pane-table", RowsTable)
     rows = [r for r in range(table.row_count) if ESC_SHOWN in " ".join(str(c) for c in table.get_row_at(r))]
     picks = sorted({0, 1, *rows[:2], *rows[-1:]} & set(range(table.row_count)))
     opened = hostile_details = 0
