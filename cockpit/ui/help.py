@@ -61,7 +61,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog help"):
             for title, rows in self.sections:
                 yield Label(Text(title, style="bold"), classes="help-title")
-                # The panes' table: its lines are drawn in a fraction of DataTable's time, the same.
+                # The panes' table, which looks as DataTable does (tests/ui/test_help_screen.py).
                 table = RowsTable(cursor_type="none", show_cursor=False, classes="help-table")
                 table.add_columns("Key", "Binding id", "What it does")
                 for key, text, binding_id in rows:

@@ -1,401 +1,332 @@
-"""How the panes' tables draw their lines: what ``DataTable`` draws, in a fraction of its time.
+"""How a ``RowsTable`` draws a line: the characters of each cell, then the table's styles on them.
 
-Drawing a frame after a filter or a sort renders every cell on screen again (some 400 at 160x50).
-``DataTable`` passes each through three Rich layers (a style sandwich around a padding around the
-text); a cell that is one line of plain ``Text`` in a one-line row, as every pane cell is, is drawn
-here directly: the same characters and styles, a few times quicker. Anything else goes the usual way.
-A cell's characters are kept until the next report (a filter, a sort or the focus moving changes
-only their styles).
+A table line is drawn the way Textual's ``DataTable`` draws it (the same characters, colours and
+the meta a click or the mouse reads), with Rich's public API only: each cell is ``Padding(cell,
+(0, 1))`` rendered on one line of its column's width, under the row's, the cursor's and the cell's
+own styles, in that order.
 
-A row's line takes the row's, the cursor's and each text's styles, worked out once per frame, and
-then each cell's place (the meta a click or the mouse reads), added last; ``DataTable`` works all of
-them out again for every cell, and walks every ancestor's styles twice a line.
-
-The lines drawn are kept where ``DataTable`` forgets them although they are still right: on a
-Resize that leaves the width as it was (a pane shown again, the filter line opening), and on a focus
-change (the lines drawn in each focus state are kept, as long as nothing else in the styles changed).
-
-This reaches into ``DataTable``'s bookkeeping (``_data``, ``rows``, ``_row_locations``, its caches) and
-Rich's ``Style``; Textual is pinned, and ``tests/ui/test_rows_table.py`` checks the frames drawn
-against ``DataTable``'s own.
+The characters and the styles are worked out apart, because they change apart. A cell's characters
+(``cell_segments``) depend on the cell and its column's width only: the table keeps them until the
+next report. A filter, a sort or the focus moving changes only the styles and the row numbers, and
+``TableStyles`` works those out once per style change, not once per cell. A one-line plain ``Text``,
+as every pane's cell is, is cut and padded here directly (what Rich's ``Padding`` and ``Text.render``
+give, a few times quicker); anything else goes through Rich's own rendering.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.padding import Padding
+from rich.protocol import is_renderable
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
-from textual.cache import LRUCache
 from textual.color import Color
-from textual.coordinate import Coordinate
-from textual.geometry import Region, Size
+from textual.render import measure
 from textual.strip import Strip
-from textual.widget import Widget
-from textual.widgets import DataTable
-from textual.widgets._data_table import RowKey
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.widget import Widget
 
 _NEWLINE = Text("\n")
+_LONG_WAY = Style(bold=True)  # told apart by identity: a segment whose style carries meta or a link
+_EMPTY = Text()
 
 
-def empty_cache(cache: LRUCache[Any, Any]) -> None:
-    """Empty ``cache`` so that what it held is freed at once: ``LRUCache.clear`` leaves its ring of
-    links to the cycle collector, whose full passes then fall on keystrokes."""
-    for link in cache._cache.values():
-        link.clear()
-    cache.clear()
+def cell_renderable(value: object) -> RenderableType:
+    """What a one-line row shows for ``value``, as ``DataTable`` formats a cell: a string is markup
+    (its first line only), a float has two decimals, a renderable is itself, anything else its
+    ``str``; nothing (None, "") is an empty ``Text``."""
+    if value is None:
+        return _EMPTY
+    if isinstance(value, str):
+        first = value.split("\n", 1)[0]
+        return Text.from_markup(first, end="") or _EMPTY
+    if isinstance(value, float):
+        return Text(f"{value:.2f}", no_wrap=True, end="")
+    if not is_renderable(value):
+        return Text(str(value), no_wrap=True, end="") or _EMPTY
+    if isinstance(value, Text) and not value:
+        return _EMPTY
+    return value  # type: ignore[return-value]  # is_renderable said so
 
 
-def placed(style: Style, meta: Style) -> Style:
-    """``style`` given the meta of ``meta`` (a cell's place): the style DataTable's order of additions,
-    ``row + meta + component + segment + post``, gives when no other of them carries meta or a link
-    (``meta`` only adds its meta and its link id; additions are otherwise as ``Style._add``)."""
-    new: Style = Style.__new__(Style)
-    new._ansi = None
-    new._style_definition = None
-    new._color = style._color
-    new._bgcolor = style._bgcolor
-    new._attributes = style._attributes
-    new._set_attributes = style._set_attributes
-    new._link = None
-    new._link_id = meta._link_id
-    new._null = False
-    new._meta = meta._meta
-    new._hash = None
-    return new
+def cell_width(value: object, console: Console) -> int:
+    """The width a cell's content takes on one line (a ``Text``'s widest line, a renderable's
+    widest measure)."""
+    cell = cell_renderable(value)
+    if isinstance(cell, Text):
+        lines = cell.plain.splitlines()
+        return max(map(cell_len, lines)) if lines else 0
+    return measure(console, cell, 1)
 
 
-class QuickLines(DataTable[Any]):
-    """A ``DataTable`` that draws its one-line rows of plain ``Text`` the quick way (see the module)."""
+def cell_segments(
+    cell: RenderableType, width: int, padding: int, console: Console, options: ConsoleOptions
+) -> list[Segment]:
+    """The characters of ``cell`` drawn on one line of ``width`` cells with ``padding`` on each side,
+    before the table's styles: what ``Padding(cell, (0, padding))`` renders there."""
+    if isinstance(cell, Text) and width > 2 * padding and _is_plain_line(cell, options):
+        return _plain_line(cell, width, padding, console, options)
+    line_options = options.update_dimensions(width, 1).update(no_wrap=True)
+    return console.render_lines(Padding(cell, (0, padding)), line_options)[0]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._styled_as: tuple[Any, ...] | None = None  # the style state of the lines in the caches
-        self._lines_by_style: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # per other focus state: its lines
-        super().__init__(*args, **kwargs)  # it empties the caches
-        self._plain_lines: dict[tuple[RowKey, Any, int], tuple[object, list[Segment] | None]] = {}
-        self._frame_styles: dict[object, Any] | None = None  # while lines are drawn: styles worked out once
-        self._drawn_size: Size | None = None  # the size at the last Resize
-        self._metas: dict[tuple[int, int], Style] = {}  # per (row, column) on screen: the meta a click reads
-        self._placed: dict[tuple[Style, Style], Style] = {}  # per style and meta: the style with the meta
 
-    def _on_resize(self, event: events.Resize) -> None:
-        # DataTable forgets every line it drew on each Resize, and a table shown again (a pane
-        # switch) gets one at the size it had, a table whose filter line opens or closes one a line
-        # shorter or taller: a line is drawn to the table's width only, so those lines are still right.
-        if self._drawn_size is not None and event.size.width == self._drawn_size.width:
-            event.prevent_default()  # not DataTable's handler
-        self._drawn_size = event.size
+def _is_plain_line(cell: Text, options: ConsoleOptions) -> bool:
+    if type(cell) is not Text or cell.no_wrap is False or cell.justify not in (None, "default"):
+        return False
+    if "\n" in cell.plain or "\t" in cell.plain:
+        return False
+    return options.justify in (None, "default")
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # The table's style and each kind of row's style are worked out once for all the lines of a
-        # frame, not twice per line (each walks every ancestor's styles).
-        self._frame_styles = {}
-        try:
-            return super().render_lines(crop)
-        finally:
-            self._frame_styles = None
 
-    @property
-    def rich_style(self) -> Style:
-        styles = self._frame_styles
-        if styles is None:
-            return super().rich_style
-        style = styles.get("table")
-        if style is None:
-            style = styles["table"] = super().rich_style
-        return style
-
-    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
-        styles = self._frame_styles
-        if styles is None:
-            return super()._get_row_style(row_index, base_style)
-        kind = (row_index == -1, row_index < self.fixed_rows, self.zebra_stripes and row_index % 2 == 1, base_style)
-        style = styles.get(kind)
-        if style is None:
-            style = styles[kind] = super()._get_row_style(row_index, base_style)
-        return style
-
-    def _clear_caches(self) -> None:
-        for cache in (
-            self._row_render_cache,
-            self._cell_render_cache,
-            self._row_renderable_cache,
-            self._line_cache,
-            self._offset_cache,
-            self._ordered_row_cache,
-        ):
-            empty_cache(cache)
-        for caches in self._lines_by_style.values():
-            for cache in caches:
-                empty_cache(cache)
-        self._lines_by_style.clear()
-        super()._clear_caches()
-
-    def _style_state(self) -> tuple[Any, ...]:
-        """What the table's styles follow: the app's CSS and theme, its classes, its pseudo-classes last."""
-        app = self.app
-        return (app._css_update_count, app.theme, frozenset(self.classes), self.get_pseudo_class_state())
-
-    def notify_style_update(self) -> None:
-        # The focus moving restyles the table (its cursor's colours): DataTable forgets every line it
-        # drew. The lines drawn in each focus state are kept instead, as long as nothing else in its
-        # styles changed, so that a pane shown again is drawn from them (its rows, cursor and size are
-        # in the lines' keys).
-        before, after = self._styled_as, self._style_state()
-        self._styled_as = after
-        if before is None or before == after or before[:-1] != after[:-1]:
-            self._clear_caches()
-            super().notify_style_update()
-            return
-        self._lines_by_style[before] = (self._line_cache, self._row_render_cache)
-        for state in [state for state in self._lines_by_style if state[:-1] != after[:-1]]:
-            for cache in self._lines_by_style.pop(state):
-                empty_cache(cache)
-        self._line_cache, self._row_render_cache = self._lines_by_style.pop(after, None) or (
-            LRUCache(1000),
-            LRUCache(1000),
-        )
-        empty_cache(self._cell_render_cache)
-        self._styles_cache.clear()
-        self._get_styles_to_render_cell.cache_clear()
-        Widget.notify_style_update(self)  # the widget's own style caches, not DataTable's lines
-        self.refresh()
-
-    def _render_line_in_row(
-        self,
-        row_key: RowKey,
-        line_no: int,
-        base_style: Style,
-        cursor_location: Coordinate,
-        hover_location: Coordinate,
-    ) -> tuple[list[list[Segment]], list[list[Segment]]]:
-        # DataTable works out, for every line, the header's style and the table's background (each
-        # walks every ancestor's styles) and each column's width, whether the line needs them or not.
-        # A one-line row of a table with a row cursor (or none) and no fixed columns or labels, as
-        # every pane's is, is drawn here with what the frame worked out once: the same segments in
-        # the same styles.
-        frame = self._frame_styles
-        row_index = self._row_locations.get(row_key)
-        row = self.rows.get(row_key)
-        if (
-            frame is None
-            or row_index is None
-            or row is None
-            or row.height != 1
-            or row.auto_height
-            or row_index < self.fixed_rows
-            or self.fixed_columns
-            or self.cursor_type not in ("row", "none")
-            or (self._labelled_row_exists and self.show_row_labels)
-        ):
-            return super()._render_line_in_row(row_key, line_no, base_style, cursor_location, hover_location)
-        cache_key = (
-            row_key,
-            line_no,
-            base_style,
-            cursor_location,
-            hover_location,
-            self.cursor_type,
-            self.show_cursor,
-            self._show_hover_cursor,
-            self._update_count,
-            self._pseudo_class_state,
-        )  # DataTable's own key for this row's line
-        cached = self._row_render_cache.get(cache_key)
-        if cached is not None:
-            return cached
-        columns = self._frame_columns(frame)
-        row_style = self._get_row_style(row_index, base_style)
-        row_cursor = self.cursor_type == "row"  # otherwise no cursor at all: no cell is lit
-        cursor = row_cursor and cursor_location.row == row_index
-        hover = row_cursor and hover_location.row == row_index
-        component_style, post_style = self._cell_styles(frame, cursor, hover)
-        # A cell's segments take the row's, the cursor's and their own styles, then the cell's place
-        # (the meta a click reads): those styles are combined once per frame, the place added last.
-        plain_styles = not any(s._meta or s._link for s in (row_style, component_style, post_style))
-        combined = frame.setdefault(("combined", row_style, cursor, hover), {})
-        metas, placed_styles = self._metas, self._placed
-        if len(placed_styles) > 100_000:
-            placed_styles.clear()
-        scrollable_row: list[list[Segment]] = []
-        for column_index, (column_key, width) in enumerate(columns):
-            text = self._plain_line(row_key, column_key, width)
-            if text is None:
-                scrollable_row.append(
-                    self._render_cell(row_index, column_index, row_style, width, cursor, hover)[line_no]
-                )
-                continue
-            meta = metas.get((row_index, column_index))
-            if meta is None:
-                if len(metas) > 50_000:
-                    metas.clear()
-                    placed_styles.clear()
-                meta = metas[row_index, column_index] = Style.from_meta({"row": row_index, "column": column_index})
-            if not plain_styles:
-                pre_style = row_style + meta + component_style
-                scrollable_row.append(list(Segment.apply_style(text, pre_style, post_style)))
-                continue
-            cell: list[Segment] = []
-            for segment_text, segment_style, _control in text:
-                if segment_style is not None and (segment_style._meta or segment_style._link):
-                    cell.append(Segment(segment_text, row_style + meta + component_style + segment_style + post_style))
-                    continue
-                style = combined.get(segment_style)
-                if style is None:
-                    style = combined[segment_style] = row_style + component_style + segment_style + post_style
-                # The same style in the same place is the same object from frame to frame: its hash,
-                # and what the line filters worked out for it, are kept.
-                final = placed_styles.get((style, meta))
-                if final is None:
-                    final = placed_styles[style, meta] = placed(style, meta)
-                cell.append(Segment(segment_text, final))
-            scrollable_row.append(cell)
-        # Beyond the last column, as DataTable extends the row's styles to the table's edge.
-        if row_cursor:
-            extend_style, _ = self._cell_styles(frame, cursor, hover, plain=True)
-            extend_style = row_style + extend_style
-        elif row_style.bgcolor is not None:
-            if "background" not in frame:
-                frame["background"] = self.background_colors[1]
-            faded = Color.from_rich_color(row_style.bgcolor).blend(frame["background"], factor=0.25)
-            extend_style = Style.from_color(color=row_style.color, bgcolor=faded.rich_color)
-        else:
-            extend_style = Style.from_color(row_style.color, row_style.bgcolor)
-        extend_style += Style.from_meta({"row": row_index, "column": 0, "out_of_bounds": True})
-        remaining = max(0, self.size.width - sum(width for _key, width in columns) - self._row_label_column_width)
-        scrollable_row.append([Segment(" " * remaining, extend_style)])
-        row_pair: tuple[list[list[Segment]], list[list[Segment]]] = ([], scrollable_row)
-        self._row_render_cache[cache_key] = row_pair
-        return row_pair
-
-    def _frame_columns(self, frame: dict[object, Any]) -> list[tuple[Any, int]]:
-        """Each column's key and width on screen, worked out once per frame."""
-        columns = frame.get("columns")
-        if columns is None:
-            columns = frame["columns"] = [
-                (column.key, column.get_render_width(self)) for column in self.ordered_columns
-            ]
-        return columns
-
-    def _cell_styles(
-        self, frame: dict[object, Any], cursor: bool, hover: bool, plain: bool = False
-    ) -> tuple[Style, Style]:
-        """DataTable's component and post styles of a data cell (``plain``: of the space beyond the
-        last column, which takes no CSS priority), worked out once per frame."""
-        kind = ("cell", cursor, hover, plain)
-        styles = frame.get(kind)
-        if styles is None:
-            styles = frame[kind] = self._get_styles_to_render_cell(
-                False,
-                False,
-                False,
-                hover,
-                cursor,
-                self.show_cursor,
-                self._show_hover_cursor,
-                not plain and self.cursor_foreground_priority == "css",
-                not plain and self.cursor_background_priority == "css",
-            )
-        return styles
-
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Style,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> list[list[Segment]]:
-        row_key = self._row_locations.get_key(row_index) if row_index >= 0 else None
-        column_key = self._column_locations.get_key(column_index) if column_index >= 0 else None
-        if row_key is None or column_key is None:  # the header row or the label column: the usual way
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        key = (
-            row_key,
-            column_key,
-            base_style,
-            cursor,
-            hover,
-            self._show_hover_cursor,
-            self._update_count,
-            self._pseudo_class_state,
-        )  # DataTable's own key for this cell: one cache for both ways of drawing it
-        lines = self._cell_render_cache.get(key)
-        if lines is not None:
-            return lines
-        text = self._plain_line(row_key, column_key, width)
-        if text is None:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        component_style, post_style = self._get_styles_to_render_cell(
-            False,
-            False,
-            row_index < self.fixed_rows or column_index < self.fixed_columns,
-            hover,
-            cursor,
-            self.show_cursor,
-            self._show_hover_cursor,
-            self.cursor_foreground_priority == "css",
-            self.cursor_background_priority == "css",
-        )
-        pre_style = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component_style
-        lines = [list(Segment.apply_style(text, pre_style, post_style))]
-        self._cell_render_cache[key] = lines
-        return lines
-
-    def _plain_line(self, row_key: RowKey, column_key: Any, width: int) -> list[Segment] | None:
-        """The cell's characters, padded to ``width``, before the table's styles, when it is one plain
-        line of ``Text`` (None otherwise). Kept per cell: a filter, a sort or the focus moving
-        changes the styles and the row numbers, not the characters."""
-        if width <= 2 * self.cell_padding:
-            return None
-        row = self.rows.get(row_key)
-        if row is None or row.height != 1 or row.auto_height:
-            return None
-        cell = self._data[row_key].get(column_key)
-        known = self._plain_lines.get((row_key, column_key, width))
-        if known is not None and known[0] is cell:
-            return known[1]
-        text = self._line_of(cell, width) if isinstance(cell, Text) and self._is_plain_line(cell) else None
-        self._plain_lines[(row_key, column_key, width)] = (cell, text)
-        return text
-
-    def _is_plain_line(self, cell: object) -> bool:
-        if type(cell) is not Text or cell.no_wrap is False or cell.justify not in (None, "default"):
-            return False
-        if "\n" in cell.plain or "\t" in cell.plain:
-            return False
-        frame = self._frame_styles
-        if frame is None:
-            return self.app.console_options.justify in (None, "default")
-        if "justify" not in frame:  # the console's options are built anew on each look: once a frame
-            frame["justify"] = self.app.console_options.justify
-        return frame["justify"] in (None, "default")
-
-    def _line_of(self, cell: Text, width: int) -> list[Segment]:
-        """What ``Padding(cell, (0, p))`` draws on one line of ``width`` (the table adds its styles)."""
-        padding = self.cell_padding
-        inner = width - 2 * padding
-        pad = [Segment(" " * padding)] if padding else []
-        plain = cell.plain
-        length = cell_len(plain)
-        if not cell._spans and length <= inner:
-            # One style over the whole text, nothing cut: the segments ``Text.render`` gives, directly.
-            style = self.app.console.get_style(cell.style, default=Style.null()) if cell.style else None
-            if style is not None and style.link:
-                style = style.copy()
-            segments = [Segment(plain, style)] if plain else []
-            if length < inner:
-                segments.append(Segment(" " * (inner - length)))
-            return [*pad, *segments, *pad]
-        line = cell
-        if length > inner:  # cut to the column (as Padding's render does); otherwise the cell as it is
-            line = cell.copy()
-            line.end = ""
-            line.truncate(inner, overflow=cell.overflow or self.app.console_options.overflow or "fold")
-        line = _NEWLINE.join([line])  # as Text.__rich_console__ does: the text's own style becomes a span
-        segments = Segment.adjust_line_length(list(line.render(self.app.console)), inner)
+def _plain_line(cell: Text, width: int, padding: int, console: Console, options: ConsoleOptions) -> list[Segment]:
+    """What ``Padding(cell, (0, padding))`` draws on one line of ``width`` for a one-line ``Text``."""
+    inner = width - 2 * padding
+    pad = [Segment(" " * padding)] if padding else []
+    plain = cell.plain
+    length = cell_len(plain)
+    if not cell.spans and length <= inner:
+        # One style over the whole text, nothing cut: the segments ``Text.render`` gives, directly.
+        style = console.get_style(cell.style, default=Style.null()) if cell.style else None
+        if style is not None and style.link:
+            style = style.copy()
+        segments = [Segment(plain, style)] if plain else []
+        if length < inner:
+            segments.append(Segment(" " * (inner - length)))
         return [*pad, *segments, *pad]
+    line = cell
+    if length > inner:  # cut to the column (as Padding's render does); otherwise the cell as it is
+        line = cell.copy()
+        line.end = ""
+        line.truncate(inner, overflow=cell.overflow or options.overflow or "fold")
+    line = _NEWLINE.join([line])  # as Text.__rich_console__ does: the text's own style becomes a span
+    segments = Segment.adjust_line_length(list(line.render(console)), inner)
+    return [*pad, *segments, *pad]
+
+
+@dataclass(frozen=True)
+class TableStyles:
+    """The styles of one table in its present style state (theme, focus, classes): the table's
+    own, the header's, each zebra stripe's and the cursor's and the mouse's, from its component
+    classes; the order in which a cell adds them is ``DataTable``'s."""
+
+    base: Style
+    background: Color
+    header: Style
+    even_row: Style
+    odd_row: Style
+    cursor: Style
+    hover: Style
+    header_cursor: Style
+    header_hover: Style
+
+    @classmethod
+    def of(cls, widget: Widget, prefix: str) -> TableStyles:
+        """The styles of ``widget`` whose component classes are named ``<prefix>--cursor`` etc."""
+
+        def rows(name: str) -> Style:
+            return widget.get_component_styles(f"{prefix}--{name}").rich_style
+
+        def component(name: str) -> Style:
+            return widget.get_component_rich_style(f"{prefix}--{name}")
+
+        return cls(
+            base=widget.rich_style,
+            background=widget.background_colors[1],
+            header=rows("header"),
+            even_row=rows("even-row"),
+            odd_row=rows("odd-row"),
+            cursor=component("cursor"),
+            hover=component("hover"),
+            header_cursor=component("header-cursor"),
+            header_hover=component("header-hover"),
+        )
+
+    def row(self, row_index: int, zebra: bool) -> Style:
+        """The style of a row (-1: the header)."""
+        if row_index == -1:
+            return self.header
+        if zebra:
+            return self.odd_row if row_index % 2 else self.even_row
+        return self.base
+
+    def cell(self, header: bool, cursor: bool, hover: bool, css_foreground: bool = True) -> tuple[Style, Style]:
+        """The cursor's and the mouse's style over a cell, and the style put after the cell's own
+        (the cursor's colour, which wins over the text's when ``css_foreground``)."""
+        component = Style()
+        if hover:
+            component += self.hover
+            if header:
+                component += self.header_hover
+        if cursor:
+            component += self.cursor
+            if header:
+                component += self.header_cursor
+        post = Style.from_color(color=component.color) if css_foreground else Style.null()
+        return component, post
+
+    def beyond(self, row_index: int, zebra: bool, row_cursor: bool, cursor: bool, hover: bool) -> Style:
+        """The style of the blank beyond the last column, which the row's colours reach."""
+        row_style = self.row(row_index, zebra)
+        if row_cursor:
+            component, _post = self.cell(row_index == -1, cursor, hover, css_foreground=False)
+            return row_style + component
+        if row_style.bgcolor is not None:
+            faded = Color.from_rich_color(row_style.bgcolor).blend(self.background, factor=0.25)
+            return Style.from_color(color=row_style.color, bgcolor=faded.rich_color)
+        return Style.from_color(row_style.color, row_style.bgcolor)
+
+
+@dataclass(frozen=True)
+class LineLook:
+    """What a line's styles follow: its row (-1: the header), the stripes, the cursor and the mouse."""
+
+    row: int
+    zebra: bool
+    row_cursor: bool
+    cursor: bool
+    hover: bool
+
+
+class TableLines:
+    """One table's drawing: its styles, each cell's characters and each line drawn, kept until
+    what they follow changes (``forget_*``)."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.lines: dict[tuple[Any, ...], Strip] = {}
+        """The lines drawn, by what they show (the table keys them). A plain dict, emptied when
+        full: an ``LRUCache``'s ring of links would leave every line to the cycle collector."""
+        self._styles: TableStyles | None = None
+        self._state: object = None
+        self._characters: dict[tuple[int, int], tuple[object, list[Segment]]] = {}  # per (id(cell), width)
+        self._metas: dict[tuple[int, int], Style] = {}
+        self._cell_styles = CellStyles()
+
+    def forget_styles(self) -> None:
+        """The table's styles changed: every line is drawn again."""
+        self._styles = None
+        self._cell_styles.forget()
+        self.lines.clear()
+
+    def forget_cells(self) -> None:
+        """A new report: the characters of the last one's cells are done with."""
+        self._characters.clear()
+        self.lines.clear()
+
+    def style_state(self, state: object) -> None:
+        """What the table's styles follow now (its pseudo-classes, the theme): when it changed,
+        the styles are looked up again."""
+        if state != self._state:
+            self._state = state
+            self.forget_styles()
+
+    def styles_of(self, widget: Widget) -> TableStyles:
+        """The table's styles, looked up once per style change."""
+        if self._styles is None:
+            self._styles = TableStyles.of(widget, self.prefix)
+        return self._styles
+
+    def draw(
+        self,
+        app: App[Any],
+        look: LineLook,
+        values: Sequence[Any],
+        widths: Sequence[int],
+        width: int,
+        x: int,
+        padding: int,
+    ) -> Strip:
+        """The line of a row whose cells are ``values`` in columns of ``widths``, in a table
+        ``width`` wide scrolled ``x`` cells to the right."""
+        styles = self._styles
+        assert styles is not None, "styles_of first"
+        if len(self.lines) > 2000:
+            self.lines.clear()
+        characters = [
+            self._characters_of(app, values[i] if i < len(values) else None, w, padding) for i, w in enumerate(widths)
+        ]
+        metas = [place(look.row, i, self._metas) for i in range(len(widths))]
+        component, post = styles.cell(look.row == -1, look.cursor, look.hover)
+        line = self._cell_styles.line(characters, metas, styles.row(look.row, look.zebra), component, post)
+        beyond = styles.beyond(look.row, look.zebra, look.row_cursor, look.cursor, look.hover)
+        beyond += place(look.row, 0, self._metas, out_of_bounds=True)
+        line.append(Segment(" " * max(0, width - sum(widths)), beyond))
+        return Strip(line).crop(x, x + width).adjust_cell_length(width, styles.base).simplify()
+
+    def _characters_of(self, app: App[Any], value: object, width: int, padding: int) -> list[Segment]:
+        key = (id(value), width)
+        known = self._characters.get(key)
+        if known is not None and known[0] is value:
+            return known[1]
+        if len(self._characters) > 50_000:
+            self._characters.clear()
+        segments = cell_segments(cell_renderable(value), width, padding, app.console, app.console_options)
+        self._characters[key] = (value, segments)  # the cell is held: its id is not reused meanwhile
+        return segments
+
+
+class CellStyles:
+    """Each segment's final style, worked out once per style change and place instead of once per
+    segment and frame: ``row + place + cursor + own + post`` (``DataTable``'s order of additions).
+
+    A place (meta) carries no colour or attribute, so when neither the segment's own style nor the
+    others carry meta or a link, ``(row + cursor + own + post) + place`` is the same style; that
+    sum is kept per style, and the style with its place per place. The rest go the long way."""
+
+    def __init__(self) -> None:
+        self._bodies: dict[tuple[Style, Style, Style | None, Style], Style] = {}
+        self._placed: dict[tuple[Style, Style], Style] = {}
+
+    def forget(self) -> None:
+        """The styles changed (or too many are kept): start again."""
+        self._bodies.clear()
+        self._placed.clear()
+
+    def line(
+        self, cells: Iterable[list[Segment]], metas: Iterable[Style], row_style: Style, component: Style, post: Style
+    ) -> list[Segment]:
+        """One line of cells: each cell's characters under the row's style, the cell's place (its
+        meta), the cursor's and the mouse's style, the characters' own styles, then ``post``."""
+        if len(self._placed) > 100_000:
+            self.forget()
+        bodies, placed = self._bodies, self._placed
+        plain = not any(style.meta or style.link for style in (row_style, component, post))
+        line: list[Segment] = []
+        for segments, meta in zip(cells, metas, strict=True):
+            for text, own, control in segments:
+                if control:
+                    line.append(Segment(text, None, control))
+                    continue
+                key = (row_style, component, own, post)
+                body = bodies.get(key)
+                if body is None:
+                    special = not plain or (own is not None and bool(own.meta or own.link))
+                    body = bodies[key] = _LONG_WAY if special else row_style + component + own + post
+                if body is _LONG_WAY:
+                    line.append(Segment(text, row_style + meta + component + own + post))
+                    continue
+                final = placed.get((body, meta))
+                if final is None:
+                    final = placed[body, meta] = body + meta
+                line.append(Segment(text, final))
+        return line
+
+
+def place(row: int, column: int, cache: dict[tuple[int, int], Style], **extra: Any) -> Style:
+    """The meta of a cell's place (what a click or the mouse reads), one object per place."""
+    if extra:
+        return Style.from_meta({"row": row, "column": column, **extra})
+    meta = cache.get((row, column))
+    if meta is None:
+        if len(cache) > 50_000:
+            cache.clear()
+        meta = cache[row, column] = Style.from_meta({"row": row, "column": column})
+    return meta

@@ -5,11 +5,11 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from textual.widgets import DataTable
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
 from cockpit.ui.app import CockpitApp
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -17,7 +17,7 @@ SIZE = (160, 48)
 
 
 def rows(app, pane: str) -> list[str]:
-    table = app.query_one(f"#pane-{pane} .pane-table", DataTable)
+    table = app.query_one(f"#pane-{pane} .pane-table", RowsTable)
     return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
 
 
@@ -37,7 +37,7 @@ async def test_every_pane_shows_sandbox_data_and_a_tick_is_kept_in_the_state_fil
         assert all(g.status is not GateStatus.UNKNOWN for g in app.gates.values())
         assert any("acme/vision" in r for r in rows(app, "ci"))
 
-        table = app.query_one("#pane-checklist .pane-table", DataTable)
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
         manual = next(i for i, r in enumerate(rows(app, "checklist")) if "Performance run shows no regression" in r)
         table.move_cursor(row=manual)
         await pilot.press("space")

@@ -9,6 +9,7 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
+from cockpit.ui.rows_table import RowsTable
 from tests.e2e.test_picks_and_milestone import SIZE, notes
 from tests.e2e.test_release_chores_keys import non_reads, press_and_settle
 from tests.pilot import settle
@@ -17,9 +18,8 @@ pytestmark = pytest.mark.anyio
 
 
 def select_step(app, step_id: str) -> None:
-    from textual.widgets import DataTable
 
-    table = app.query_one("#pane-checklist .pane-table", DataTable)
+    table = app.query_one("#pane-checklist .pane-table", RowsTable)
     table.move_cursor(row=table.get_row_index(step_id))
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from math import ceil
 
 import pytest
-from textual.widgets import DataTable
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
 from cockpit.loaders.ci import LAST_GREEN_WALK
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -70,7 +70,7 @@ def test_a_refresh_with_nothing_changed_is_answered_by_304s_only(sandbox, backen
 
 
 def ci_row(app, repository: str, ref: str) -> str:
-    table = app.query_one("#pane-ci .pane-table", DataTable)
+    table = app.query_one("#pane-ci .pane-table", RowsTable)
     for i in range(table.row_count):
         cells = [str(c) for c in table.get_row_at(i)]
         if cells[0] == repository and cells[1] == ref:
@@ -87,7 +87,7 @@ def reruns(sandbox) -> list[str]:
 async def go_to_torchlet(app, pilot) -> None:
     await settle(app, pilot)
     await pilot.press("3")
-    table = app.query_one("#pane-ci .pane-table", DataTable)
+    table = app.query_one("#pane-ci .pane-table", RowsTable)
     table.move_cursor(row=0)
     assert ci_row(app, "acme/torchlet", "release/2.5").split("  ")[2] == "RED"
 

@@ -8,12 +8,13 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.adapters.github import GitHubClient
 from cockpit.bootstrap import build_backend
 from cockpit.errors import GitHubError
 from cockpit.ui.app import CockpitApp
+from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.widgets import GateLine, StatusBar
 
 from .driving import settle
@@ -134,7 +135,7 @@ async def test_keys_answer_while_a_slow_ci_request_is_in_flight(impatient, sandb
         await pilot.press("3", "r")
         await pilot.pause(0.2)
         ci_loading = [w for w in app.workers if w.group == "ci" and not w.is_finished]
-        table = app.query_one("#pane-ci .pane-table", DataTable)
+        table = app.query_one("#pane-ci .pane-table", RowsTable)
         assert ci_loading and not table.loading, "a reload leaves the last rows on screen and in use"
         assert app.focused is table and "refreshing…" in str(app.query_one("#pane-ci .ci-status").render())
         assert "loading: ci" in app.query_one(StatusBar).tasks

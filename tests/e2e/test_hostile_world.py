@@ -26,6 +26,7 @@ from cockpit.cli.main import main
 from cockpit.config import load_config
 from cockpit.sandbox.model import SbWheel
 from cockpit.ui.app import CockpitApp
+from cockpit.ui.rows_table import RowsTable
 from tests.e2e.driving import screen_text
 from tests.hostile_text import CLEAR_SCREEN, PAYLOAD, active_characters
 from tests.pilot import settle
@@ -168,7 +169,7 @@ def _widget_text(app) -> str:
     """The text every widget of the current screen holds, rows scrolled out of view included."""
     parts = []
     for widget in app.screen.query("*"):
-        if isinstance(widget, DataTable):
+        if isinstance(widget, (DataTable, RowsTable)):
             parts += [str(c.label) for c in widget.columns.values()]
             parts += [str(cell) for r in range(widget.row_count) for cell in widget.get_row_at(r)]
         elif isinstance(widget, Static):
@@ -209,7 +210,7 @@ async def test_no_pane_detail_view_or_status_bar_lets_a_terminal_escape_through(
 
 async def _open_details(app, pilot, pane: str) -> None:
     """Open the detail view of the rows that carry hostile text (and the first row), check each."""
-    table = app.query_one(f"#pane-{pane} .pane-table", DataTable)
+    table = app.query_one(f"#pane-{pane} .pane-table", RowsTable)
     rows = [r for r in range(table.row_count) if ESC_SHOWN in " ".join(str(c) for c in table.get_row_at(r))]
     picks = sorted({0, 1, *rows[:2], *rows[-1:]} & set(range(table.row_count)))
     opened = hostile_details = 0

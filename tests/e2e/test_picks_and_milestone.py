@@ -7,7 +7,7 @@ import tomllib
 from collections import Counter
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.commits import Verdict
@@ -15,6 +15,7 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.pick_form import BotCommandForm
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -30,7 +31,7 @@ def notes(app) -> str:
 
 
 def select(app, pane: str, key: int) -> None:
-    table = app.query_one(f"#pane-{pane} .pane-table", DataTable)
+    table = app.query_one(f"#pane-{pane} .pane-table", RowsTable)
     table.move_cursor(row=table.get_row_index(str(key)))
 
 
@@ -89,7 +90,7 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
         )
         assert comments_on(sandbox, closed_issue.number).count(text) == 1
         assert "validated" in " ".join(
-            str(c) for c in app.query_one("#pane-milestone .pane-table", DataTable).get_row(str(closed_issue.number))
+            str(c) for c in app.query_one("#pane-milestone .pane-table", RowsTable).get_row(str(closed_issue.number))
         )
 
         sandbox.github.request_log.clear()

@@ -5,13 +5,14 @@ edits the same comment."""
 from __future__ import annotations
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 import cockpit.actions.publish as publishing
 from cockpit.bootstrap import build_backend
 from cockpit.services.status_comment import is_status_comment
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.publish_preview import PublishPreviewScreen
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -56,7 +57,7 @@ async def test_p_previews_publishes_and_a_second_publish_shows_the_new_sign_off_
 
         await pilot.press("5")
         await settle(app, pilot)
-        table = app.query_one("#pane-checklist .pane-table", DataTable)
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
         row = next(i for i in range(table.row_count) if "Performance run" in str(table.get_row_at(i)[1]))
         table.move_cursor(row=row)
         await pilot.press("space")

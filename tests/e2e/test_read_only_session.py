@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from textual.binding import Binding
 from textual.command import CommandList
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from cockpit.bootstrap import build_backend
 from cockpit.state.store import StateStore
 from cockpit.ui.app import PANES, CockpitApp, pane_class
+from cockpit.ui.rows_table import RowsTable
 
 from .driving import answer_dialogs, git_refs, settle
 
@@ -32,7 +33,7 @@ def private_world(sandbox, sandbox_world, world_clone_copy):
     return config, clone, remote
 
 
-def rows_to_visit(pane, table: DataTable) -> list[int]:
+def rows_to_visit(pane, table: RowsTable) -> list[int]:
     """The first row (the read-only refusal comes before any row-specific check), plus a row each
     action applies to: the first pickable branch-diff row, the first manual checklist step."""
     rows = {0}
@@ -85,7 +86,7 @@ async def test_a_viewer_pressing_every_key_changes_nothing_anywhere(private_worl
             await settle(app, pilot)
             pane = app.pane(name)
             keys = [b.key for b in pane_class(name).BINDINGS if isinstance(b, Binding)]
-            tables = list(pane.query(".pane-table").results(DataTable))
+            tables = list(pane.query(".pane-table").results(RowsTable))
             for row in rows_to_visit(pane, tables[0]) if tables else [0]:
                 if tables:
                     tables[0].move_cursor(row=row)

@@ -7,11 +7,11 @@ import argparse
 import asyncio
 
 import pytest
-from textual.widgets import DataTable
 
 from cockpit.bootstrap import build_backend
 from cockpit.state.store import StateStore
 from cockpit.ui.app import CockpitApp
+from cockpit.ui.rows_table import RowsTable
 
 from .driving import settle
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.anyio
 
 
 def step_row(app, step_id: str) -> str:
-    table = app.query_one("#pane-checklist .pane-table", DataTable)
+    table = app.query_one("#pane-checklist .pane-table", RowsTable)
     return " ".join(str(c) for c in table.get_row(step_id))
 
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 from fake_backend import NOW, FakeBackend
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.gates import GateStatus
 from cockpit.errors import GitHubError
@@ -14,6 +14,7 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.help import HelpScreen
+from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.widgets import StatusBar
 from tests.pilot import settle
 
@@ -28,7 +29,7 @@ def make_app(**kwargs) -> CockpitApp:
 
 
 def table_text(app, pane: str) -> str:
-    table = app.query_one(f"#pane-{pane} .pane-table", DataTable)
+    table = app.query_one(f"#pane-{pane} .pane-table", RowsTable)
     return "\n".join(" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count))
 
 
@@ -53,7 +54,7 @@ async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
             await pilot.press(key)
             assert app.current_name == pane
             assert text in table_text(app, pane)
-            assert isinstance(app.focused, DataTable)
+            assert isinstance(app.focused, RowsTable)
         await pilot.press("1", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         pane_rows = app.screen.sections[0][1]
@@ -79,7 +80,7 @@ async def test_the_release_manager_signs_off_manual_steps_but_not_automatic_ones
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("5")
-        table = app.query_one("#pane-checklist .pane-table", DataTable)
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
 
         table.move_cursor(row=table.get_row_index("ci_green"))
         await pilot.press("space")
@@ -101,7 +102,7 @@ async def test_the_pypi_step_needs_the_version_typed_back():
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("5")
-        table = app.query_one("#pane-checklist .pane-table", DataTable)
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
         table.move_cursor(row=table.get_row_index("promote_pypi"))
         await pilot.press("space")
         assert isinstance(app.screen, ConfirmScreen)
@@ -127,7 +128,7 @@ async def test_a_slow_then_failing_ci_load_never_blocks_the_keys_and_ends_as_an_
     async with app.run_test(size=SIZE) as pilot:
         try:
             await pilot.press("3")
-            assert app.query_one("#pane-ci .pane-table", DataTable).loading
+            assert app.query_one("#pane-ci .pane-table", RowsTable).loading
             await pilot.press("1")
             assert app.current_name == "milestone"
         finally:
@@ -171,7 +172,7 @@ async def test_removing_an_item_runs_only_after_y_and_filters_narrow_the_table()
         assert action_id == "milestone.remove" and item.number == 91234
 
         await pilot.press("f")
-        assert app.query_one("#pane-milestone .pane-table", DataTable).row_count == 2
+        assert app.query_one("#pane-milestone .pane-table", RowsTable).row_count == 2
         await pilot.press("p")
         assert "#91234" in table_text(app, "milestone") and "#91240" not in table_text(app, "milestone")
         await pilot.press("f", "i")
@@ -202,7 +203,7 @@ async def test_copying_the_pick_command_and_making_a_pick_branch_for_a_missing_p
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("4")
-        table = app.query_one("#pane-branch .pane-table", DataTable)
+        table = app.query_one("#pane-branch .pane-table", RowsTable)
         table.move_cursor(row=0)  # #91305, missing: what needs action is listed first
         await pilot.press("y")
         assert app.clipboard == "git cherry-pick -x " + "4" * 40
@@ -253,7 +254,7 @@ async def test_a_reload_keeps_the_table_in_use_and_says_it_is_refreshing():
             await pilot.press("r")
             await pilot.pause(0.1)
             assert any(w.group == "milestone" and not w.is_finished for w in app.workers)
-            table = app.query_one("#pane-milestone .pane-table", DataTable)
+            table = app.query_one("#pane-milestone .pane-table", RowsTable)
             assert not table.loading and app.focused is table, "the rows stay on screen and keep the keys"
             assert "refreshing…" in str(app.query_one("#pane-milestone .gate-line", Static).render())
             assert "loading: milestone" in app.query_one(StatusBar).tasks
@@ -315,5 +316,5 @@ async def test_keys_typed_in_one_burst_after_the_filters_enter_move_the_table_an
             app.post_message(events.Key(key, character))  # as the driver posts one read's keys
         await settle(app, pilot)
         assert app.screen.query_one("#pane-picks .filter-input").value == "a"
-        table = app.screen.query_one("#pane-picks .pane-table", DataTable)
+        table = app.screen.query_one("#pane-picks .pane-table", RowsTable)
         assert app.focused is table and table.cursor_row == 2

@@ -7,19 +7,20 @@ from dataclasses import replace
 
 import pytest
 from fake_backend import NOW, FakeBackend
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.bootstrap import build_backend
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.detail import DetailScreen
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 
 
 def rows(app) -> list[list[str]]:
-    table = app.query_one("#pane-branch .pane-table", DataTable)
+    table = app.query_one("#pane-branch .pane-table", RowsTable)
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
@@ -41,7 +42,7 @@ async def test_what_needs_action_comes_first_and_the_verdict_stays_visible_at_80
         verdicts = [r[0] for r in rows(app)]
         assert verdicts[:5] == ["missing", "revert owed", "landed modified", "needs review", "only on branch"]
         assert verdicts.index("landed") > verdicts.index("open issue") and verdicts[-1] == "rc delta"
-        table = app.query_one("#pane-branch .pane-table", DataTable)
+        table = app.query_one("#pane-branch .pane-table", RowsTable)
         assert sum(c.get_render_width(table) for c in table.columns.values()) <= 78
         assert table.ordered_columns[0].label.plain == "Verdict"
         summary = str(app.query_one(".branch-summary", Static).render())
@@ -65,7 +66,7 @@ async def test_enter_lists_every_piece_of_evidence_and_the_trunk_commits():
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
         await pilot.press("4")
-        table = app.query_one("#pane-branch .pane-table", DataTable)
+        table = app.query_one("#pane-branch .pane-table", RowsTable)
         table.move_cursor(row=[r[1] for r in rows(app)].index("#91301"))
         await pilot.press("enter")
         assert isinstance(app.screen, DetailScreen)

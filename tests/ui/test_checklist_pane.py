@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from fake_backend import ACTIONS, NOW, FakeAction, FakeBackend, FakeRegistry
 from fake_world import storage_report
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.checklist import ChecklistStep, StepKind
 from cockpit.domain.gates import Gate, GateStatus
@@ -18,6 +18,7 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.checklist import StepLog
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -123,7 +124,7 @@ def make_app(*, published: bool = False, read_only: bool = False) -> CockpitApp:
 async def on_step(app, pilot, step_id: str) -> None:
     await settle(app, pilot)
     await pilot.press("5")
-    table = app.query_one("#pane-checklist .pane-table", DataTable)
+    table = app.query_one("#pane-checklist .pane-table", RowsTable)
     table.move_cursor(row=table.get_row_index(step_id))
 
 
@@ -200,7 +201,7 @@ async def test_once_on_pypi_the_upload_step_is_done_locked_and_cannot_be_unticke
     app = make_app(published=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_step(app, pilot, "promote_pypi")
-        table = app.query_one("#pane-checklist .pane-table", DataTable)
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
         row = [str(c) for c in table.get_row_at(table.get_row_index("promote_pypi"))]
         assert row[0] == "🔒" and "done and locked: already on PyPI" in row[2]
         await pilot.press("space")
@@ -222,7 +223,7 @@ async def test_the_staged_binaries_step_lists_every_artifact_problem():
 
 
 def row_cells(app, step_id: str) -> list[str]:
-    table = app.query_one("#pane-checklist .pane-table", DataTable)
+    table = app.query_one("#pane-checklist .pane-table", RowsTable)
     return [str(cell) for cell in table.get_row(step_id)]
 
 

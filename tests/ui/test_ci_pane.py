@@ -17,6 +17,7 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.panes.ci import CIPane
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
@@ -130,7 +131,7 @@ def make_app(backend=None, clock=None) -> CockpitApp:
 
 
 def rows(app) -> list[str]:
-    table = app.query_one("#pane-ci .pane-table", DataTable)
+    table = app.query_one("#pane-ci .pane-table", RowsTable)
     return ["  ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
 
 
@@ -163,7 +164,7 @@ async def test_at_80_columns_the_last_green_commit_stays_visible_and_long_reason
         await settle(app, pilot)
         await pilot.press("3")
         await pilot.pause()
-        table = app.query_one("#pane-ci .pane-table", DataTable)
+        table = app.query_one("#pane-ci .pane-table", RowsTable)
         assert sum(c.get_render_width(table) for c in table.columns.values()) <= 80
         torchlet = rows(app)[0]
         assert "2112d0c -2" in torchlet and "1/0/1" in torchlet

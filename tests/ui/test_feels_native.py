@@ -13,7 +13,6 @@ from dataclasses import replace
 import pytest
 from fake_backend import NOW, FakeBackend
 from textual.command import CommandPalette
-from textual.widgets import DataTable
 
 import cockpit.ui
 from cockpit.errors import ConfigError
@@ -22,6 +21,7 @@ from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.help import HelpScreen
 from cockpit.ui.keymap import merged_bindings
 from cockpit.ui.palette import app_commands
+from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.widgets import StatusBar
 from tests.pilot import settle
 
@@ -133,7 +133,7 @@ async def test_the_palette_runs_another_panes_action_after_showing_that_pane():
         await palette(pilot, "Milestone: Skipped")
         assert app.current_name == "milestone"
         assert skipped_shown(app)
-        assert isinstance(app.focused, DataTable)
+        assert isinstance(app.focused, RowsTable)
 
 
 async def test_a_theme_chosen_in_the_palette_is_used_and_remembered_but_not_in_a_read_only_session():

@@ -1,5 +1,5 @@
-"""The help screen draws its key tables with the panes' table (``RowsTable``), the quick way: what
-it shows must be exactly what ``DataTable`` showed."""
+"""The help screen draws its key tables with the panes' table (``RowsTable``, on Textual's public
+Line API): what it shows must be exactly what ``DataTable`` showed."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from textual.widgets import DataTable
 import cockpit.ui.help
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.help import HelpScreen
+from cockpit.ui.rows_table import RowsTable
 from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 
 
-async def help_shot(monkeypatch: pytest.MonkeyPatch, table_class: type[DataTable]) -> str:
+async def help_shot(monkeypatch: pytest.MonkeyPatch, table_class: type[DataTable | RowsTable]) -> str:
     monkeypatch.setattr(cockpit.ui.help, "RowsTable", table_class)
     backend = FakeBackend()
     backend.config = replace(backend.config, keymap={"table.sort": "o", "picks.merge": ""})

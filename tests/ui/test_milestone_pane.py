@@ -10,11 +10,12 @@ import pytest
 from fake_backend import NOW, FakeBackend
 from fake_world import milestone_report
 from pane_alone import PaneAlone, settle
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.milestone import MilestonePane
+from cockpit.ui.rows_table import RowsTable
 
 pytestmark = pytest.mark.anyio
 
@@ -52,7 +53,7 @@ def make_app() -> PaneAlone:
 
 
 def numbers(app) -> list[str]:
-    table = app.query_one("#pane-milestone .pane-table", DataTable)
+    table = app.query_one("#pane-milestone .pane-table", RowsTable)
     return [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
 
 
@@ -114,7 +115,7 @@ async def test_linked_prs_and_the_validation_mark_show_in_the_row_and_the_detail
     app = make_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
-        table = app.query_one("#pane-milestone .pane-table", DataTable)
+        table = app.query_one("#pane-milestone .pane-table", RowsTable)
         assert str(table.get_cell("91240", "linked")) == "#91245"
         assert str(table.get_cell("91245", "linked")) == "#91240"
         assert str(table.get_cell("90877", "state")) == "closed ✓ validated"

@@ -10,12 +10,12 @@ import pytest
 from fake_backend import NOW, FakeBackend
 from fake_world import picks_report
 from pane_alone import PaneAlone, settle
-from textual.widgets import DataTable
 
 from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.picks import PicksPane
+from cockpit.ui.rows_table import RowsTable
 
 pytestmark = pytest.mark.anyio
 
@@ -51,7 +51,7 @@ async def test_a_free_form_request_shows_its_status_and_the_prs_it_mentions():
     app = PaneAlone(FreeFormBackend(), PicksPane)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
-        table = app.query_one("#pane-picks .pane-table", DataTable)
+        table = app.query_one("#pane-picks .pane-table", RowsTable)
         assert str(table.get_cell("20", "status")) == "free-form"
         assert str(table.get_cell("20", "flags")) == ""  # the status already says it
         assert str(table.get_cell("20", "trunk")) == "#442? #464?"

@@ -10,7 +10,7 @@ import pytest
 from fake_backend import NOW, FakeAction, FakeBackend
 from fake_world import picks_report
 from pane_alone import PaneAlone, settle
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import PullRequest, PullState
@@ -19,6 +19,7 @@ from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.picks import PicksPane
+from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.widgets import colour_of
 
 pytestmark = pytest.mark.anyio
@@ -87,8 +88,8 @@ def make_app(**kwargs) -> PaneAlone:
     return app
 
 
-def table(app) -> DataTable:
-    return app.query_one("#pane-picks .pane-table", DataTable)
+def table(app) -> RowsTable:
+    return app.query_one("#pane-picks .pane-table", RowsTable)
 
 
 def cell(app, comment_id: int, column: str):

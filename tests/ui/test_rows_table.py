@@ -1,17 +1,19 @@
-"""The pane table puts a report's rows in place in one step: what it shows must be exactly what
-``DataTable.add_row`` would have shown (rows, order, keys, column widths), only without a pass over
-every cell on each filter or sort keystroke."""
+"""The panes' table (``RowsTable``, on Textual's public Line API) shows what ``DataTable`` showed:
+the same rows, keys and column widths, the same frame (characters, colours and the meta a click or
+the mouse reads), the same keys, clicks and messages; a pane hands it a report's rows in one step,
+and a filter or a sort keystroke draws the cells it already drew without rendering them again."""
 
 from __future__ import annotations
 
 import pytest
 from rich.text import Text
-from textual._compositor import Compositor
 from textual.app import App
 from textual.geometry import Region
 from textual.widgets import DataTable
 
+import cockpit.ui.table_lines
 from cockpit.ui.rows_table import RowsTable
+from cockpit.ui.table_parts import HeaderSelected, RowHighlighted, RowSelected
 
 pytestmark = pytest.mark.anyio
 
@@ -31,7 +33,7 @@ class Tables(App):
             yield table
 
 
-def shown(table: DataTable) -> list[tuple[str, list[str]]]:
+def shown(table: DataTable | RowsTable) -> list[tuple[str, list[str]]]:
     return [
         (
             str(table.coordinate_to_cell_key((i, 0)).row_key.value),
@@ -85,15 +87,35 @@ async def test_a_repeated_row_key_or_a_row_too_wide_is_refused_as_add_row_refuse
             table.replace_rows([("x", ("a", "b", "c", "d"))])
 
 
-def frame(table: DataTable) -> list[list[tuple[str, object]]]:
-    table._clear_caches()
-    if isinstance(table, RowsTable):
-        table._plain_lines.clear()  # the characters kept per cell, too: draw every cell from its Text
+def frame(table: DataTable | RowsTable) -> list[list[tuple[str, object]]]:
     strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
     return [[(segment.text, segment.style) for segment in strip.simplify()] for strip in strips]
 
 
-async def test_cells_drawn_the_quick_way_look_exactly_as_datatable_draws_them(monkeypatch):
+def both(rows, columns, *, cursor_type="row", height=14, **kwargs):
+    """An app with a ``DataTable`` (``#by-hand``) and a ``RowsTable`` (``#at-once``) of ``rows``."""
+
+    class Both(App):
+        def compose(self):
+            for id_, table_class in (("by-hand", DataTable), ("at-once", RowsTable)):
+                table = table_class(id=id_, zebra_stripes=True, cursor_type=cursor_type, **kwargs)
+                for key, label, width in columns:
+                    table.add_column(label, key=key, width=width)
+                table.styles.height = height
+                yield table
+
+        def on_mount(self) -> None:
+            self.query_one("#by-hand", DataTable).add_rows([])
+            for key, cells in rows:
+                self.query_one("#by-hand", DataTable).add_row(*cells, key=key)
+            at_once = self.query_one("#at-once", RowsTable)
+            at_once.fit_columns(rows)
+            at_once.replace_rows(rows)
+
+    return Both()
+
+
+async def test_cells_of_every_shape_look_exactly_as_datatable_draws_them():
     title = Text.assemble(("fix: ", "bold"), ("torch.compile", "italic #ff8800"), " regression on A100 ✓ 日本語")
     ellipsis = Text("a title far too long for its column, cut with an ellipsis", overflow="ellipsis")
     rows = [
@@ -104,95 +126,40 @@ async def test_cells_drawn_the_quick_way_look_exactly_as_datatable_draws_them(mo
                 Text("under review" if k % 3 else "accepted", style="bold #cc3333"),
                 title.copy() if k % 2 else ellipsis.copy(),
                 Text(""),
-                "[b]markup[/b] text",
-                None,
+                "[b]markup[/b] text\nand a second line",
+                None if k % 5 else 3.14159,
+                Text("two\nlines") if k % 7 == 0 else Text("tab\there", justify="right"),
             ),
         )
         for k in range(40)
     ]
-
-    class Wide(App):
-        def compose(self):
-            table = RowsTable(zebra_stripes=True, cursor_type="row")
-            for key, label, width in (
-                ("pr", "PR", None),
-                ("status", "Status", None),
-                ("title", "Title", 24),
-                ("empty", "", None),
-                ("markup", "Markup", None),
-                ("none", "None", None),
-            ):
-                table.add_column(label, key=key, width=width)
-            yield table
-
-    app = Wide()
-    async with app.run_test(size=(100, 20)) as pilot:
-        table = app.query_one(RowsTable)
-        table.fit_columns(rows)
-        table.replace_rows(rows)
-        table.focus()
-        table.move_cursor(row=3)
-        await pilot.pause()
-        drawn = []
-        line_of = RowsTable._line_of
-        monkeypatch.setattr(RowsTable, "_line_of", lambda self, *args: drawn.append(args) or line_of(self, *args))
-        quick = frame(table)
-        assert len(drawn) >= 19 * 3, (
-            "the Text cells of every row on screen took the quick way (the empty one is padding)"
-        )
-        monkeypatch.setattr(RowsTable, "_is_plain_line", lambda *args: False)
-        assert frame(table) == quick
-        monkeypatch.undo()
-
-        # A sort: the same cells on other rows. The characters kept per cell are drawn again with
-        # the styles (and the row numbers a click reads) of the rows they are on now.
-        table.replace_rows(reversed(rows))
-        table.move_cursor(row=5)
-        await pilot.pause()
-        table._clear_caches()
-        kept = table.render_lines(Region(0, 0, table.size.width, table.size.height))
-        kept = [[(segment.text, segment.style) for segment in strip.simplify()] for strip in kept]
-        monkeypatch.setattr(RowsTable, "_is_plain_line", lambda *args: False)
-        assert frame(table) == kept
-
-
-async def test_a_frame_of_the_pane_table_is_the_frame_datatable_draws_for_the_same_rows():
-    rows = [
-        (str(k), (Text(f"#{k}"), Text("under review" if k % 3 else "accepted", style="bold #cc3333"), f"note {k}"))
-        for k in range(30)
+    columns = [
+        ("pr", "PR", None),
+        ("status", "Status", None),
+        ("title", "Title", 24),
+        ("empty", "", None),
+        ("markup", "[i]Markup[/i]", None),
+        ("none", "None", None),
+        ("odd", "Odd", None),
     ]
-
-    class Both(App):
-        def compose(self):
-            for table in (DataTable(id="by-hand", zebra_stripes=True), RowsTable(id="at-once", zebra_stripes=True)):
-                table.add_column("PR", key="pr")
-                table.add_column("Status", key="status")
-                table.add_column("Note", key="note")
-                table.styles.height = 12
-                yield table
-
-    app = Both()
-    async with app.run_test(size=(80, 30)) as pilot:
-        by_hand, at_once = app.query_one("#by-hand", DataTable), app.query_one("#at-once", RowsTable)
-        for key, cells in rows:
-            by_hand.add_row(*cells, key=key)
-        at_once.fit_columns(rows)
-        at_once.replace_rows(rows)
+    app = both(rows, columns, height=20)
+    async with app.run_test(size=(130, 44)) as pilot:
         frames = []
-        for table in (by_hand, at_once):
-            table.move_cursor(row=4)
+        for table in app.query("#by-hand, #at-once"):
+            table.move_cursor(row=3)
             table.focus()  # each drawn as the focused table
             await pilot.pause()
             frames.append(frame(table))
         assert frames[1] == frames[0]
+        for table in app.query("#by-hand, #at-once"):
+            table.scroll_to(x=7, y=12, animate=False)
+        app.screen.set_focus(None)
+        await pilot.pause()
+        assert frame(app.query_one("#at-once", RowsTable)) == frame(app.query_one("#by-hand", DataTable))
 
 
 @pytest.mark.parametrize("cursor_type", ["row", "none"])
-async def test_a_pane_table_draws_datatable_s_own_frame_after_a_sort_with_cursor_hover_links_and_clicks(
-    cursor_type: str,
-):
-    """The panes' tables (row cursor, zebra stripes) draw their rows with styles worked out once per
-    frame: the same characters, colours and the meta a click or the mouse reads, as ``DataTable``."""
+async def test_after_a_sort_the_frame_with_the_cursor_the_mouse_and_links_is_datatable_s(cursor_type: str):
     link = Text.from_markup("[link=https://github.com/pytorch/pytorch/pull/7]#7[/link] [@click=app.bell]ring[/]")
     rows = [
         (
@@ -206,30 +173,19 @@ async def test_a_pane_table_draws_datatable_s_own_frame_after_a_sort_with_cursor
         )
         for k in range(30)
     ]
-
-    class Both(App):
-        def compose(self):
-            for id_, table_class in (("by-hand", DataTable), ("at-once", RowsTable)):
-                table = table_class(id=id_, zebra_stripes=True, cursor_type=cursor_type)
-                for key in ("pr", "status", "title", "note"):
-                    table.add_column(key.title(), key=key)
-                table.styles.height = 14
-                yield table
-
-    app = Both()
+    columns = [(key, key.title(), None) for key in ("pr", "status", "title", "note")]
+    app = both(list(reversed(rows)), columns, cursor_type=cursor_type)
     async with app.run_test(size=(90, 30)) as pilot:
-        by_hand, at_once = app.query_one("#by-hand", DataTable), app.query_one("#at-once", RowsTable)
-        at_once.fit_columns(rows)
-        at_once.replace_rows(rows)
-        at_once.replace_rows(reversed(rows))  # a sort: the same cells on other rows
-        for key, cells in reversed(rows):
-            by_hand.add_row(*cells, key=key)
+        at_once = app.query_one("#at-once", RowsTable)
+        at_once.replace_rows(rows)  # drawn once in one order, then sorted: the same cells on other rows
+        await pilot.pause()
+        at_once.replace_rows(list(reversed(rows)))
         frames = []
-        for table in (by_hand, at_once):
+        for id_ in ("#by-hand", "#at-once"):
+            table = app.query_one(id_)
             table.move_cursor(row=5)
             table.focus()
-            table._set_hover_cursor(True)
-            table.hover_coordinate = table.hover_coordinate.__class__(2, 1)
+            await pilot.hover(id_, offset=(3, 3))  # the mouse over row 2
             await pilot.pause()
             frames.append(frame(table))
         assert frames[1] == frames[0]
@@ -237,156 +193,121 @@ async def test_a_pane_table_draws_datatable_s_own_frame_after_a_sort_with_cursor
         assert {"row": 3, "column": 2} in metas, "a click on a cell reads its row and column"
 
 
-async def test_a_table_shown_again_at_its_size_draws_from_the_lines_it_drew_not_anew(monkeypatch):
-    """A pane switch hides one table and shows another at the size it had: DataTable forgot every
-    line it drew then (a Resize), and drew them all again on the next key."""
-    rows = [(str(k), (Text(f"#{k}"), Text("accepted"), f"note {k}")) for k in range(40)]
-
-    class Switch(App):
-        def compose(self):
-            for id_ in ("first", "second"):
-                table = RowsTable(id=id_, zebra_stripes=True, cursor_type="row")
-                for key in ("pr", "status", "note"):
-                    table.add_column(key.title(), key=key)
-                yield table
-
-    app = Switch()
-    async with app.run_test(size=(80, 20)) as pilot:
-        first, second = app.query_one("#first", RowsTable), app.query_one("#second", RowsTable)
-        for table in (first, second):
-            table.fit_columns(rows)
-            table.replace_rows(rows)
-        second.display = False
-        first.focus()
-        await pilot.pause()
-        drawn: list[object] = []
-        draw = RowsTable._render_line_in_row
-        monkeypatch.setattr(
-            RowsTable, "_render_line_in_row", lambda self, *a, **k: drawn.append(a) or draw(self, *a, **k)
-        )
-        for switch, (shown, hidden) in enumerate([(second, first), (first, second)] * 3):
-            drawn.clear()
-            hidden.display = False
-            shown.display = True
-            shown.focus()
-            await pilot.pause()
-            await pilot.pause()
-            if switch >= 4:  # once each has been shown and laid out at its size
-                assert drawn == [], "the table shown again is drawn from the lines it drew before"
-        second.display, first.display = True, False
-        second.focus()
-        await pilot.pause()
-        drawn.clear()
-        second.styles.height = second.size.height - 1  # the filter line opens above it
-        await pilot.pause()
-        await pilot.pause()
-        second.refresh()  # drawn again whole, as after a focus change
-        await pilot.pause()
-        assert drawn == [], "a table a line shorter draws the lines it drew"
-        second.move_cursor(row=1)  # the next key on the table shown again
-        await pilot.pause()
-        assert 0 < len(drawn) <= 2, "only the two rows the cursor left and reached are drawn again"
-
-
-async def test_lines_kept_across_a_focus_change_are_never_drawn_in_styles_that_have_changed_since():
-    rows = [(str(k), (Text(f"#{k}"), Text("accepted", style="bold"), f"note {k}")) for k in range(40)]
-
-    class Switch(App):
-        def compose(self):
-            for id_ in ("first", "second"):
-                table = RowsTable(id=id_, zebra_stripes=True, cursor_type="row")
-                for key in ("pr", "status", "note"):
-                    table.add_column(key.title(), key=key)
-                yield table
-
-    def drawn(table: RowsTable) -> list[list[tuple[str, object]]]:
-        strips = table.render_lines(Region(0, 0, table.size.width, table.size.height))
-        return [[(segment.text, segment.style) for segment in strip.simplify()] for strip in strips]
-
-    app = Switch()
-    async with app.run_test(size=(80, 20)) as pilot:
-        first, second = app.query_one("#first", RowsTable), app.query_one("#second", RowsTable)
-        for table in (first, second):
-            table.fit_columns(rows)
-            table.replace_rows(rows)
-        for step, (shown, hidden) in enumerate([(second, first), (first, second)] * 4):
-            if step == 5:
-                app.theme = "textual-light" if app.theme != "textual-light" else "nord"
-            if step == 6:
-                shown.zebra_stripes = False
-            hidden.display = False
-            shown.display = True
-            shown.focus()
-            await pilot.pause()
-            await pilot.pause()
-            assert drawn(shown) == frame(shown), f"step {step}: the lines kept are the lines drawn anew"
-
-
-async def test_a_filter_or_sort_keystroke_draws_each_row_on_screen_once_and_lays_out_only_a_new_row_count(monkeypatch):
-    rows = [(str(k), (Text(f"#{k}"), Text("accepted" if k % 2 else "under review"), f"note {k}")) for k in range(200)]
+async def test_keys_clicks_and_messages_are_datatable_s():
+    messages: list[object] = []
+    rows = [(str(k), (Text(f"#{k}"), Text(f"row {k}"))) for k in range(40)]
 
     class One(App):
         def compose(self):
             table = RowsTable(zebra_stripes=True, cursor_type="row")
-            for key in ("pr", "status", "note"):
-                table.add_column(key.title(), key=key)
+            table.add_column("PR", key="pr")
+            table.add_column("Title", key="title")
+            table.styles.height = 10
             yield table
 
+        def on_mount(self) -> None:
+            table = self.query_one(RowsTable)
+            table.fit_columns(rows)
+            table.replace_rows(rows)
+            table.focus()
+
+        def on_rows_table_row_selected(self, message: RowSelected) -> None:
+            messages.append(("selected", message.row_key.value, message.cursor_row))
+
+        def on_rows_table_row_highlighted(self, message: RowHighlighted) -> None:
+            messages.append(("highlighted", message.row_key.value))
+
+        def on_rows_table_header_selected(self, message: HeaderSelected) -> None:
+            messages.append(("header", message.column_key.value, message.column_index, message.label.plain))
+
     app = One()
-    async with app.run_test(size=(80, 20)) as pilot:
+    async with app.run_test(size=(60, 20)) as pilot:
         table = app.query_one(RowsTable)
+        await pilot.press("down", "down", "enter")
+        assert table.cursor_row == 2 and ("selected", "2", 2) in messages and ("highlighted", "2") in messages
+        await pilot.press("pagedown")
+        assert table.cursor_row > 2 and table.scroll_y > 0
+        await pilot.press("ctrl+end")
+        assert table.cursor_row == 39
+        assert table.scroll_y == table.max_scroll_y, "the last row is in view, below the header"
+        await pilot.press("ctrl+home", "up")
+        assert table.cursor_row == 0 and table.scroll_y == 0
+        await pilot.click(RowsTable, offset=(8, 0))  # the header of the second column
+        assert messages[-1] == ("header", "title", 1, "Title")
+        await pilot.click(RowsTable, offset=(2, 4))  # row 3: the cursor moves, a second click selects
+        assert table.cursor_row == 3 and messages[-1] != ("selected", "3", 3)
+        await pilot.click(RowsTable, offset=(2, 4))
+        assert messages[-1] == ("selected", "3", 3)
+        assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == "3"
+
+
+async def test_a_filter_or_sort_keystroke_renders_no_cell_it_already_drew(monkeypatch):
+    rendered: list[object] = []
+    segments = cockpit.ui.table_lines.cell_segments
+    monkeypatch.setattr(
+        cockpit.ui.table_lines, "cell_segments", lambda cell, *a: rendered.append(cell) or segments(cell, *a)
+    )
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted" if k % 2 else "under review"))) for k in range(30)]
+    app = Tables()
+    async with app.run_test(size=(80, 40)) as pilot:
+        table = app.query_one("#at-once", RowsTable)
         table.fit_columns(rows)
         table.replace_rows(rows)
-        table.focus()
         await pilot.pause()
-        drawn: list[object] = []
-        draw = RowsTable._render_line_in_row
-        monkeypatch.setattr(
-            RowsTable, "_render_line_in_row", lambda self, *a, **k: drawn.append(a[0]) or draw(self, *a, **k)
-        )
-        shown = rows
-        for keep in ("accepted", "under", "under review"):  # the filter typed, key by key
-            drawn.clear()
-            shown = [row for row in rows if keep in row[1][1].plain]
-            table.replace_rows(shown)
+        assert rendered, "the rows on screen are drawn"
+        rendered.clear()
+        table.replace_rows(list(reversed(rows)))  # a sort
+        await pilot.pause()
+        table.replace_rows(rows[::2])  # a filter
+        await pilot.pause()
+        table.focus()  # the cursor's colours change
+        await pilot.pause()
+        assert rendered == []
+        table.fit_columns(rows)  # a new report: its cells are drawn anew
+        table.replace_rows(rows)
+        await pilot.pause()
+        assert rendered
+
+
+async def test_a_theme_change_or_the_focus_moving_draws_the_lines_in_the_new_styles():
+    rows = [(str(k), (Text(f"#{k}"), Text("accepted"))) for k in range(12)]
+    columns = [("pr", "PR", None), ("status", "Status", None)]
+    app = both(rows, columns)
+    async with app.run_test(size=(60, 32)) as pilot:
+        by_hand, at_once = app.query_one("#by-hand", DataTable), app.query_one("#at-once", RowsTable)
+        for theme in ("textual-dark", "textual-light", "nord", "textual-dark"):
+            app.theme = theme
+            by_hand.focus()
             await pilot.pause()
+            focused_by_hand, blurred_at_once = frame(by_hand), frame(at_once)
+            at_once.focus()
             await pilot.pause()
-            assert len(drawn) == len(set(drawn)) <= table.size.height, f"{keep!r}: each row on screen drawn once"
-            assert table.virtual_size.height == table.row_count + 1  # the rows and the header
-            assert table.virtual_size.width == sum(c.get_render_width(table) for c in table.ordered_columns)
-        laid_out: list[object] = []
-        reflow = Compositor.reflow
-        monkeypatch.setattr(Compositor, "reflow", lambda self, *a: laid_out.append(a) or reflow(self, *a))
-        table.replace_rows(reversed(shown))  # a sort: the same rows, in another order
-        await pilot.pause()
-        await pilot.pause()
-        assert laid_out == [], "a sort lays nothing out again"
+            assert frame(at_once) == focused_by_hand, theme
+            assert blurred_at_once == frame(by_hand), theme
+            assert blurred_at_once != focused_by_hand, "the cursor's colours follow the focus"
 
 
-def test_a_filter_frees_the_lines_drawn_before_it_at_once_not_in_a_later_collection():
-    """``LRUCache.clear`` leaves its ring of links (and every line they hold) to the cycle collector,
-    whose full passes then fall on keystrokes; the table empties its caches link by link."""
-    import gc
-    import weakref
+def test_the_table_modules_use_only_public_names_of_textual_and_rich():
+    """No private module of textual or rich is imported, and every ``._name`` read is the module's own."""
+    import ast
+    from pathlib import Path
 
-    from textual.cache import LRUCache
+    import cockpit.ui
 
-    from cockpit.ui.rows_table import empty_cache
-
-    class Line:
-        pass
-
-    cache: LRUCache[str, Line] = LRUCache(10)
-    line = Line()
-    drawn = weakref.ref(line)
-    cache.set("row 1", line)
-    cache.set("row 2", Line())
-    del line
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        empty_cache(cache)
-        assert drawn() is None and not cache
-    finally:
-        if was_on:
-            gc.enable()
+    folder = Path(cockpit.ui.__file__).parent
+    for name in ("rows_table.py", "table_lines.py", "table_parts.py", "table_sort.py", "row_filter.py"):
+        tree = ast.parse((folder / name).read_text())
+        modules = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        modules += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert not [m for m in modules if m.split(".")[0] in ("textual", "rich") and "._" in f".{m}"], name
+        own = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        own |= {
+            t.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Assign | ast.AnnAssign)
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            for t in (t.elts if isinstance(t, ast.Tuple) else [t])
+            if isinstance(t, ast.Attribute)
+        }
+        private = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr.startswith("_")}
+        assert private <= own, f"{name} reads {sorted(private - own)}"

@@ -7,18 +7,19 @@ from __future__ import annotations
 import pytest
 from fake_backend import FakeBackend
 from pane_alone import PaneAlone, settle
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.ui.panes.branch_diff import BranchDiffPane
 from cockpit.ui.panes.ci import CIPane
 from cockpit.ui.panes.picks import PicksPane
+from cockpit.ui.rows_table import RowsTable
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 40)
 
 
 def column(app, index: int) -> list[str]:
-    table = app.query_one(".pane-table", DataTable)
+    table = app.query_one(".pane-table", RowsTable)
     return [str(table.get_row_at(i)[index]) for i in range(table.row_count)]
 
 
@@ -36,7 +37,7 @@ async def test_a_filter_narrows_the_requests_inverts_with_a_bang_and_esc_brings_
         assert sorted(column(app, 8)) == ["bob", "carol"]
         assert tools_status(app) == f"2 of {len(everyone)} rows"
         await pilot.press("enter", "j")  # the keys go back to the table at once
-        assert app.query_one(".pane-table", DataTable).cursor_row == 1
+        assert app.query_one(".pane-table", RowsTable).cursor_row == 1
         await pilot.press("slash", "ctrl+u", *"!carol|bob")
         assert "carol" not in column(app, 8) and "bob" not in column(app, 8)
         assert len(column(app, 8)) == len(everyone) - 2
@@ -60,7 +61,7 @@ async def test_j_k_g_and_G_move_through_the_ci_rows_and_y_copies_the_head_sha():
     app = PaneAlone(FakeBackend(), CIPane)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        table = app.query_one(".pane-table", DataTable)
+        table = app.query_one(".pane-table", RowsTable)
         await pilot.press("j", "j")
         assert table.cursor_row == 2
         await pilot.press("k")
@@ -82,7 +83,7 @@ async def test_s_sorts_any_table_by_the_next_column_and_S_reverses_it():
         assert tools_status(app).startswith("sorted by Repository ▲")
         await pilot.press("S")
         assert column(app, 0) == sorted(loaded, reverse=True)
-        await pilot.press(*"s" * len(app.query_one(".pane-table", DataTable).columns))
+        await pilot.press(*"s" * len(app.query_one(".pane-table", RowsTable).columns))
         assert column(app, 0) == loaded, "past the last column the pane's own order comes back"
 
 

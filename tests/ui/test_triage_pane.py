@@ -8,17 +8,17 @@ from dataclasses import replace
 import pytest
 from fake_backend import NOW, FakeBackend
 from pane_alone import PaneAlone, settle
-from textual.widgets import DataTable
 
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.panes.triage import TriagePane
+from cockpit.ui.rows_table import RowsTable
 
 pytestmark = pytest.mark.anyio
 
 
 def rows(app) -> list[list[str]]:
-    table = app.query_one("#pane-triage .pane-table", DataTable)
+    table = app.query_one("#pane-triage .pane-table", RowsTable)
     return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
 
 

@@ -220,9 +220,8 @@ def test_reports_render_as_markdown_and_json_whatever_the_titles(text):
 @pytest.mark.anyio
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 async def test_panes_show_hostile_titles_as_text_never_as_markup(anyio_backend):
-    from textual.widgets import DataTable
-
     from cockpit.ui.app import CockpitApp
+    from cockpit.ui.rows_table import RowsTable
 
     for text in ("[/] [bold]B[/bold] [@click=app.quit]q[/] \x1b[31m\x00",):
         app = CockpitApp(hostile_backend(text), clock=lambda: datetime(2026, 3, 2, 12, tzinfo=UTC))
@@ -238,7 +237,7 @@ async def test_panes_show_hostile_titles_as_text_never_as_markup(anyio_backend):
                 await pilot.pause()
                 await pilot.press("escape")
             assert app.is_running and not app.unexpected_errors
-            cells = [str(c) for t in app.query(DataTable) for r in range(t.row_count) for c in t.get_row_at(r)]
+            cells = [str(c) for t in app.query(RowsTable) for r in range(t.row_count) for c in t.get_row_at(r)]
             assert any("[/]" in c or "[bold]B[/bold]" in c for c in cells)  # shown literally
 
 

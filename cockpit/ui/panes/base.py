@@ -47,9 +47,8 @@ def retry_delay(failures: int, exc: BaseException, *, base: float, cap: float) -
 
 
 if TYPE_CHECKING:
-    from textual.widgets import DataTable  # imported when a table pane is built, after the first paint
-
     from cockpit.backend import Backend
+    from cockpit.ui.rows_table import RowsTable  # imported when a table pane is built, after the first paint
 
 
 class Pane(Vertical):
@@ -118,10 +117,10 @@ class Pane(Vertical):
         return self.query(".pane-table").first()
 
     @property
-    def table(self) -> DataTable:
-        from textual.widgets import DataTable
+    def table(self) -> RowsTable:
+        from cockpit.ui.rows_table import RowsTable
 
-        return self.query_one(".pane-table", DataTable)
+        return self.query_one(".pane-table", RowsTable)
 
     def focus_body(self) -> None:
         """Focus the body now (``Widget.focus`` defers: a pane key pressed just after another
@@ -212,9 +211,9 @@ class Pane(Vertical):
 
     def _keeping_cursor(self, render: Any) -> None:
         """Re-render without losing the release manager's place in the table."""
-        from textual.widgets import DataTable
+        from cockpit.ui.rows_table import RowsTable
 
-        tables = self.query(".pane-table").results(DataTable)
+        tables = self.query(".pane-table").results(RowsTable)
         table = next(iter(tables), None)
         key = self.selected_key() if table is not None else None
         row = table.cursor_row if table is not None else 0

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.commits import ItemDiff
 from cockpit.domain.gates import GateStatus
@@ -32,6 +32,7 @@ from cockpit.ui.repo_rows import (
     sources,
     spans_repositories,
 )
+from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text
 from cockpit.ui.widgets import status_text
 
@@ -185,7 +186,7 @@ class BranchDiffPane(TablePane):
             return None
         return self.rows[int(key)]
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_rows_table_row_selected(self, event: RowSelected) -> None:
         event.stop()
         self.action_detail()
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Log, Static
+from textual.widgets import Log, Static
 
 from cockpit.domain.checklist import StepKind, StepOverride, StepRun
 from cockpit.domain.gates import Gate
@@ -21,6 +21,7 @@ from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.step_text import step_commands, step_evidence, step_mark, step_state
+from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import STATUS_WORD, VerdictReady, plain, status_text
 
@@ -324,7 +325,7 @@ class ChecklistPane(TablePane):
         prompt = f"Override '{step.title}' ({STATUS_WORD[gate.status]} gate): why may it go ahead? (required)"
         self.app.push_screen(TextInputScreen(prompt), noted)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_rows_table_row_selected(self, event: RowSelected) -> None:
         event.stop()
         self.action_detail()
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.ci import RepoCIVerdict
 from cockpit.domain.reports import CIReport
@@ -24,6 +24,7 @@ from cockpit.ui.acting import perform
 from cockpit.ui.panes.ci_detail import CIDetailScreen, RunLink, run_url
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.repo_rows import shown_repositories
+from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import plain, status_text
 
@@ -244,7 +245,7 @@ class CIPane(TablePane):
         verdict = self.selected_verdict()
         return verdict.head_sha if verdict is not None else None
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_rows_table_row_selected(self, event: RowSelected) -> None:
         event.stop()
         self.action_detail()
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
@@ -19,6 +19,7 @@ from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.repo_rows import not_shown, nothing_shown, repo_cell, row_key, sources, spans_repositories
+from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, newest_first
 from cockpit.ui.widgets import age_text, plain, status_text
 
@@ -300,7 +301,7 @@ class MilestonePane(TablePane):
         if self.report is not None:
             perform(self, self.PANE, "milestone.validation_issue", self.report, preview_in_worker=True)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_rows_table_row_selected(self, event: RowSelected) -> None:
         event.stop()
         self.action_detail()
 

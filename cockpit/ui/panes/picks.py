@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
@@ -32,6 +32,7 @@ from cockpit.ui.repo_rows import (
     sources,
     spans_repositories,
 )
+from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
 from cockpit.ui.widgets import days_text, status_text
 
@@ -199,7 +200,7 @@ class PicksPane(TablePane):
         row = self.selected_row()
         return row.request.html_url if row is not None else None
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_rows_table_row_selected(self, event: RowSelected) -> None:
         event.stop()
         self.action_detail()
 

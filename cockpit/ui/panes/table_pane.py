@@ -18,12 +18,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from cockpit.domain.gates import Gate
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.row_filter import RowFilter, parse_filter, row_text
 from cockpit.ui.rows_table import RowsTable
+from cockpit.ui.table_parts import HeaderSelected
 from cockpit.ui.table_sort import Column, TableRow, sort_rows
 
 
@@ -38,7 +39,7 @@ class FilterInput(Input):
 
 
 class TablePane(Pane):
-    """A pane whose body is a ``DataTable`` of rows (every pane but the overview)."""
+    """A pane whose body is a ``RowsTable`` of rows (every pane but the overview)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -209,8 +210,8 @@ class TablePane(Pane):
     def action_start_filter(self) -> None:
         self.query_one(".table-tools").display = True
         self.filter_input.can_focus = True
-        # Now, not after the keys already queued (Widget.focus defers): the table hands the
-        # characters typed in the same burst as '/' to the filter (RowsTable.on_key).
+        # Now, not after the keys already queued (Widget.focus defers): the characters typed in
+        # the same burst as '/' go to the filter, not to the table.
         self.screen.set_focus(self.filter_input)
 
     def action_clear_filter(self) -> None:
@@ -254,7 +255,7 @@ class TablePane(Pane):
         self.sort_reverse = not self.sort_reverse
         self._resort()
 
-    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+    def on_rows_table_header_selected(self, event: HeaderSelected) -> None:
         event.stop()
         if event.column_index == self.sort_column:
             self.sort_reverse = not self.sort_reverse

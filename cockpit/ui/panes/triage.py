@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import ItemKind
@@ -17,6 +17,7 @@ from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text
 from cockpit.ui.widgets import status_text
 
@@ -152,7 +153,7 @@ class TriagePane(TablePane):
         if c is not None:
             perform(self, self.PANE, "triage.open", c)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_rows_table_row_selected(self, event: RowSelected) -> None:
         event.stop()
         self.action_detail()
 
