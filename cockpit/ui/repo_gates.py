@@ -18,6 +18,7 @@ from textual.widget import Widget
 
 from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.repos import REPO_GATES, split_gate_name
+from cockpit.ui.host import host_of
 from cockpit.ui.repo_rows import ALL, RepositoriesLoaded, refresh_tables
 from cockpit.ui.widgets import STATUS_WORD, GatesReported
 
@@ -107,7 +108,8 @@ class RepoGates(Widget):
         """Each library's CI gate from the CI pane's report, once it has one."""
         from cockpit.services.repo_gates import library_ci_gate
 
-        pane = self.app.mounted_pane("ci") if hasattr(self.app, "mounted_pane") else None
+        host = host_of(self)
+        pane = host.mounted_pane("ci") if host is not None else None
         ci = pane.report if pane is not None else None
         if ci is None:
             return []
@@ -183,8 +185,8 @@ def apply(app: Any, choice: str) -> None:
     from cockpit.ui.panes.overview import GateList
 
     overview = app.overview
-    section = overview.query(RepoGates).first(None)
-    if section is None:
+    section = overview.query(RepoGates).first(None) if overview is not None else None
+    if overview is None or section is None:
         return
     config = app.backend.config
     app.repo_choice = choice
