@@ -182,8 +182,6 @@ def cycle(app: Any) -> None:
 
 def apply(app: Any, choice: str) -> None:
     """Show ``choice`` (all, the core or one library) on the overview and in every table pane, and say so."""
-    from cockpit.ui.panes.overview import GateList
-
     overview = app.overview
     section = overview.query(RepoGates).first(None) if overview is not None else None
     if overview is None or section is None:
@@ -191,7 +189,7 @@ def apply(app: Any, choice: str) -> None:
     config = app.backend.config
     app.repo_choice = choice
     section.set_choice(choice)
-    overview.query_one(GateList).display = choice in (ALL, config.core.name)
+    overview.query_one("#gate-list").display = choice in (ALL, config.core.name)  # the core's gates
     library = next((r for r in section.reports if r.name == choice), None)
     if library is not None and library.storage is not None:  # its RC wheels below its gates
         overview.show_storage(library.storage, owner=library.name)
