@@ -12,8 +12,3 @@ def cache_dir() -> Path:
         return Path(os.environ["COCKPIT_CACHE_DIR"]).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "release-cockpit"
-
-
-def stylesheet_cache_dir() -> Path:
-    """Where the app keeps the stylesheets it parsed, for the next start (``cockpit.ui.stylesheet_cache``)."""
-    return cache_dir() / "stylesheets"

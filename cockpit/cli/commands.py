@@ -47,18 +47,15 @@ def open_app(
     config: Config, *, read_only: bool, take_over: bool = False, clock: Callable[[], datetime] | None = None
 ) -> int:
     from cockpit.bootstrap import build_backend, utc_now
-    from cockpit.locations import stylesheet_cache_dir
     from cockpit.ui.app import CockpitApp
 
     backend = build_backend(config, read_only=read_only, take_over=take_over, clock=clock or utc_now)
     try:
-        app = CockpitApp(backend, clock=clock, stylesheet_cache=stylesheet_cache_dir())
+        app = CockpitApp(backend, clock=clock)
         app.run()
     finally:
         backend.state.close()
-    if app.fatal_error is not None:  # raised after the terminal is restored: main() prints one line
-        raise app.fatal_error
-    return 0
+    return 1 if app.return_code else 0  # an error Textual stopped the app for (it has said what)
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -192,7 +189,6 @@ def _stop(_signum: int, _frame: object) -> None:
 
 def run_locate(args: argparse.Namespace) -> int:
     """Print every path the cockpit reads or writes, one per line, labelled."""
-    from cockpit.locations import stylesheet_cache_dir
     from cockpit.logging_setup import debug_log_path
     from cockpit.sandbox.demo import cache_root
     from cockpit.state.lock import describe_lock, lock_path_for
@@ -217,5 +213,4 @@ def run_locate(args: argparse.Namespace) -> int:
     show("themes", packaged_theme_dir(), "shipped")
     show("user themes", user_themes, "" if user_themes.is_dir() else "missing: create it to add *.toml themes")
     show("cache", cache_root(), "sandbox worlds")
-    show("stylesheets", stylesheet_cache_dir(), "parsed CSS kept for the next start; safe to delete")
     return 0

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from cockpit import __version__, collector
+from cockpit import __version__
 from cockpit.errors import CockpitError
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
@@ -70,10 +70,6 @@ def _serve_options(cmd: argparse.ArgumentParser) -> None:
         metavar="N",
         help="browser sessions served at once, each a viewer process (default 8); a page over it says so",
     )
-
-
-OPENS_THE_COCKPIT = ("cockpit.cli.commands:run_app", "cockpit.cli.commands:run_view")
-"""Handlers whose first screen the entry point starts with the garbage collector paused."""
 
 
 class _BeyondTopLevel(Exception):
@@ -271,16 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    collector.pause()  # until the cockpit's first screen is painted (see cockpit.collector)
     from cockpit import logging_setup
 
-    try:
-        args = parse_command_line(argv)
-    except SystemExit:  # --help, --version, a bad option: argparse has said it
-        collector.resume()
-        raise
-    if args.handler not in OPENS_THE_COCKPIT:
-        collector.resume()
+    args = parse_command_line(argv)  # --help, --version, a bad option: argparse says it and exits
     logging_setup.quiet()
     logging_setup.want_debug(bool(getattr(args, "debug", False)))
     try:
@@ -295,7 +284,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(logging_setup.scrub(f"cockpit: internal error: {logging_setup.internal_error(exc)}"), file=sys.stderr)
         return EXIT_FAIL
     finally:
-        collector.resume()
         logging_setup.stop_debug_log()
 
 

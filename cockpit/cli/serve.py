@@ -9,6 +9,16 @@ GET/HEAD and which never takes the state file's lock, so the release manager's s
 A browser also chooses its terminal's size (the page's query, then resize messages) and how many sessions
 it opens: each session is a process on this machine, so their number is capped (``--max-sessions``) and
 the size clamped to MAX_WIDTH x MAX_HEIGHT whatever the browser asks.
+
+The one module of the cockpit on private names of a library (textual-serve's ``Server``), because
+textual-serve offers no public way to do what serving safely needs: its public ``Server.serve()``
+binds inside ``aiohttp.web.run_app`` with its address message silenced (so ``--port 0`` could not say
+which port it got, nor could a taken port be said in one line), installs its own Ctrl-C handler (so
+the viewers could not be closed and waited for), and relays every resize a browser sends straight to
+the viewer. So ``ViewerServer`` runs the routes of ``Server._make_app()`` under its own runner, and
+clamps each resize in ``Server._process_messages`` (``handle_websocket``, the session cap and the
+first size, is public). ``tests/unit/test_serve.py`` checks those two names and what they take, so
+a textual-serve release that changes them fails a test, not a release manager's ``cockpit serve``.
 """
 
 from __future__ import annotations

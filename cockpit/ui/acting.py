@@ -12,13 +12,13 @@ from typing import Any
 from textual.widget import Widget
 
 from cockpit.ui.confirm import ConfirmScreen
-from cockpit.ui.host import cockpit_app
+from cockpit.ui.host import require_host
 from cockpit.ui.widgets import error_text
 
 
 def _describe(widget: Widget, pane: str, action_id: str) -> tuple[str, str]:
     """(title, danger) of an action; unknown actions count as mutating so they are confirmed."""
-    for action in cockpit_app(widget).backend.actions.for_pane(pane):
+    for action in require_host(widget).backend.actions.for_pane(pane):
         if action.id == action_id:
             return action.title, str(action.danger)
     return action_id, "mutating"
@@ -47,8 +47,9 @@ def perform(
     (ticking the PyPI step records that an irreversible thing was done).
     ``on_done(ok)`` runs on the UI thread after the action finished.
     """
-    app = cockpit_app(widget)
-    registry = app.backend.actions
+    app = widget.app
+    backend = require_host(widget).backend
+    registry = backend.actions
     if preview_in_worker:
         _preview_then_confirm(widget, pane, action_id, target, on_done)
         return
@@ -64,7 +65,7 @@ def perform(
     if danger == "safe" or (not confirm and danger != "irreversible"):
         _run(widget, action_id, target, None, None, on_done)
         return
-    expected = app.backend.config.release.version if danger == "irreversible" else None
+    expected = backend.config.release.version if danger == "irreversible" else None
     try:
         dry_run = registry.dry_run(action_id, target)
     except Exception as exc:
@@ -83,8 +84,9 @@ def perform(
 def _preview_then_confirm(
     widget: Widget, pane: str, action_id: str, target: Any, on_done: Callable[[bool], None] | None
 ) -> None:
-    app = cockpit_app(widget)
-    registry = app.backend.actions
+    app = widget.app
+    backend = require_host(widget).backend
+    registry = backend.actions
     title, danger = _describe(widget, pane, action_id)
 
     def work() -> None:
@@ -127,8 +129,9 @@ def _run(
     expected: str | None,
     on_done: Callable[[bool], None] | None,
 ) -> None:
-    app = cockpit_app(widget)
-    registry = app.backend.actions
+    app = widget.app
+    backend = require_host(widget).backend
+    registry = backend.actions
 
     def work() -> None:
         try:

@@ -1,8 +1,9 @@
 """The user's ``[keymap]``: binding ids remapped to other keys, or unbound with an empty string.
 
-Textual's ``App.set_keymap`` remaps by binding id but keeps a binding whose new key is ``""`` on
-its old key (an empty string is falsy to it), so unbinding is done here: the binding is removed
-from the node that declares it.
+Both go through Textual's ``App.set_keymap``, which remaps by binding id. It keeps a binding whose
+new key is ``""`` on its old key (an empty string is falsy to it), so an unbound id is given a key
+of its own that no terminal sends (``unbound_key``): its old key is free, the binding can no longer
+be pressed, and the key line (``cockpit.ui.footer``) leaves it out. The palette still runs it.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from textual.binding import Binding
-from textual.dom import DOMNode
 
 UNBOUND_LABEL = "unbound"
+_UNBOUND_PREFIX = "cockpit-unbound:"
 
 
 def split_keymap(keymap: Mapping[str, str]) -> tuple[dict[str, str], frozenset[str]]:
@@ -21,17 +22,21 @@ def split_keymap(keymap: Mapping[str, str]) -> tuple[dict[str, str], frozenset[s
     return remap, frozenset(bid for bid, keys in keymap.items() if not keys.strip())
 
 
-def drop_unbound(node: DOMNode, unbound: frozenset[str]) -> None:
-    """Remove the bindings with an unbound id from ``node`` (its own copy of its class's bindings)."""
-    if not unbound:
-        return
-    keys = node._bindings.key_to_bindings
-    for key in list(keys):
-        kept = [b for b in keys[key] if b.id not in unbound]
-        if kept:
-            keys[key] = kept
-        else:
-            del keys[key]
+def unbound_key(binding_id: str) -> str:
+    """The key an unbound binding is moved to: a name no terminal sends, one per binding (no clashes)."""
+    return _UNBOUND_PREFIX + binding_id
+
+
+def is_unbound_key(key: str) -> bool:
+    """Whether ``key`` is where an unbound binding was moved (``unbound_key``)."""
+    return key.startswith(_UNBOUND_PREFIX)
+
+
+def textual_keymap(keymap: Mapping[str, str]) -> dict[str, str]:
+    """The config's ``[keymap]`` as ``App.set_keymap`` takes it: remapped ids to their keys, unbound
+    ids to their ``unbound_key``."""
+    remap, unbound = split_keymap(keymap)
+    return {**remap, **{binding_id: unbound_key(binding_id) for binding_id in unbound}}
 
 
 def _keys(binding: Binding) -> set[str]:

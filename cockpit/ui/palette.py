@@ -55,7 +55,7 @@ def pane_commands(app: Any) -> list[Command]:
     """A command for every key of every pane (moves excluded), in pane order."""
     keymap = app.backend.config.keymap
     out = []
-    from cockpit.ui.app import pane_class
+    from cockpit.ui.pane_table import pane_class
 
     for name, title, _path in app.PANES:
         label = title.split(" ", 1)[-1]
@@ -82,7 +82,9 @@ def app_commands(app: Any) -> list[Command]:
         from cockpit.ui.repo_gates import palette_commands
 
         out += [Command(name, "@", help, run) for name, help, run in palette_commands(app)]
-    for theme in app.theme_names():
+    from cockpit.ui.theme_choice import theme_names
+
+    for theme in theme_names(app):
         current = " (current)" if theme == app.theme else ""
         out.append(
             Command(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cockpit.ui.host import cockpit_app
+from cockpit.ui.host import require_host
 from cockpit.ui.widgets import error_text
 
 if TYPE_CHECKING:
@@ -18,8 +18,8 @@ def start_publish(pane: Pane) -> None:
     """Refused at once when the session cannot publish; otherwise the preview, then the dialog."""
     from cockpit.domain.status import StatusInput, StatusPublication
 
-    app = cockpit_app(pane)
-    backend, gates = app.backend, dict(app.gates)
+    app, host = pane.app, require_host(pane)
+    backend, gates = host.backend, dict(host.gates)
     rel = backend.config.release
 
     def work() -> None:

@@ -19,6 +19,7 @@ from textual.widget import Widget
 from cockpit.domain.gates import Gate, GateStatus, worst
 from cockpit.domain.repos import REPO_GATES, split_gate_name
 from cockpit.gates import of_libraries
+from cockpit.ui.host import host_of
 from cockpit.ui.repo_rows import ALL, RepositoriesLoaded, refresh_tables
 from cockpit.ui.widgets import STATUS_WORD, GatesReported
 
@@ -102,7 +103,8 @@ class RepoGates(Widget):
         """Each library's CI gate from the CI pane's report, once it has one."""
         from cockpit.services.repo_gates import library_ci_gate
 
-        pane = self.app.mounted_pane("ci") if hasattr(self.app, "mounted_pane") else None
+        host = host_of(self)
+        pane = host.mounted_pane("ci") if host is not None else None
         ci = pane.report if pane is not None else None
         if ci is None:
             return []
@@ -175,16 +177,14 @@ def cycle(app: Any) -> None:
 
 def apply(app: Any, choice: str) -> None:
     """Show ``choice`` (all, the core or one library) on the overview and in every table pane, and say so."""
-    from cockpit.ui.panes.overview import GateList
-
     overview = app.overview
-    section = overview.query(RepoGates).first(None)
-    if section is None:
+    section = overview.query(RepoGates).first(None) if overview is not None else None
+    if overview is None or section is None:
         return
     config = app.backend.config
     app.repo_choice = choice
     section.set_choice(choice)
-    overview.query_one(GateList).display = choice in (ALL, config.core.name)
+    overview.query_one("#gate-list").display = choice in (ALL, config.core.name)  # the core's gates
     library = next((r for r in section.reports if r.name == choice), None)
     if library is not None and library.storage is not None:  # its RC wheels below its gates
         overview.show_storage(library.storage, owner=library.name)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.message import Message
 
+from cockpit.ui.host import host_of
 from cockpit.ui.table_sort import Column, by_text
 
 if TYPE_CHECKING:
@@ -41,12 +42,14 @@ def spans_repositories(pane: Any) -> bool:
 
 def repo_choice(pane: Any) -> str:
     """The repository filter now: "" for all, else a repository's short name."""
-    return str(getattr(pane.app, "repo_choice", ALL))
+    host = host_of(pane)
+    return host.repo_choice if host is not None else ALL
 
 
 def library_reports(pane: Any) -> tuple[RepoReport, ...]:
     """The domain libraries' reports loaded so far (none before the overview's section has them)."""
-    return tuple(getattr(pane.app, "library_reports", ()))
+    host = host_of(pane)
+    return host.library_reports if host is not None else ()
 
 
 def sources(pane: Any, core_report: Any, part: str) -> list[tuple[str, Any]]:

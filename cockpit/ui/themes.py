@@ -296,23 +296,7 @@ def _use(app: App, name: str) -> None:
 
     Setting ``app.theme`` to the theme already set (``textual-dark`` right after ``App.__init__``)
     does not refresh the variables, and the stylesheet would keep Textual's own, without the
-    ``cockpit-*`` colours: the CSS would then fail to parse at start.
-
-    Before the app runs, nothing is parsed or styled yet: the theme is set without its watcher,
-    which would queue a re-parse of every CSS source and a restyle of every widget (some 15 ms
-    of the first screen), and the watcher's other effects (the app's theme classes, the ANSI
-    colour mapping) are done here. A running app takes the ordinary way.
+    ``cockpit-*`` colours: the CSS would then fail to parse at start. So they are set here too.
     """
-    if app.is_running:
-        app.theme = name
-        app.stylesheet.set_variables(app.get_css_variables())
-        return
-    theme = app.get_theme(app._validate_theme(name))
-    assert theme is not None  # _validate_theme raised otherwise
-    app.set_reactive(type(app).theme, name)
-    classes = {cls: False for cls in app.classes if cls.startswith("-theme-")}
-    app.update_classes(
-        {**classes, f"-theme-{name}": True, "-dark-mode": theme.dark, "-light-mode": not theme.dark}, update=False
-    )
-    app._refresh_truecolor_filter(app.ansi_theme)
+    app.theme = name
     app.stylesheet.set_variables(app.get_css_variables())

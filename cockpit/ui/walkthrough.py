@@ -15,9 +15,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from cockpit.domain.reports import ChecklistReport, StepView
+from cockpit.ui.footer import KeysFooter
 from cockpit.ui.panes.checklist import StepLog
 from cockpit.ui.step_text import next_to_do, step_commands, step_evidence, step_mark
 from cockpit.ui.widgets import set_status_class
@@ -82,7 +83,7 @@ class WalkthroughScreen(ModalScreen[None]):
             yield Static("", id="walk-evidence")
             yield Static("", id="walk-commands")
         yield StepLog(id="walk-log", max_lines=5000)
-        yield Footer()
+        yield KeysFooter()  # Textual's Footer, without the keys unbound in [keymap]
 
     def on_mount(self) -> None:
         self._render_step()

@@ -17,7 +17,8 @@ from tests.pilot import settle as settle_workers
 
 
 class PaneAlone(App):
-    """``pane_cls`` (and the header it reports to) over ``backend``, with the app's CSS and a fixed clock."""
+    """``pane_cls`` (and the header it reports to) over ``backend``, with the app's CSS and a fixed clock;
+    the pane's host (``cockpit.ui.host.PaneHost``) as the app is."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [
         str(Path(cockpit.ui.__file__).with_name(name)) for name in ("app.tcss", "panes.tcss", "dialogs.tcss")
@@ -26,6 +27,9 @@ class PaneAlone(App):
     def __init__(self, backend, pane_cls) -> None:
         super().__init__()
         self.backend, self.clock, self.pane_cls = backend, lambda: NOW, pane_cls
+        # The rest of cockpit.ui.host.PaneHost: no pane switching, no other pane, no gates, no
+        # repository filter (the pane takes the focus when a test says so: settle below).
+        self.gates, self.repo_choice, self.library_reports, self.current_name = {}, "", (), ""
         self.animation_level = "none"
         install_themes(self, requested=None, remembered=None)
 
@@ -38,6 +42,9 @@ class PaneAlone(App):
 
     def pane(self, _name: str = ""):
         return self.query_one(self.pane_cls)
+
+    def mounted_pane(self, name: str) -> None:
+        return None
 
 
 async def settle(app, pilot) -> None:

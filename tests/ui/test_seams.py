@@ -1,6 +1,7 @@
 """The seams hold: the real backend is a ``Backend`` (for the UI) and the ``Ports`` (for loaders and
 actions), each real adapter fits its port, and the UI tests' fake is a whole ``Backend``, not a
-partial one patched as a test needs it.
+partial one patched as a test needs it; the app is its panes' host (``PaneHost``), which panes ask for
+with ``host_of`` instead of casting the app.
 
 The functions prefixed ``_typed_`` are read by mypy, which checks each return against its declared
 protocol; the first test runs mypy on this file when it is installed.
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from cockpit.cockpit_backend import CockpitBackend
     from cockpit.ports import GitHubPort, GitPort, Ports, PyPIPort, StepRunnerPort, WheelIndexPort
     from cockpit.state.store import StateStore
+    from cockpit.ui.app import CockpitApp
+    from cockpit.ui.host import PaneHost
 
 
 def _typed_the_real_backend_serves_the_ui_the_loaders_and_the_actions(backend: CockpitBackend) -> tuple[Backend, Ports]:
@@ -53,6 +56,10 @@ def _typed_the_fake_is_a_whole_backend(fake: FakeBackend) -> Backend:
     return fake
 
 
+def _typed_the_app_is_the_panes_host(app: CockpitApp) -> PaneHost:
+    return app
+
+
 def test_the_type_checker_agrees_that_every_seam_holds():
     api = pytest.importorskip("mypy.api", reason="mypy is not installed")
     here = Path(__file__)
@@ -78,3 +85,14 @@ def _members(protocol: type) -> set[str]:
 def test_the_ui_tests_fake_has_every_member_of_its_protocol(fake, protocol):
     missing = sorted(name for name in _members(protocol) if not hasattr(fake, name))
     assert not missing, f"{type(fake).__name__} lacks {missing} of {protocol.__name__}"
+
+
+def test_the_app_is_a_pane_host_at_run_time_and_a_plain_textual_app_is_not():
+    """``host_of`` checks the running app against ``PaneHost``: the cockpit's passes, another app does not."""
+    from textual.app import App
+
+    from cockpit.ui.app import CockpitApp
+    from cockpit.ui.host import PaneHost
+
+    assert isinstance(CockpitApp(FakeBackend()), PaneHost)
+    assert not isinstance(App(), PaneHost)

@@ -165,28 +165,20 @@ async def test_gate_lines_keep_their_key_in_view_and_end_long_summaries_in_an_el
 
 
 @pytest.mark.parametrize("theme, dark", [("cockpit-dark", True), ("cockpit-light", False)])
-async def test_the_css_is_parsed_once_at_start_in_the_theme_chosen_last_time(monkeypatch, theme, dark):
-    """Choosing the theme before the app runs must not queue a second parse of every CSS source
-    (Textual's theme watcher does), yet the screen is in that theme's colours and mode."""
-    from textual.css.stylesheet import Stylesheet
-
-    reparses = []
-    real = Stylesheet.reparse
-    monkeypatch.setattr(Stylesheet, "reparse", lambda self: (reparses.append(1), real(self))[1])
+async def test_the_first_screen_is_in_the_theme_chosen_last_time(theme, dark):
+    """The theme remembered in the state file is the one the first screen is drawn in, its colours and mode."""
     backend = FakeBackend()
     backend.state.prefs["theme"] = theme
     app = CockpitApp(backend, clock=lambda: NOW)
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert reparses == []
         assert app.theme == theme and app.current_theme.dark is dark
         assert app.has_class(f"-theme-{theme}", "-dark-mode" if dark else "-light-mode")
         assert not app.has_class("-light-mode" if dark else "-dark-mode")
         expected = app.get_css_variables()
-        assert app.stylesheet._variables["cockpit-pass"] == expected["cockpit-pass"]
         assert app.screen.styles.background == Color.parse(expected["background"])
-        app.switch_theme("cockpit-high-contrast")  # while running, the ordinary way: everything restyled
+        app.switch_theme("cockpit-high-contrast")  # while running: everything restyled
         await settle(app, pilot)
         assert app.screen.styles.background == Color.parse(app.get_css_variables()["background"])
 
@@ -244,9 +236,7 @@ def test_nothing_heavy_is_imported_before_the_first_screen(tmp_path):
     )
     script = textwrap.dedent(f"""
         import json, os, sys
-        from cockpit import collector
         from cockpit.cli.main import parse_command_line
-        collector.pause()  # what cockpit.cli.main.main does, in its order
         args = parse_command_line(["--config", {json.dumps(str(config))}])
         from cockpit.cli.commands import load
         from cockpit.bootstrap import build_backend
@@ -348,7 +338,7 @@ async def test_a_pane_shown_while_it_loads_takes_the_focus_when_the_load_ends():
 
 
 async def test_a_pane_that_fails_to_mount_is_reported_in_one_line_and_the_others_still_come(monkeypatch):
-    import cockpit.ui.app as app_module
+    import cockpit.ui.pane_slots as app_module  # where the panes are built
 
     real = app_module.pane_class
 
@@ -405,25 +395,6 @@ async def test_gates_arriving_while_a_pane_is_being_composed_wait_for_it():
         assert app.mounted_pane("checklist") is fresh
 
 
-async def test_the_first_screen_is_styled_once_and_a_dialog_as_textual_does(monkeypatch):
-    """Each widget is styled as it is mounted; restyling the whole first screen when it is first
-    shown changed nothing and cost the first frame. Other screens (a dialog) keep Textual's way."""
-    from textual.screen import Screen
-
-    restyled = []
-    real = Screen.update_node_styles
-    monkeypatch.setattr(Screen, "update_node_styles", lambda self, **kw: (restyled.append(self), real(self, **kw))[1])
-    app = make(early=lambda a: restyled.append("first paint"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        assert restyled == ["first paint"]
-        assert app.query_one("#verdict").styles.height.value == 5  # app.tcss reached it when mounted
-        await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        assert restyled[1:] == [app.screen]
-
-
 async def test_the_other_panes_css_waits_for_the_first_paint_and_styles_them_when_mounted():
     parsed_at_first_paint = []
     app = make(early=lambda a: parsed_at_first_paint.extend(css.content for css in a.stylesheet.source.values()))
@@ -434,36 +405,3 @@ async def test_the_other_panes_css_waits_for_the_first_paint_and_styles_them_whe
         assert ci.table.styles.height is not None and ci.table.styles.height.unit.name == "FRACTION"  # panes.tcss
         assert ci.query_one(".table-tools").styles.display == "none"
         assert ci.query_one(".gate-line").styles.padding.left == 1
-
-
-async def test_a_second_start_parses_no_css_and_draws_the_same_screen(monkeypatch, tmp_path):
-    """The parsed-stylesheet cache (cockpit.ui.stylesheet_cache) as the command line uses it: the
-    first start stores what it parsed once its panes are mounted, the next parses nothing and
-    draws exactly what a start without the cache draws, every pane included."""
-    import textual.css.stylesheet as stylesheet_module
-
-    parsed: list[object] = []
-    real = stylesheet_module.parse
-    monkeypatch.setattr(stylesheet_module, "parse", lambda *a, **k: (parsed.append(a[2]), real(*a, **k))[1])
-    folder = tmp_path / "stylesheets"
-
-    async def screens(**kwargs) -> list[str]:
-        app = make(**kwargs)
-        shots = []
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
-            for name, _title, _path in PANES:
-                app.action_show_pane(name)
-                await settle(app, pilot)
-                shots.append(app.export_screenshot())
-        return shots
-
-    uncached = await screens()
-    assert parsed  # Textual parses every source itself
-    parsed.clear()
-    first = await screens(stylesheet_cache=folder)
-    assert parsed and list(folder.glob("parsed-*.pickle"))
-    parsed.clear()
-    second = await screens(stylesheet_cache=folder)
-    assert parsed == []
-    assert second == first == uncached

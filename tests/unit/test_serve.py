@@ -205,3 +205,24 @@ def test_every_resize_a_browser_sends_is_clamped_before_it_reaches_the_viewer():
     resizes = [{"width": 120, "height": 30}, {"width": 50000, "height": 70000}, {"width": "x", "height": -1}]
     asyncio.run(server._process_messages(Browser(*(["resize", r] for r in resizes)), viewer))
     assert viewer.sizes == [(120, 30), (400, 200), (80, 1)]
+
+
+def test_the_textual_serve_internals_cockpit_serve_builds_on_are_still_there():
+    """cockpit/cli/serve.py uses two private names of textual-serve's Server (its docstring says why):
+    a release that renames them, or changes what they take, must fail here first."""
+    import inspect
+
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server
+
+    make_app = Server.__dict__.get("_make_app")
+    assert make_app is not None and inspect.iscoroutinefunction(make_app)
+    assert list(inspect.signature(make_app).parameters) == ["self"]
+    process = Server.__dict__.get("_process_messages")
+    assert process is not None and inspect.iscoroutinefunction(process)
+    assert list(inspect.signature(process).parameters) == ["self", "websocket", "app_service"]
+    # What the overrides rely on being public: the session handler, and the resize it clamps.
+    assert inspect.iscoroutinefunction(Server.handle_websocket)
+    assert list(inspect.signature(AppService.set_terminal_size).parameters) == ["self", "width", "height"]
+    # _process_messages calls app_service.set_terminal_size for a resize: the clamp replaces exactly that.
+    assert "set_terminal_size" in inspect.getsource(process)

@@ -25,7 +25,7 @@ from textual.worker import Worker, get_current_worker
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import CockpitError, GitHubError, RateLimited, ReadOnlyError, StorageError
 from cockpit.gates import gate_spec, gate_title
-from cockpit.ui.keymap import drop_unbound
+from cockpit.ui.host import WorkChanged, host_of
 from cockpit.ui.widgets import GateLine, GatesReported, error_text, since_text
 
 _log = logging.getLogger("cockpit.ui")
@@ -92,14 +92,9 @@ class Pane(Vertical):
         self.refreshing = False
         """A reload is running while the last report stays on screen."""
 
-    def on_mount(self) -> None:
-        drop_unbound(self, getattr(self.app, "unbound_ids", frozenset()))
-
     def on_worker_state_changed(self, _event: Worker.StateChanged) -> None:
         # The message does not bubble: tell the app's status bar that a load started or ended.
-        show_status = getattr(self.app, "show_status", None)
-        if show_status is not None:
-            show_status()
+        self.post_message(WorkChanged())
 
     def compose(self) -> ComposeResult:
         yield GateLine("", classes="gate-line")
@@ -156,7 +151,8 @@ class Pane(Vertical):
             self.call_after_refresh(lambda: self.focus_body() if self._shown_without_focus() else None)
 
     def _shown_without_focus(self) -> bool:
-        return self.app.focused is None and getattr(self.app, "current_name", None) == self.PANE
+        host = host_of(self)
+        return self.app.focused is None and host is not None and host.current_name == self.PANE
 
     def fetch(self) -> Any:
         """Blocking: ask the backend for this pane's report (runs in a worker thread)."""
@@ -179,8 +175,8 @@ class Pane(Vertical):
 
     def now(self) -> datetime:
         """The app's clock (injected in tests)."""
-        clock = getattr(self.app, "clock", None)
-        return clock() if clock is not None else datetime.now(UTC)
+        host = host_of(self)
+        return host.clock() if host is not None else datetime.now(UTC)
 
     def _loaded(self, report: Any) -> None:
         self.refreshing = False

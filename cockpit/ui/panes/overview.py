@@ -15,6 +15,7 @@ from textual.widgets import Static
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.panes import pane_facts
 from cockpit.gates import listed, names_on
+from cockpit.ui.host import host_of
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.widgets import STATUS_WORD, set_status_class
 
@@ -275,8 +276,9 @@ class OverviewPane(Pane):
         from cockpit.domain.reports import ReleaseDays
 
         reports = {}
+        host = host_of(self)
         for name in ("milestone", "picks", "ci", "branch"):
-            pane = self.app.mounted_pane(name) if hasattr(self.app, "mounted_pane") else None
+            pane = host.mounted_pane(name) if host is not None else None
             reports[name] = pane.report if pane is not None else None
         branch = reports["branch"]
         days = branch.days if branch is not None else ReleaseDays(final_rc_target=self.backend.config.final_rc_date)
