@@ -17,11 +17,11 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from cockpit.errors import CockpitError
 from cockpit.sandbox import github_evidence_routes as evidence_routes
-from cockpit.sandbox.github_host import EmulatorHost
+from cockpit.sandbox.github_host import ActionsHost
 from cockpit.sandbox.github_objects import CREATED, Urls, stable_id, user_json
 from cockpit.sandbox.github_render_ci import CommitFacts, job_json, run_json
 from cockpit.sandbox.github_state import RepoState, now_iso
@@ -33,25 +33,10 @@ from cockpit.services.workflow_file import read_workflow_file
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from cockpit.sandbox.model import World
 
 _SEG, _NUM = r"([^/]+)", r"(\d+)"
 LOG_ROUTE = "/_actions-logs"  # where a job log's 302 points: outside the API, as GitHub's blob store is
 _FAILED = ("failure", "cancelled", "timed_out")
-
-
-class ActionsHost(EmulatorHost, Protocol):
-    """The emulator as the release day's routes see it: its world, and the run routes they fall back to."""
-
-    world: World
-
-    def list_jobs(self, request: Request, state: RepoState, run_id: str) -> Response:
-        """The emulator's own jobs of a run it planted."""
-        ...
-
-    def rerun_failed_jobs(self, request: Request, state: RepoState, run_id: str) -> Response:
-        """The emulator's own re-run of a run it planted."""
-        ...
 
 
 class ReleaseDay:

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from cockpit.sandbox.github_objects import Urls
 from cockpit.sandbox.github_state import RepoState
 from cockpit.sandbox.http_base import Request, Response
-from cockpit.sandbox.model import SbPull, SbReview
+from cockpit.sandbox.model import SbPull, SbReview, World
 
 
 class EmulatorHost(Protocol):
@@ -72,3 +72,17 @@ class EmulatorHost(Protocol):
     def _pull(self, state: RepoState, pull: SbPull, counts: dict, complete: bool = True) -> dict[str, Any]: ...
 
     def _review(self, state: RepoState, r: SbReview) -> dict[str, Any]: ...
+
+
+class ActionsHost(EmulatorHost, Protocol):
+    """The emulator as the release day's routes see it: its world, and the run routes they fall back to."""
+
+    world: World
+
+    def list_jobs(self, request: Request, state: RepoState, run_id: str) -> Response:
+        """The emulator's own jobs of a run it planted."""
+        ...
+
+    def rerun_failed_jobs(self, request: Request, state: RepoState, run_id: str) -> Response:
+        """The emulator's own re-run of a run it planted."""
+        ...
