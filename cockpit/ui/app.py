@@ -169,11 +169,9 @@ class CockpitApp(App[None]):
             pane.show_staleness()
 
     def on_key(self, event: events.Key) -> None:
-        # A character that comes back here unhandled while an input has the focus was typed in the
-        # same burst as the key that focused it ('/carol' typed fast or pasted arrives in one read):
-        # it was routed to the table before '/' opened the filter. It is the input's, in order;
-        # run as a key of the pane ('c', the bot command) it would surprise. Preventing the default
-        # keeps Textual's App from looking the key up in the bindings.
+        # A character unhandled while an input has the focus was typed in the same burst as the key
+        # that focused it ('/carol' typed fast): it is the input's, in order, not a key of the pane
+        # ('c', the bot command). Preventing the default keeps the App from looking up bindings.
         focused = self.screen.focused
         if event.is_printable and isinstance(focused, Input) and not focused.disabled:
             event.prevent_default()
@@ -197,6 +195,14 @@ class CockpitApp(App[None]):
         self.unexpected_errors.append(error)
         report_unexpected(self, error, where)
 
+    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
+        """Every key's action runs here: a bug in one is told in a line and the app carries on."""
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:  # our bug, not the world's: the release manager keeps the screen
+            self.report_unexpected(error, f"the action {action}")
+            return True
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             self.report_unexpected(event.worker.error, event.worker.name)
@@ -212,8 +218,7 @@ class CockpitApp(App[None]):
         add_css(self, DIALOG_CSS)
         return super().push_screen(screen, *args, **kwargs)
 
-    def _read_only_why(self) -> ReadOnlyReason | None:
-        """Why the state file cannot be written, or None (a session that writes; a state that does not say)."""
+    def _read_only_why(self) -> ReadOnlyReason | None:  # why the state file cannot be written, if it cannot
         return self.backend.state.why_read_only if self.backend.read_only else None
 
     def switch_theme(self, name: str) -> None:
@@ -255,8 +260,7 @@ class CockpitApp(App[None]):
         refresh_tables(self)
 
     def action_refresh_pane(self) -> None:
-        pane = self.mounted_pane(self.current_name)  # None in the moment after start
-        if pane is not None:
+        if (pane := self.mounted_pane(self.current_name)) is not None:  # None in the moment after start
             self._start_load(pane)
 
     def action_refresh_all(self) -> None:

@@ -318,3 +318,20 @@ async def test_keys_typed_in_one_burst_after_the_filters_enter_move_the_table_an
         assert app.screen.query_one("#pane-picks .filter-input").value == "a"
         table = app.screen.query_one("#pane-picks .pane-table", RowsTable)
         assert app.focused is table and table.cursor_row == 2
+
+
+async def test_a_bug_in_a_keys_action_is_told_in_one_line_and_the_cockpit_carries_on():
+    class Broken(CockpitApp):
+        def action_help(self) -> None:
+            raise ZeroDivisionError("a bug of ours")
+
+    app = Broken(FakeBackend(), clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.is_running and [type(e) for e in app.unexpected_errors] == [ZeroDivisionError]
+        assert "a bug of ours" in notes(app)
+        await pilot.press("3")
+        assert app.current_name == "ci"
