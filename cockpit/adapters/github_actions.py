@@ -1,9 +1,10 @@
 """GitHub Actions through its documented REST API (version 2022-11-28), on httpx: release day's workflows.
 
-Self-contained on purpose (the PyGithub-based adapter is being moved elsewhere): one ``httpx.Client``,
+It sends through the GitHub adapter's one door (``github_http.open_client``: in a read-only session
+every method but GET/HEAD is refused there before a byte is sent, and every request is counted);
 GitHub's JSON turned into ``cockpit.domain.workflows`` records at this edge, every failure raised as
-``GitHubError``/``RateLimited``, and in a read-only session every method but GET/HEAD refused with
-``ReadOnlyError`` before a byte is sent. Outside text is made inert where it enters (``inert_json``).
+``GitHubError``/``RateLimited``; a write in a read-only session is refused with ``ReadOnlyError``
+and says what it would have done. Outside text is made inert where it enters (``inert_json``).
 
 A POST is never retried: a dispatch sent twice is two runs of a promotion. A dispatch asks for
 ``return_run_details`` (GitHub then answers 200 with the run's id and URLs); an older 204 with no
@@ -23,13 +24,12 @@ from urllib.parse import quote, urlsplit
 import httpx
 
 from cockpit.adapters import github_actions_parse as parse
+from cockpit.adapters.github_http import SAFE_METHODS, Meter, open_client
+from cockpit.adapters.workflow_file import read_workflow_file
 from cockpit.domain.text import inert, inert_json
 from cockpit.domain.workflows import Dispatched, PendingDeployment, RunJob, Workflow, WorkflowFile, WorkflowRun
 from cockpit.errors import GitHubError, RateLimited, ReadOnlyError
-from cockpit.services.workflow_file import read_workflow_file
 
-SAFE_METHODS = frozenset({"GET", "HEAD"})
-USER_AGENT = "release-cockpit (actions)"
 _MAX_PAGES = 20
 _MAX_FILE_BYTES = 1_000_000
 _MAX_LOG_BYTES = 64_000_000  # a job log is read to its end for its tail, never past this
@@ -55,14 +55,11 @@ class GitHubActions:
         self.read_only = read_only
         self.timeout = timeout
         self._token = token
-        headers = {
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": "2022-11-28",
-            "User-Agent": USER_AGENT,
-        }
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        self._client = httpx.Client(headers=headers, timeout=timeout, transport=transport, follow_redirects=False)
+        self.meter = Meter()
+        self._client = open_client(
+            token=token, timeout=timeout, read_only=read_only, meter=self.meter, transport=transport
+        )
+        self._client.headers["X-GitHub-Api-Version"] = "2022-11-28"
         self.requests_sent = 0
 
     def close(self) -> None:

@@ -79,10 +79,18 @@ def quiet_library_logs() -> None:
         logger.propagate = name == "httpx" and logging_setup.debug_enabled()
 
 
-def open_client(*, token: str | None, timeout: float, read_only: bool, meter: Meter) -> httpx.Client:
+def open_client(
+    *,
+    token: str | None,
+    timeout: float,
+    read_only: bool,
+    meter: Meter,
+    transport: httpx.BaseTransport | None = None,
+) -> httpx.Client:
     """The client for one GitHub API: its token, timeout, and the door (see the module docstring).
 
     Redirects are not followed by httpx: the transport follows GitHub's own, within its host.
+    ``transport``: an httpx transport for tests (``httpx.MockTransport``); None for the network.
     """
 
     def door(request: httpx.Request) -> None:
@@ -102,6 +110,7 @@ def open_client(*, token: str | None, timeout: float, read_only: bool, meter: Me
         timeout=httpx.Timeout(timeout),
         follow_redirects=False,
         event_hooks={"request": [door], "response": [meter.observe]},
+        transport=transport,
     )
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def picture_to_publish(backend: CockpitBackend) -> StatusInput:
     """The whole release picture (every pane loaded, as ``cockpit report`` does), as a publish renders it."""
-    from cockpit.services.picture import gather
+    from cockpit.loaders.picture import gather
 
     picture = gather(backend, backend.clock())
     return StatusInput(

@@ -18,7 +18,7 @@ def _picture(args: argparse.Namespace):
     from cockpit.bootstrap import build_backend
     from cockpit.cli.commands import load
     from cockpit.cli.repos import only
-    from cockpit.services.picture import gather
+    from cockpit.loaders.picture import gather
 
     config = load(args)
     if args.repo:  # one repository's picture; an unknown name lists the configured ones

@@ -19,6 +19,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from cockpit.adapters.workflow_file import read_workflow_file
 from cockpit.errors import CockpitError
 from cockpit.sandbox import github_evidence_routes as evidence_routes
 from cockpit.sandbox.github_host import ActionsHost
@@ -28,7 +29,6 @@ from cockpit.sandbox.github_state import RepoState, now_iso
 from cockpit.sandbox.github_user import login_for
 from cockpit.sandbox.http_base import Request, Response
 from cockpit.sandbox.model import SbCheckRun, SbWorkflowRun
-from cockpit.services.workflow_file import read_workflow_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.services.wheel_names import parse_wheel_filename
 
+GATE_NAME = "wheel_sizes"
+GATE_TITLE = "Wheel sizes"
+
 MB = 1_000_000
 """PyPI counts decimal megabytes."""
 
@@ -99,13 +102,13 @@ def size_gate(findings: Sequence[SizeFinding], judged: int) -> Gate:
     details = tuple(f"{f.filename}: {f.detail}" for f in findings)
     if oversize:
         return Gate(
-            "wheel_sizes", "Wheel sizes", GateStatus.RED, f"{len(oversize)} PyPI-bound wheel(s) over the limit", details
+            GATE_NAME, GATE_TITLE, GateStatus.RED, f"{len(oversize)} PyPI-bound wheel(s) over the limit", details
         )
     if jumps:
         return Gate(
-            "wheel_sizes", "Wheel sizes", GateStatus.AMBER, f"{len(jumps)} wheel(s) grew against their variant", details
+            GATE_NAME, GATE_TITLE, GateStatus.AMBER, f"{len(jumps)} wheel(s) grew against their variant", details
         )
-    return Gate("wheel_sizes", "Wheel sizes", GateStatus.GREEN, f"{judged} wheel(s) within their variant's history")
+    return Gate(GATE_NAME, GATE_TITLE, GateStatus.GREEN, f"{judged} wheel(s) within their variant's history")
 
 
 @dataclass(frozen=True)

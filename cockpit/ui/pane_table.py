@@ -2,7 +2,8 @@
 its class is found (each pane module is imported when first needed: a pane module costs the first
 paint). The tabs, the number keys, the help, the palette and the mounting all read this table.
 
-The key digits are in ``PANE_KEYS`` alone; each title starts with its pane's digit.
+Each pane's id, title and key digit are declared once, in ``cockpit.domain.panes`` (the headless
+report reads them there too); this table adds how the UI finds each pane's class.
 """
 
 from __future__ import annotations
@@ -12,22 +13,17 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from textual.binding import Binding
 
+from cockpit.domain.panes import PANES as PANE_FACTS
+from cockpit.domain.panes import pane_facts
+
 if TYPE_CHECKING:
     from cockpit.ui.panes.base import Pane
 
 PaneFactory = Callable[[], "type[Pane]"]
 """Gives a pane's class, importing its module on first call."""
 
-PANE_KEYS: dict[str, str] = {
-    "overview": "0",
-    "milestone": "1",
-    "picks": "2",
-    "ci": "3",
-    "branch": "4",
-    "checklist": "5",
-    "triage": "6",
-}
-"""The key that shows each pane (its digit, written first in its tab title)."""
+PANE_KEYS: dict[str, str] = {facts.id: facts.key for facts in PANE_FACTS}
+"""The key that shows each pane (its digit, written first in its tab title), from ``domain/panes.py``."""
 
 
 class PaneSpec(NamedTuple):
@@ -59,8 +55,8 @@ class PaneSpec(NamedTuple):
         )
 
 
-def _spec(name: str, label: str, factory: PaneFactory) -> PaneSpec:
-    return PaneSpec(name, f"{PANE_KEYS[name]} {label}", factory)
+def _spec(name: str, factory: PaneFactory) -> PaneSpec:
+    return PaneSpec(name, pane_facts(name).tab_title, factory)
 
 
 def _overview() -> type[Pane]:
@@ -106,15 +102,15 @@ def _triage() -> type[Pane]:
 
 
 PANES: tuple[PaneSpec, ...] = (
-    _spec("overview", "Overview", _overview),
-    _spec("milestone", "Milestone", _milestone),
-    _spec("picks", "Cherry-picks", _picks),
-    _spec("ci", "CI", _ci),
-    _spec("branch", "Branch diff", _branch),
-    _spec("checklist", "Checklist", _checklist),
+    _spec("overview", _overview),
+    _spec("milestone", _milestone),
+    _spec("picks", _picks),
+    _spec("ci", _ci),
+    _spec("branch", _branch),
+    _spec("checklist", _checklist),
 )
 """The panes of every release, in the order of their tabs."""
-PATCH_PANES: tuple[PaneSpec, ...] = (_spec("triage", "Triage", _triage),)
+PATCH_PANES: tuple[PaneSpec, ...] = (_spec("triage", _triage),)
 """The panes a patch release adds (its version's patch number is not zero)."""
 DERIVED_FROM: dict[str, tuple[str, ...]] = {"milestone": ("branch",)}
 """Panes whose report is computed from another pane's data (the picks read PRs one by one instead)."""

@@ -9,7 +9,7 @@ itself, so the cold load's requests do not grow with the number of panes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual.message import Message
@@ -120,10 +120,16 @@ def repo_cell(name: str) -> Text:
     return Text(name[:REPO_WIDTH], no_wrap=True)
 
 
+@runtime_checkable
+class ShowsRepositories(Protocol):
+    """A pane whose rows follow the repository filter (every ``TablePane``)."""
+
+    def show_repository(self) -> None:
+        """Draw the rows and the gate line again for the filter's repository."""
+
+
 def refresh_tables(app: Any) -> None:
     """The libraries' reports or the filter changed: every table pane draws its rows and gate line again."""
-    from cockpit.ui.panes.table_pane import TablePane
-
     for pane in app.mounted_panes():
-        if isinstance(pane, TablePane):
+        if isinstance(pane, ShowsRepositories):
             pane.show_repository()

@@ -198,7 +198,7 @@ class RowsTable(ScrollView, can_focus=True):
     def _changed(self) -> None:
         """The rows or the columns changed: new lines, a new size."""
         self._drawing.lines.clear()
-        width = sum(column.get_render_width(self) for column in self.columns.values())
+        width = sum(column.get_render_width(self.cell_padding) for column in self.columns.values())
         self.virtual_size = Size(width, self.row_count + self._header_height)
         self.refresh()
 
@@ -390,7 +390,7 @@ class RowsTable(ScrollView, can_focus=True):
         if strip is None:
             columns = self.ordered_columns
             values = [c.label for c in columns] if row_key is None else self._cells[row_key]
-            widths = [column.get_render_width(self) for column in columns]
+            widths = [column.get_render_width(self.cell_padding) for column in columns]
             look = LineLook(row_index, self.zebra_stripes, row_cursor, cursor, hover)
             strip = drawing.lines[key] = drawing.draw(
                 self.app, look, values, widths, width, scroll_x, self.cell_padding

@@ -8,15 +8,12 @@ a pane looks as it did when its table was a ``DataTable``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets.data_table import ColumnKey, RowKey
-
-if TYPE_CHECKING:
-    from cockpit.ui.rows_table import RowsTable
 
 TABLE_BINDINGS: list[BindingType] = [
     Binding(key, action, title, show=False, id=f"rows.{action}", tooltip=tip)
@@ -109,22 +106,22 @@ class TableColumn:
     content_width: int = 0
     width: int | None = None
 
-    def get_render_width(self, table: RowsTable) -> int:
-        """The column's width on screen, its padding included."""
-        return 2 * table.cell_padding + (self.content_width if self.width is None else self.width)
+    def get_render_width(self, cell_padding: int) -> int:
+        """The column's width on screen, with ``cell_padding`` on either side."""
+        return 2 * cell_padding + (self.content_width if self.width is None else self.width)
 
 
 class RowHighlighted(Message, namespace="rows_table"):
     """The cursor moved to another row (``on_rows_table_row_highlighted``)."""
 
-    def __init__(self, table: RowsTable, cursor_row: int, row_key: RowKey) -> None:
+    def __init__(self, table: Widget, cursor_row: int, row_key: RowKey) -> None:
         self.table = table
         self.cursor_row = cursor_row
         self.row_key = row_key
         super().__init__()
 
     @property
-    def control(self) -> RowsTable:
+    def control(self) -> Widget:
         """The table the cursor moved in."""
         return self.table
 
@@ -132,14 +129,14 @@ class RowHighlighted(Message, namespace="rows_table"):
 class RowSelected(Message, namespace="rows_table"):
     """``enter`` on a row, or a click on the row under the cursor (``on_rows_table_row_selected``)."""
 
-    def __init__(self, table: RowsTable, cursor_row: int, row_key: RowKey) -> None:
+    def __init__(self, table: Widget, cursor_row: int, row_key: RowKey) -> None:
         self.table = table
         self.cursor_row = cursor_row
         self.row_key = row_key
         super().__init__()
 
     @property
-    def control(self) -> RowsTable:
+    def control(self) -> Widget:
         """The table whose row was chosen."""
         return self.table
 
@@ -147,7 +144,7 @@ class RowSelected(Message, namespace="rows_table"):
 class HeaderSelected(Message, namespace="rows_table"):
     """A click on a column's header (``on_rows_table_header_selected``)."""
 
-    def __init__(self, table: RowsTable, column_key: ColumnKey, column_index: int, label: Text) -> None:
+    def __init__(self, table: Widget, column_key: ColumnKey, column_index: int, label: Text) -> None:
         self.table = table
         self.column_key = column_key
         self.column_index = column_index
@@ -155,6 +152,6 @@ class HeaderSelected(Message, namespace="rows_table"):
         super().__init__()
 
     @property
-    def control(self) -> RowsTable:
+    def control(self) -> Widget:
         """The table whose header was clicked."""
         return self.table

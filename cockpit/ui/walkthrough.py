@@ -8,7 +8,7 @@ pane, so confirmations and refusals are the pane's; ``esc`` leaves.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,12 +19,21 @@ from textual.widgets import ProgressBar, Static
 
 from cockpit.domain.reports import ChecklistReport, StepView
 from cockpit.ui.footer import KeysFooter
-from cockpit.ui.panes.checklist import StepLog
+from cockpit.ui.step_log import StepLog
 from cockpit.ui.step_text import next_to_do, step_commands, step_evidence, step_mark
 from cockpit.ui.widgets import set_status_class
 
-if TYPE_CHECKING:
-    from cockpit.ui.panes.checklist import ChecklistPane
+
+class WalkedPane(Protocol):
+    """What the walkthrough needs of the checklist pane it walks: its report, a tick and a run."""
+
+    report: Any
+
+    def toggle(self, view: StepView) -> None:
+        """Tick or untick a manual step."""
+
+    def run_step(self, view: StepView, *, log: StepLog | None = None) -> None:
+        """Run a step's command, its output in ``log``."""
 
 
 class WalkthroughScreen(ModalScreen[None]):
@@ -63,7 +72,7 @@ class WalkthroughScreen(ModalScreen[None]):
         Binding("escape", "leave", "Leave", id="walk.leave", tooltip="Back to the checklist pane"),
     ]
 
-    def __init__(self, pane: ChecklistPane, start: int = 0) -> None:
+    def __init__(self, pane: WalkedPane, start: int = 0) -> None:
         super().__init__()
         self.pane = pane
         self.steps: tuple[StepView, ...] = pane.report[0].steps if pane.report else ()

@@ -76,6 +76,14 @@ def plain(value: object) -> Text:
     return Text("" if value is None else str(value))
 
 
+def clip(value: object, width: int | None) -> Text:
+    """Outside text as plain ``Text``, cut to ``width`` cells with an ellipsis."""
+    text = plain(value)
+    if width is not None:
+        text.truncate(width, overflow="ellipsis")
+    return text
+
+
 def error_text(exc: BaseException) -> str:
     """One line a person can read; no traceback ever."""
     if isinstance(exc, CockpitError):

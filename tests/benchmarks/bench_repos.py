@@ -40,7 +40,7 @@ def with_repositories(config: Any, count: int) -> Any:
 def cold_requests(config: Any, github: Any) -> Counter[str]:
     """The GitHub requests of one cold load of the whole release, counted per ``owner/name``."""
     from cockpit.bootstrap import build_backend
-    from cockpit.services.picture import gather
+    from cockpit.loaders.picture import gather
 
     github.request_log.clear()
     backend = build_backend(config, read_only=True)

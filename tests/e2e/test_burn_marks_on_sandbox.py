@@ -7,9 +7,9 @@ import subprocess
 from datetime import UTC, date, datetime
 
 from cockpit.bootstrap import build_backend
+from cockpit.loaders.picture import gather
 from cockpit.sandbox.world_names import T_END
 from cockpit.services.burn_marks import burn_down_marks, cell_of, mark_line
-from cockpit.services.picture import gather
 from cockpit.services.report_render import render_markdown
 from cockpit.services.trends import burn_down
 from cockpit.services.trends_text import REPORT_WIDTH

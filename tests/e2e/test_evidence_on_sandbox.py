@@ -18,7 +18,7 @@ from cockpit.domain.checklist import StepKind
 from cockpit.domain.evidence import EVIDENCE_GATES
 from cockpit.domain.gates import GateStatus
 from cockpit.loaders.evidence import load_evidence
-from cockpit.services.picture import gather
+from cockpit.loaders.picture import gather
 from cockpit.services.report_render import render_json, render_markdown
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.picks import PickFlag
-from cockpit.services.picture import gather
+from cockpit.loaders.picture import gather
 from cockpit.ui.app import CockpitApp
 from tests.pilot import settle
 

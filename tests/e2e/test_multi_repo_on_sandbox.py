@@ -9,7 +9,7 @@ from pathlib import Path
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.repos import REPO_GATES, repo_gate_name
-from cockpit.services.picture import gather
+from cockpit.loaders.picture import gather
 
 
 def _picture(config):

@@ -127,7 +127,7 @@ def test_answers_to_the_criteria_are_kept_in_the_state_file_and_audited(patch_sa
 
 
 def test_the_checklist_phase_steps_read_as_the_planted_schedule_and_the_worlds_clock_say(patch_sandbox):
-    from cockpit.services.picture import gather
+    from cockpit.loaders.picture import gather
     from cockpit.services.report_render import render_markdown
 
     b = backend(patch_sandbox, read_only=True)

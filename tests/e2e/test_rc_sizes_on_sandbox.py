@@ -5,9 +5,9 @@ own wheels, never from the cockpit's reports."""
 from __future__ import annotations
 
 from cockpit.bootstrap import build_backend
+from cockpit.loaders.picture import gather
 from cockpit.sandbox.demo import seed_rc_sizes
 from cockpit.sandbox.world_wheels import RC1_OVERSIZE_BYTES
-from cockpit.services.picture import gather
 from cockpit.services.rc_sizes import rc_size_series
 from cockpit.services.report_render import render_markdown
 from tests.e2e.test_trends_on_sandbox import TODAY

@@ -9,7 +9,7 @@ import pytest
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
-from cockpit.services.picture import gather
+from cockpit.loaders.picture import gather
 
 
 @pytest.fixture()

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 import pytest
 
 from cockpit.bootstrap import build_backend
-from cockpit.services.picture import gather
+from cockpit.loaders.picture import gather
 from cockpit.services.report_render import render_markdown
 from cockpit.services.trends import burn_down, ci_strip, pick_flow
 from cockpit.services.trends_text import outcome_line

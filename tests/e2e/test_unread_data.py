@@ -12,7 +12,7 @@ from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag
 from cockpit.errors import GitHubError
-from cockpit.services.picture import gather
+from cockpit.loaders.picture import gather
 from cockpit.ui.app import CockpitApp
 from tests.pilot import settle
 

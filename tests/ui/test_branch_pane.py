@@ -43,7 +43,7 @@ async def test_what_needs_action_comes_first_and_the_verdict_stays_visible_at_80
         assert verdicts[:5] == ["missing", "revert owed", "landed modified", "needs review", "only on branch"]
         assert verdicts.index("landed") > verdicts.index("open issue") and verdicts[-1] == "rc delta"
         table = app.query_one("#pane-branch .pane-table", RowsTable)
-        assert sum(c.get_render_width(table) for c in table.columns.values()) <= 78
+        assert sum(c.get_render_width(table.cell_padding) for c in table.columns.values()) <= 78
         assert table.ordered_columns[0].label.plain == "Verdict"
         summary = str(app.query_one(".branch-summary", Static).render())
         assert "v2.5.0-rc1..v2.5.0-rc2: 1 commits (#91500)" in summary

@@ -165,7 +165,7 @@ async def test_at_80_columns_the_last_green_commit_stays_visible_and_long_reason
         await pilot.press("3")
         await pilot.pause()
         table = app.query_one("#pane-ci .pane-table", RowsTable)
-        assert sum(c.get_render_width(table) for c in table.columns.values()) <= 80
+        assert sum(c.get_render_width(table.cell_padding) for c in table.columns.values()) <= 80
         torchlet = rows(app)[0]
         assert "2112d0c -2" in torchlet and "1/0/1" in torchlet
         assert torchlet.endswith("…")

@@ -100,7 +100,7 @@ def right_edge(app, column: str) -> int:
     """Where a column ends, in cells from the table's left edge."""
     t, edge = table(app), 0
     for key, col in t.columns.items():
-        edge += col.get_render_width(t)
+        edge += col.get_render_width(t.cell_padding)
         if key.value == column:
             return edge
     raise KeyError(column)

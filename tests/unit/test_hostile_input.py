@@ -208,7 +208,7 @@ def hostile_backend(text: str):
 
 @pytest.mark.parametrize("text", HOSTILE[:6], ids=["markup", "close-tag", "link", "click", "escape", "controls"])
 def test_reports_render_as_markdown_and_json_whatever_the_titles(text):
-    from cockpit.services.picture import gather
+    from cockpit.loaders.picture import gather
     from cockpit.services.report_render import render_json, render_markdown
 
     picture = gather(hostile_backend(text))

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cockpit.adapters.workflow_file import read_workflow_file
 from cockpit.domain.workflows import WorkflowInput
 from cockpit.errors import CockpitError
-from cockpit.services.workflow_file import read_workflow_file
 
 PROMOTE = """name: Promote a library to the stable index
 

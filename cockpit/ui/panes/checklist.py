@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Log, Static
+from textual.widgets import Static
 
 from cockpit.domain.checklist import StepKind, StepOverride, StepRun
 from cockpit.domain.gates import Gate
@@ -20,6 +20,7 @@ from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.step_log import StepLog
 from cockpit.ui.step_text import step_commands, step_evidence, step_mark, step_state
 from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
@@ -29,15 +30,6 @@ if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
 
 __all__ = ["ChecklistPane", "StepLog", "step_mark", "step_state"]
-
-
-class StepLog(Log):
-    """The output of the step commands run in this session, lines arriving as the program prints them."""
-
-    DEFAULT_CSS = """
-    StepLog { height: 12; border-top: solid $foreground-muted; display: none; }
-    StepLog.-used { display: block; }
-    """
 
 
 TITLE_WIDTH_NARROW = 36

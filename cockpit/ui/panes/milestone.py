@@ -21,7 +21,7 @@ from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.repo_rows import not_shown, nothing_shown, repo_cell, row_key, sources, spans_repositories
 from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, newest_first
-from cockpit.ui.widgets import age_text, plain, status_text
+from cockpit.ui.widgets import age_text, clip, status_text
 
 _STATE_STATUS = {
     ItemState.OPEN: GateStatus.RED,
@@ -60,14 +60,6 @@ COLUMNS: tuple[Column[ItemRow], ...] = (
     Column("updated", "Updated", lambda row: newest_first(row.item.updated_at)),
 )
 _WIDTHS = {column.id: column.width for column in COLUMNS}
-
-
-def clip(value: object, width: int | None) -> Text:
-    """Outside text as plain ``Text``, cut to ``width`` cells with an ellipsis."""
-    text = plain(value)
-    if width is not None:
-        text.truncate(width, overflow="ellipsis")
-    return text
 
 
 class MilestonePane(TablePane):

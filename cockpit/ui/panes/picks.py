@@ -20,7 +20,6 @@ from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
-from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.repo_rows import (
@@ -34,7 +33,7 @@ from cockpit.ui.repo_rows import (
 )
 from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, status_rank
-from cockpit.ui.widgets import days_text, status_text
+from cockpit.ui.widgets import clip, days_text, status_text
 
 _STATUS = {
     PickStatus.ACCEPTED: (GateStatus.GREEN, "accepted"),

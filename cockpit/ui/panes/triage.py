@@ -15,11 +15,10 @@ from cockpit.domain.github import ItemKind
 from cockpit.domain.triage import QUESTIONS, TriageAnswer, TriageCandidate, TriageReport
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
-from cockpit.ui.panes.milestone import clip
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text
-from cockpit.ui.widgets import status_text
+from cockpit.ui.widgets import clip, status_text
 
 _ANSWER_WORD = {True: "yes", False: "no", None: "?"}
 _ANSWER_ORDER = {True: 0, None: 1, False: 2}

@@ -1,4 +1,5 @@
-"""Gather the whole release picture through a Backend, one pane at a time, for the headless CLI.
+"""Gather the whole release picture through a Backend, one pane at a time, for the headless CLI
+(orchestration beside the other loaders: the gates themselves are judged by the services).
 
 A pane whose load fails does not stop the others: its gate turns UNKNOWN with the error as its
 summary, and the go/no-go verdict is NO-GO because of it.
