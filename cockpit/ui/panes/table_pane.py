@@ -108,8 +108,11 @@ class TablePane(Pane):
         return self.query_one(".pane-table", RowsTable)
 
     def on_mount(self) -> None:
+        table = next(iter(self.query(".pane-table").results(RowsTable)), None)
+        if table is None:  # the app closed while the pane was being mounted: its widgets are gone
+            return
         for column in self.columns():
-            self.table.add_column(column.title, key=column.id)
+            table.add_column(column.title, key=column.id)
 
     def columns(self) -> Sequence[Column[Any]]:
         """The columns as drawn now, in order: what ``s``, ``S`` and a header click sort by (the
