@@ -373,7 +373,7 @@ class Handlers:
 
 def routes(gh: ActionsHost) -> list[tuple[str, re.Pattern[str], Callable[..., Response]]]:
     """The release day's routes for ``gh``, to be tried before the emulator's own."""
-    h = Handlers(gh, ReleaseDay(getattr(gh.world, "release_day", None) or {}))
+    h = Handlers(gh, ReleaseDay(gh.world.release_day))
     repo = f"/repos/{_SEG}/{_SEG}"
     table: list[tuple[str, str, Callable[..., Response]]] = [
         ("GET", repo + "/actions/workflows", h.list_workflows),

@@ -111,47 +111,41 @@ class TableColumn:
         return 2 * cell_padding + (self.content_width if self.width is None else self.width)
 
 
-class RowHighlighted(Message, namespace="rows_table"):
+class TableMessage(Message):
+    """What a ``RowsTable`` tells its pane; ``control`` is the table, as Textual's own tables say."""
+
+    def __init__(self, table: Widget) -> None:
+        self.table = table
+        super().__init__()
+
+    @property
+    def control(self) -> Widget:
+        """The table the message is about."""
+        return self.table
+
+
+class RowMessage(TableMessage):
+    """A row of the table: where the cursor is and the row's key."""
+
+    def __init__(self, table: Widget, cursor_row: int, row_key: RowKey) -> None:
+        self.cursor_row = cursor_row
+        self.row_key = row_key
+        super().__init__(table)
+
+
+class RowHighlighted(RowMessage, namespace="rows_table"):
     """The cursor moved to another row (``on_rows_table_row_highlighted``)."""
 
-    def __init__(self, table: Widget, cursor_row: int, row_key: RowKey) -> None:
-        self.table = table
-        self.cursor_row = cursor_row
-        self.row_key = row_key
-        super().__init__()
 
-    @property
-    def control(self) -> Widget:
-        """The table the cursor moved in."""
-        return self.table
-
-
-class RowSelected(Message, namespace="rows_table"):
+class RowSelected(RowMessage, namespace="rows_table"):
     """``enter`` on a row, or a click on the row under the cursor (``on_rows_table_row_selected``)."""
 
-    def __init__(self, table: Widget, cursor_row: int, row_key: RowKey) -> None:
-        self.table = table
-        self.cursor_row = cursor_row
-        self.row_key = row_key
-        super().__init__()
 
-    @property
-    def control(self) -> Widget:
-        """The table whose row was chosen."""
-        return self.table
-
-
-class HeaderSelected(Message, namespace="rows_table"):
+class HeaderSelected(TableMessage, namespace="rows_table"):
     """A click on a column's header (``on_rows_table_header_selected``)."""
 
     def __init__(self, table: Widget, column_key: ColumnKey, column_index: int, label: Text) -> None:
-        self.table = table
         self.column_key = column_key
         self.column_index = column_index
         self.label = label
-        super().__init__()
-
-    @property
-    def control(self) -> Widget:
-        """The table whose header was clicked."""
-        return self.table
+        super().__init__(table)
