@@ -79,9 +79,13 @@ def moto_s3() -> Iterator[tuple[str, dict[str, str]]]:
         iam.put_user_policy(
             UserName="release-manager",
             PolicyName="read-staging",
+            # s3:ListBucket is the action AWS checks for ListObjectsV2; moto 5.2.6 checks the
+            # operation's own name instead (s3:ListObjectsV2, s3:HeadObject), so the policy names both. The
+            # locked bucket stays outside every statement, so the 403 test is unchanged.
             PolicyDocument=(
                 '{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["s3:ListBucket", '
-                '"s3:GetObject"], "Resource": ["arn:aws:s3:::release-backup", "arn:aws:s3:::release-backup/*"]}]}'
+                '"s3:ListObjects", "s3:ListObjectsV2", "s3:GetObject", "s3:HeadObject"], '
+                '"Resource": ["arn:aws:s3:::release-backup", "arn:aws:s3:::release-backup/*"]}]}'
             ),
         )
         key = iam.create_access_key(UserName="release-manager")["AccessKey"]
