@@ -38,6 +38,9 @@ from cockpit.domain.text import inert, inert_json
 from cockpit.errors import ProjectNotFound, StorageError
 
 HEAD_CONCURRENCY = 8
+GIVE_UP_AFTER = 2
+"""Unanswered requests (timeouts, refused connections) after which a batch stops asking: a dead index
+then costs a couple of timeouts, not one per wheel (some 400 for a PyTorch RC)."""
 VALIDATED_CACHE_SIZE = 4000
 """Answers kept for conditional requests; a PyTorch RC's index check reads some 400 URLs."""
 USER_AGENT = "release-cockpit (storage check)"
@@ -47,6 +50,10 @@ __all__ = ["ProjectNotFound", "PyPIClient", "WheelIndex", "parse_project_page", 
 def project_name(name: str) -> str:
     """PEP 503 normal form of a project name: lowercase, runs of ``-_.`` become ``-``."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+class Unanswered(StorageError):
+    """The server did not answer at all (a timeout, a refused connection), as opposed to answering badly."""
 
 
 class _Client:
@@ -114,9 +121,9 @@ class _Client:
         try:
             return self._http.request(method, url, headers=headers)
         except httpx.TimeoutException as exc:
-            raise StorageError(f"{method} {url}: no answer within {self.timeout:g} s ({type(exc).__name__})") from exc
+            raise Unanswered(f"{method} {url}: no answer within {self.timeout:g} s ({type(exc).__name__})") from exc
         except httpx.ConnectError as exc:
-            raise StorageError(
+            raise Unanswered(
                 f"{method} {url}: cannot connect ({exc}); is the {self.what} up and the URL right?"
             ) from exc
         except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
@@ -181,40 +188,69 @@ class WheelIndex(_Client):
 
         A HEAD that fails (an error status, a timeout, a refused connection) does not stop the others:
         that file comes back with ``size`` None and the failure in ``size_error``, so the RC check
-        reports its size as unknown, with the reason, and still judges every other file.
+        reports its size as unknown, with the reason, and still judges every other file. Once
+        ``GIVE_UP_AFTER`` HEADs got no answer at all, the files not yet asked about are not asked:
+        their ``size_error`` says so and why.
         """
-        return self._each(self._size_or_reason, files, "head")
+        return self._each(self.size_of, files, "head", lambda f, why: replace(f, size=None, size_error=why))
 
     def metadata_of(self, file: IndexFile) -> IndexFile:
         """``file`` with the Name and Version of its PEP 658 metadata file, when the page says one is
         served; a metadata file that cannot be read or does not match its stated digest leaves
         ``metadata_error`` saying why (never raises)."""
-        if not file.has_metadata or file.yanked:
-            return file
         try:
-            response = self._request("GET", file.metadata_url)
-            name, version, error = parse_metadata(response.content, file)
+            return self._metadata(file)
         except StorageError as exc:
-            name, version, error = None, None, str(exc)
-        return replace(file, metadata_name=name, metadata_version=version, metadata_error=error)
+            return replace(file, metadata_name=None, metadata_version=None, metadata_error=str(exc))
 
     def with_metadata(self, files: Iterable[IndexFile]) -> list[IndexFile]:
-        """Read the metadata file of every file that has one, ``HEAD_CONCURRENCY`` at a time; order kept."""
-        return self._each(self.metadata_of, files, "metadata")
+        """Read the metadata file of every file that has one, ``HEAD_CONCURRENCY`` at a time; order kept.
+        Stops asking, as ``with_sizes`` does, once ``GIVE_UP_AFTER`` requests got no answer."""
+        return self._each(
+            self._metadata,
+            files,
+            "metadata",
+            lambda f, why: replace(f, metadata_name=None, metadata_version=None, metadata_error=why),
+        )
 
-    @staticmethod
-    def _each(read: Callable[[IndexFile], IndexFile], files: Iterable[IndexFile], name: str) -> list[IndexFile]:
+    def _metadata(self, file: IndexFile) -> IndexFile:
+        """``metadata_of``, raising ``StorageError`` when the request itself fails."""
+        if not file.has_metadata or file.yanked:
+            return file
+        response = self._request("GET", file.metadata_url)
+        name, version, error = parse_metadata(response.content, file)
+        return replace(file, metadata_name=name, metadata_version=version, metadata_error=error)
+
+    def _each(
+        self,
+        read: Callable[[IndexFile], IndexFile],
+        files: Iterable[IndexFile],
+        name: str,
+        failed: Callable[[IndexFile, str], IndexFile],
+    ) -> list[IndexFile]:
+        """``read`` every file, ``HEAD_CONCURRENCY`` at a time, order kept; a failure becomes
+        ``failed(file, reason)``. After ``GIVE_UP_AFTER`` unanswered requests the rest are not sent."""
         files = list(files)
         if not files:
             return []
-        with ThreadPoolExecutor(max_workers=min(HEAD_CONCURRENCY, len(files)), thread_name_prefix=name) as pool:
-            return list(pool.map(read, files))
+        unanswered: list[str] = []
+        lock = threading.Lock()
 
-    def _size_or_reason(self, file: IndexFile) -> IndexFile:
-        try:
-            return self.size_of(file)
-        except StorageError as exc:
-            return replace(file, size=None, size_error=str(exc))
+        def one(file: IndexFile) -> IndexFile:
+            with lock:
+                if len(unanswered) >= GIVE_UP_AFTER:
+                    return failed(file, f"not asked: the {self.what} stopped answering ({unanswered[0]})")
+            try:
+                return read(file)
+            except Unanswered as exc:
+                with lock:
+                    unanswered.append(exc.message)
+                return failed(file, str(exc))
+            except StorageError as exc:
+                return failed(file, str(exc))
+
+        with ThreadPoolExecutor(max_workers=min(HEAD_CONCURRENCY, len(files)), thread_name_prefix=name) as pool:
+            return list(pool.map(one, files))
 
 
 class PyPIClient(_Client):

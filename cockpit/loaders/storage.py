@@ -71,19 +71,20 @@ def load_storage(backend: Ports) -> StorageGateReport:
     tags = st.python_tags or default_python_tags(release_date(backend), free_threaded=st.free_threaded)
     index = backend.wheel_index
     expected: list[ExpectedArtifact] = []
-    found: list[IndexFile] = []
+    listed: list[IndexFile] = []
     absent: list[tuple[str, str]] = []
     not_found: list[str] = []
     for package in st.packages:
         for variant, platforms in st.indexes:
             expected.extend(expected_artifacts([package], version, platforms, tags, variant=variant))
             try:
-                files = index.project_files(package, channel="test", variant=variant)
+                listed.extend(index.project_files(package, channel="test", variant=variant))
             except ProjectNotFound as exc:  # nothing staged there: its wheels are missing, the rest still judged
                 absent.append((package, variant))
                 not_found.append(exc.message)
-                continue
-            found.extend(index.with_metadata(index.with_sizes(files)))
+    # One batch for every page's files: the index's concurrency is shared, and an index that stops
+    # answering costs a couple of timeouts for the whole RC, not a couple per page.
+    found = index.with_metadata(index.with_sizes(listed))
     if absent and len(absent) == len(st.packages) * len(st.indexes):
         raise StorageError(
             f"{not_found[0]}; every project page answered 404: check [storage] index_url, "

@@ -130,6 +130,27 @@ def test_a_failing_head_leaves_that_size_unknown_with_the_reason_and_sizes_the_r
     assert all(f.size is not None and not f.size_error for name, f in sized.items() if name != CUDA_WHEEL)
 
 
+def test_an_index_that_stops_answering_costs_a_few_timeouts_not_one_per_wheel(emulator):
+    """Every HEAD hangs: the batch stops asking after GIVE_UP_AFTER unanswered requests (plus those
+    already in flight); each file not asked says so, and why."""
+    from cockpit.adapters.storage import GIVE_UP_AFTER, HEAD_CONCURRENCY
+
+    emulator.faults.clear()
+    with WheelIndex(emulator.base_url, timeout=0.3) as index:
+        files = index.project_files("torchlet") * 4  # 52 files, more than a pool's worth
+        emulator.faults.timeout(5, path=r"\.whl$")
+        sized = index.with_sizes(files)
+    emulator.faults.clear()
+    asked = [f for f in sized if not f.size_error.startswith("not asked")]
+    skipped = [f for f in sized if f.size_error.startswith("not asked")]
+    assert len(asked) < GIVE_UP_AFTER + HEAD_CONCURRENCY, len(asked)
+    assert all(f.size is None and "no answer within 0.3 s" in f.size_error for f in sized), {
+        f.size_error for f in sized
+    }
+    assert len(skipped) == len(files) - len(asked)
+    assert all(f.size_error.startswith("not asked: the wheel index stopped answering (HEAD ") for f in skipped)
+
+
 def test_a_refused_connection_becomes_a_storage_error_naming_the_url():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -184,13 +184,17 @@ async def test_the_status_bar_names_the_panes_still_loading_and_shows_the_api_bu
 
 
 async def test_every_theme_the_palette_offers_starts_the_cockpit_when_remembered():
+    """The cockpit's own themes and one of Textual's are remembered and started from; every other
+    theme the palette offers is switched to in one running cockpit (the same assignment a start
+    makes from the remembered name), which keeps the test to four starts instead of one per theme."""
     offered = [
         c.name.removeprefix("Switch theme: ").removesuffix(" (current)")
         for c in app_commands(make_app())
         if c.name.startswith("Switch theme: ")
     ]
-    assert {"cockpit-dark", "cockpit-light", "cockpit-high-contrast", "textual-dark", "nord"} <= set(offered)
-    for name in offered:
+    started = ["cockpit-dark", "cockpit-light", "cockpit-high-contrast", "textual-dark"]
+    assert {*started, "nord"} <= set(offered)
+    for name in started:
         backend = FakeBackend()
         backend.state.prefs["theme"] = name
         app = CockpitApp(backend, clock=lambda: NOW)
@@ -198,8 +202,16 @@ async def test_every_theme_the_palette_offers_starts_the_cockpit_when_remembered
             await pilot.pause()
             assert app.theme == name, name
             assert app._theme_problems == [], name
-            gate = app.query_one("#verdict")
-            assert gate.is_mounted, name
+            assert app.query_one("#verdict").is_mounted, name
+            if name != started[-1]:
+                continue
+            for other in offered:
+                app.theme = other
+                await pilot.pause()
+                assert app.theme == other, other
+                assert app._theme_problems == [], other
+                assert app.query_one("#verdict").is_mounted, other
+                assert not app.unexpected_errors, other
 
 
 async def test_a_remembered_theme_that_no_longer_exists_falls_back_to_the_default_with_a_notice():
