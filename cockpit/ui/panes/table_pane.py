@@ -125,11 +125,13 @@ class TablePane(Pane):
         """The pane's gate, or, with the repository filter on one domain library, that library's
         gate of the same name (``Cherry-picks clear [vision]``) once it is known."""
         from cockpit.domain.repos import repo_gate_name
+        from cockpit.ui.host import host_of
         from cockpit.ui.repo_rows import repo_choice
 
         choice = repo_choice(self) if self.backend.config.repos else ""
         if gate is not None and choice and choice != self.backend.config.core.name:
-            gates = getattr(self.app, "gates", {})
+            host = host_of(self)
+            gates = host.gates if host is not None else {}
             gate = gates.get(repo_gate_name(gate.name, choice), gate)
         super()._show_gate_line(gate)
 
