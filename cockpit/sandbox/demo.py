@@ -180,6 +180,7 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             **({"platforms": list(world.platforms)} if world.platforms else {}),
             "python_tags": list(world.python_tags),
             **({"variants": {v: list(p) for v, p in world.variants.items()}} if world.variants else {}),
+            "pypi_bound": _pypi_bound(world),
             **_staging_keys(world),
         },
         "state": {"path": str(directory / STATE_NAME)},
@@ -191,6 +192,15 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
     header = "# Written by 'cockpit demo' / 'cockpit sandbox': a fictional release served on 127.0.0.1.\n"
     path.write_text(header + tomli_w.dumps(doc), encoding="utf-8")
     return path
+
+
+def _pypi_bound(world: World) -> dict[str, list[str]]:
+    """The world's PyPI-bound wheels: one variant a platform; every wheel of a world without variants."""
+    from cockpit.sandbox.world_wheels import PYPI_BOUND
+
+    if not world.variants:
+        return {"cpu": ["*"]}  # the cpu entry covers the wheels without a local version
+    return {v: list(p) for v, p in PYPI_BOUND.items() if v in world.variants}
 
 
 def _staging_keys(world: World) -> dict:
