@@ -15,7 +15,6 @@ from cockpit.loaders.promotion import pypi_staged
 from cockpit.sandbox.demo import SandboxServers, write_config
 from cockpit.sandbox.s3_server import missing, staging_prefix
 from cockpit.sandbox.world_promotion import STAGING_GAP
-from cockpit.sandbox.world_wheels import wheel_name
 
 AWS_NAMES = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE")
 
