@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.adapters.github_actions import GitHubActions
     from cockpit.config import GitHubConfig
     from cockpit.config.repos import RepoConfig
-    from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
+    from cockpit.ports import GitHubPort, GitPort, PyPIPort, StagingPort, StepRunnerPort, WheelIndexPort
 
 
 def current_user(git: Lazy[GitPort] | None = None) -> str:
@@ -88,6 +88,11 @@ def build_backend(
 
         return build
 
+    def staging() -> StagingPort:
+        from cockpit.adapters.s3_staging import S3Staging
+
+        return S3Staging(endpoint_url=st.staging_endpoint_url or None)
+
     def step_runner() -> StepRunnerPort:
         from cockpit.adapters.shell import StepCommandRunner
 
@@ -102,6 +107,7 @@ def build_backend(
         wheel_index=Lazy(wheel_index(st.index_url)) if st.index_url else None,
         pypi=Lazy(pypi(st.pypi_url)) if st.pypi_url else None,
         step_runner=Lazy(step_runner),
+        staging=Lazy(staging) if st.staging_prefix else None,
         state=state,
         who=lambda: current_user(repo),
         clock=clock,

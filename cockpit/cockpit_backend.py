@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.domain.triage import TriageReport
     from cockpit.loaders.repos import RepoPorts
     from cockpit.loaders.shared import Shared, SharedResults
-    from cockpit.ports import GitHubPort, GitPort, PyPIPort, StepRunnerPort, WheelIndexPort
+    from cockpit.ports import GitHubPort, GitPort, PyPIPort, StagingPort, StepRunnerPort, WheelIndexPort
     from cockpit.state.store import StateStore
 
 
@@ -79,6 +79,7 @@ class CockpitBackend:
         wheel_index: Lazy[WheelIndexPort] | None,
         pypi: Lazy[PyPIPort] | None,
         step_runner: Lazy[StepRunnerPort],
+        staging: Lazy[StagingPort] | None = None,
         state: StateStore,
         who: str | Callable[[], str],
         clock: Callable[[], datetime] = utc_now,
@@ -92,6 +93,7 @@ class CockpitBackend:
         self._git = git
         self._wheel_index = wheel_index
         self._pypi = pypi
+        self._staging = staging
         self._step_runner = step_runner
         self._shared = Lazy(_shared_results)
         self._promotion: Lazy[Shared[dict[str, Gate]]] = Lazy(_shared_gates)
@@ -118,6 +120,10 @@ class CockpitBackend:
     @property
     def pypi(self) -> PyPIPort | None:
         return self._pypi.get() if self._pypi is not None else None
+
+    @property
+    def staging(self) -> StagingPort | None:
+        return self._staging.get() if self._staging is not None else None
 
     @property
     def step_runner(self) -> StepRunnerPort:

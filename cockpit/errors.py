@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cockpit.domain.staging import StagingTrouble
+
 
 class CockpitError(Exception):
     """Base of every error the cockpit raises on purpose.
@@ -58,6 +63,16 @@ class StorageError(CockpitError):
     """The wheel index or PyPI could not be read."""
 
     title = "Storage"
+
+
+class StagingUnreadable(StorageError):
+    """The S3 staging prefix could not be read; ``trouble`` says why (no boto3, no credentials, 403, ...)."""
+
+    title = "Staging"
+
+    def __init__(self, message: str, trouble: StagingTrouble) -> None:
+        super().__init__(message)
+        self.trouble = trouble
 
 
 class ProjectNotFound(StorageError):

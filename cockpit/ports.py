@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from cockpit.domain.evidence import RepoFile
     from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
     from cockpit.domain.merging import CommitStatus, Review
+    from cockpit.domain.staging import StagingListing
     from cockpit.loaders.shared import SharedResults
     from cockpit.state.read_only import ReadOnlyReason
 
@@ -188,6 +189,16 @@ class PyPIPort(Protocol):
     def release_files(self, package: str, version: str) -> list[str] | None: ...
 
 
+class StagingPort(Protocol):
+    """The private PyPI staging prefix on S3 (``cockpit.adapters.s3_staging.S3Staging``): listing only.
+
+    ``listing`` raises ``StorageError`` (``StagingUnreadable``, with its ``trouble``) when the prefix
+    cannot be read: no boto3, no AWS credentials, access denied, no such bucket, unreachable.
+    """
+
+    def listing(self, url: str) -> StagingListing: ...
+
+
 class StepRunnerPort(Protocol):
     """Runs a checklist step's programs in the clone (``cockpit.adapters.shell.StepCommandRunner``)."""
 
@@ -290,6 +301,11 @@ class Ports(Protocol):
     @property
     def pypi(self) -> PyPIPort | None:
         """None when the config names no PyPI server."""
+        ...
+
+    @property
+    def staging(self) -> StagingPort | None:
+        """None when the config names no S3 staging prefix (``[storage] staging_prefix``)."""
         ...
 
     @property

@@ -12,19 +12,11 @@ import importlib
 from typing import Any
 
 from cockpit.domain.staging import StagedFile, StagingListing, StagingTrouble
-from cockpit.errors import StorageError
+from cockpit.errors import StagingUnreadable, StorageError
+
+__all__ = ["S3Staging", "StagingUnreadable", "split_s3_url"]
 
 _DENIED = {"AccessDenied", "403", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "AllAccessDisabled"}
-
-
-class StagingUnreadable(StorageError):
-    """The staging prefix could not be read; ``trouble`` says why (no credentials, 403, ...)."""
-
-    title = "Staging"
-
-    def __init__(self, message: str, trouble: StagingTrouble) -> None:
-        super().__init__(message)
-        self.trouble = trouble
 
 
 def split_s3_url(url: str) -> tuple[str, str]:

@@ -89,12 +89,30 @@ def _sandbox_config(world, servers) -> Path:
     from cockpit.sandbox.demo import seed_rc_sizes, sign_go_steps, write_config
 
     path = write_config(
-        world, Path(world.clone_path).parent, github_url=servers.github_url, index_url=servers.index_url
+        world,
+        Path(world.clone_path).parent,
+        github_url=servers.github_url,
+        index_url=servers.index_url,
+        s3_url=_s3_url(servers),
     )
     if world.all_green and sign_go_steps(load_config(path)):
         _say("all-green sandbox: the checklist's manual steps before the go decision are signed in advance")
     seed_rc_sizes(load_config(path), world)
     return path
+
+
+def _s3_url(servers) -> str | None:
+    """Where the demo stages for PyPI: the S3 emulator's endpoint; "" without boto3 (the staging gate says
+    why); None (the index's staging channel) with boto3 but no moto, so that nothing reaches AWS itself."""
+    import importlib.util
+
+    if not servers.s3 or servers.s3_url:
+        return servers.s3_url if servers.s3 else None
+    if importlib.util.find_spec("boto3") is None:
+        _say(f"{servers.s3_missing}: the demo's PyPI staging on S3 cannot be read, and its gate says so")
+        return ""
+    _say(f"{servers.s3_missing}: the demo's PyPI staging is read from the index's staging channel")
+    return None
 
 
 def _scaled_world(args: argparse.Namespace, *, directory: Path | None = None, always_describe: bool = False):
@@ -131,7 +149,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     world = _scaled_world(args)
-    with SandboxServers(world, owned=True) as servers:
+    with SandboxServers(world, owned=True, s3=True) as servers:
         path = _sandbox_config(world, servers)
         if getattr(args, "serve", False):
             from cockpit.cli.serve import serve

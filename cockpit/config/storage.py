@@ -9,8 +9,37 @@ from typing import Any
 from cockpit.config import pytorch
 from cockpit.config.kinds import Flag, Kind, Number, Text, Texts, key, typed
 from cockpit.config.where import Where
+from cockpit.profile import load_profile
 
 _VARIANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_PROFILE = load_profile("pytorch")
+
+
+def _profile_pypi_bound() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The profile's ``pypi.bound_variants`` as ``[storage.pypi_bound]`` holds them: variant -> platforms.
+
+    The profile pairs a platform with ``stable_cuda``, ``cpu`` or ``""`` (no local version, as on macOS,
+    whose wheels live in the ``cpu`` sub-index); the stable CUDA is the profile's ``variants.stable_cuda``.
+    """
+    stable = "cu" + _PROFILE.text("variants.stable_cuda").replace(".", "")
+    table: dict[str, list[str]] = {}
+    for platform, which in _PROFILE.value("pypi.bound_variants"):
+        variant = stable if which == "stable_cuda" else which or "cpu"
+        table.setdefault(variant, []).append(platform)
+    return tuple((variant, tuple(platforms)) for variant, platforms in table.items())
+
+
+class S3Prefix(Kind):
+    """``s3://bucket/prefix/``, where ``{package}`` and ``{version}`` are filled in."""
+
+    expected = "an S3 URL such as s3://bucket/{package}-{version}-pypi-staging/"
+
+    def read(self, where: Where, key: str, value: Any) -> Any:
+        url = Text().read(where, key, value).strip()
+        bucket = url.removeprefix("s3://").partition("/")[0]
+        if url and (not url.startswith("s3://") or not bucket or any(c.isspace() for c in url)):
+            raise where.fail(key, self.expected, url)
+        return url
 
 
 class Variants(Kind):
@@ -66,8 +95,30 @@ class StorageConfig:
         Texts(), "Python tags every platform must have (cp312 ...); empty: from the support policy.", default=()
     )
     free_threaded: bool = key(Flag(), "Whether free-threaded wheels (cp313t ...) are expected too.", default=False)
-    size_limit_mb: float = key(Number(minimum=1), "Wheels over this size, in MB, fail.", default=1000.0)
-    size_warn_mb: float = key(Number(minimum=1), "Wheels over this size, in MB, warn.", default=850.0)
+    size_limit_mb: float = key(
+        Number(minimum=1),
+        "PyPI-bound wheels ([storage.pypi_bound]) over this size, in MB, fail; other wheels are judged against "
+        "their own variant's history.",
+        default=_PROFILE.number("pypi.size_limit_mb"),
+    )
+    size_warn_mb: float = key(Number(minimum=1), "PyPI-bound wheels over this size, in MB, warn.", default=850.0)
+    size_jump_ratio: float = key(
+        Number(minimum=1),
+        "A wheel this many times the size of the same wheel (package, variant, Python tag, platform) in the "
+        "previous RC or release is amber.",
+        default=_PROFILE.number("sizes.jump_ratio"),
+    )
+    size_jump_mb: float = key(
+        Number(minimum=0),
+        "A wheel this many MB larger than the same wheel in the previous RC or release is amber.",
+        default=_PROFILE.number("sizes.jump_mb"),
+    )
+    pypi_bound: tuple[tuple[str, tuple[str, ...]], ...] = key(
+        Variants(),
+        "The wheels that go to PyPI and face its size limit: variant = platform tags (globs; the cpu entry also "
+        "covers wheels without a local version). The rest stay on the download site.",
+        default=_profile_pypi_bound(),
+    )
     release_date: str = key(Text(), "The release's ISO date, for the Python support policy.", default="")
     variants: tuple[tuple[str, tuple[str, ...]], ...] = key(
         Variants(),
@@ -81,6 +132,18 @@ class StorageConfig:
         "The channel the wheels are staged in for PyPI (<index_url>/whl/<channel>/<package>/); the checklist reads it.",
         default="",
         example="staging",
+    )
+    staging_prefix: str = key(
+        S3Prefix(),
+        "The private S3 prefix the wheels are staged in for PyPI ({package}, {version} filled in); set, the "
+        "staging gate reads it (boto3, the standard AWS credentials) instead of staging_channel.",
+        default="",
+        example=_PROFILE.text("pypi.staging_prefix"),
+    )
+    staging_endpoint_url: str = key(
+        Text(trim=lambda url: url.strip().rstrip("/")),
+        "An S3-compatible server to read staging_prefix from instead of AWS (a mirror, an emulator).",
+        default="",
     )
     staging_platforms: tuple[str, ...] = key(
         Texts(), "The platforms PyPI gets; empty: every platform of the indexes.", default=(), example=pytorch.PLATFORMS

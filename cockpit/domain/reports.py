@@ -67,6 +67,14 @@ class StorageGateReport:
     pypi_gate: Gate
     # the wheel sizes at each RC: tag -> filename -> bytes, the recorded RCs with this load's observation
     rc_sizes: dict[str, dict[str, int]] = field(default_factory=dict)
+    # ``wheel_sizes``: each wheel against the same variant of the previous RC and release (None: not judged)
+    sizes_gate: Gate | None = None
+    # the previous release's label (``v2.4.1``) and the sizes of its wheels that have a counterpart in this
+    # RC (filename -> bytes; empty when the stable channel has none): with ``rc_sizes``, each variant's history
+    release_sizes: tuple[str, dict[str, int]] = ("", {})
+    size_flagged: tuple[str, ...] = ()  # the wheels ``wheel_sizes`` flags (over PyPI's limit, or a jump)
+    # ``[storage.pypi_bound]``: variant -> platform globs of the wheels that face PyPI's limit
+    pypi_bound: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,8 @@ def pypi_staged(backend: Ports) -> Gate:
     from cockpit.services.support_policy import default_python_tags
 
     st, version = backend.config.storage, backend.config.release.version
+    if st.staging_prefix and st.packages:
+        return _staged_on_s3(backend)
     index = backend.wheel_index
     if index is None or not st.packages or not st.staging_channel:
         return _not_configured(
@@ -158,6 +160,45 @@ def pypi_staged(backend: Ports) -> Gate:
     return staged_gate(
         replace(report, absent_pages=()), channel=st.staging_channel, published=published, version=version
     )
+
+
+def _staged_on_s3(backend: Ports) -> Gate:
+    """``pypi_staged`` from the private S3 prefix (``[storage] staging_prefix``), each package's listing
+    against the PyPI-bound platforms and Python tags; unreadable staging is amber with the reason."""
+    from cockpit.domain.staging import StagingTrouble
+    from cockpit.errors import StagingUnreadable, StorageError
+    from cockpit.loaders.storage import release_date
+    from cockpit.services.staging_gate import staged_on_s3, staging_gate, staging_url, unreadable_gate
+    from cockpit.services.support_policy import default_python_tags
+
+    st, version = backend.config.storage, backend.config.release.version
+    tags = st.python_tags or default_python_tags(release_date(backend), free_threaded=st.free_threaded)
+    platforms = st.staging_platforms or tuple(dict.fromkeys(p for _v, ps in st.pypi_bound for p in ps))
+    staging = backend.staging
+    gates = []
+    for package in st.packages:
+        url = staging_url(st.staging_prefix, package, version)
+        if staging is None:
+            gates.append(unreadable_gate(StagingTrouble.NO_LIBRARY, f"{url}: no S3 reader configured"))
+            continue
+        try:
+            listing = staging.listing(url)
+        except StagingUnreadable as exc:
+            return unreadable_gate(exc.trouble, exc.message)  # the same reason for every package
+        except StorageError as exc:
+            return unreadable_gate(StagingTrouble.UNREACHABLE, str(exc))
+        gates.append(
+            staging_gate(
+                listing,
+                package=package,
+                version=version,
+                python_tags=tags,
+                platforms=platforms,
+                limit_mb=st.size_limit_mb,
+            )
+        )
+    published = any(version in vs for vs in _pypi_versions(backend, st.packages).values())
+    return staged_on_s3(gates, published=published, version=version)
 
 
 def _pypi_versions(backend: Ports, packages: tuple[str, ...]) -> dict[str, list[str]]:

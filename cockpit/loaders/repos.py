@@ -28,7 +28,16 @@ if TYPE_CHECKING:
     from cockpit.domain.checklist import ChecklistStep
     from cockpit.domain.reports import CIReport, StorageGateReport
     from cockpit.loaders.shared import SharedResults
-    from cockpit.ports import GitHubPort, GitPort, Ports, PyPIPort, SessionState, StepRunnerPort, WheelIndexPort
+    from cockpit.ports import (
+        GitHubPort,
+        GitPort,
+        Ports,
+        PyPIPort,
+        SessionState,
+        StagingPort,
+        StepRunnerPort,
+        WheelIndexPort,
+    )
 
 PARALLEL = 2
 """Libraries loaded at once: each branch diff keeps a core busy with git."""
@@ -84,6 +93,10 @@ class RepoPorts:
     @property
     def pypi(self) -> PyPIPort | None:
         return self.base.pypi
+
+    @property
+    def staging(self) -> StagingPort | None:
+        return self.base.staging
 
     @property
     def step_runner(self) -> StepRunnerPort:

@@ -12,6 +12,8 @@ from cockpit.domain.reports import StorageGateReport
 from cockpit.errors import ConfigError, GitError, ProjectNotFound, ReadOnlyError, StateError, StorageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cockpit.domain.artifacts import ExpectedArtifact, IndexFile
     from cockpit.ports import Ports
 
@@ -29,8 +31,9 @@ def release_date(backend: Ports) -> date:
     return backend.clock().date()
 
 
-def rc_size_history(backend: Ports, found: list[IndexFile]) -> dict[str, dict[str, int]]:
-    """The recorded sizes of earlier RCs, with the ones just observed under the clone's newest RC tag.
+def rc_size_history(backend: Ports, found: list[IndexFile]) -> tuple[dict[str, dict[str, int]], str]:
+    """The recorded sizes of earlier RCs, with the ones just observed under the clone's newest RC tag
+    (returned beside them; "" when the clone has none).
 
     The test channel holds only the current RC's files, so this load's sizes are recorded in the
     session state (not in a read-only session: there they are shown, not kept). A clone that cannot
@@ -45,16 +48,17 @@ def rc_size_history(backend: Ports, found: list[IndexFile]) -> dict[str, dict[st
     try:
         tags = rc_tags(backend.git.tags(), backend.config.release.version)
     except (GitError, OSError):
-        return recorded
+        return recorded, ""
     if not tags:
-        return recorded
+        return recorded, ""
     if not backend.read_only and not state.read_only and observed:
         with suppress(StateError, ReadOnlyError):  # the gate does not hang on the history; the state pane says why
             state.record_rc_sizes(tags[-1], observed)
-    return with_current(recorded, tags[-1], observed)
+    return with_current(recorded, tags[-1], observed), tags[-1]
 
 
 def load_storage(backend: Ports) -> StorageGateReport:
+    from cockpit.loaders.sizes import wheel_sizes
     from cockpit.services.storage import (
         expected_artifacts,
         pypi_gate,
@@ -62,6 +66,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
         validate_rc,
     )
     from cockpit.services.support_policy import default_python_tags
+    from cockpit.services.variant_sizes import pypi_matcher
 
     st, version = backend.config.storage, backend.config.release.version
     if backend.wheel_index is None or not st.packages:
@@ -98,6 +103,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
         size_warn_mb=st.size_warn_mb,
         index_url=st.index_url,
         absent=absent,
+        goes_to_pypi=_faces_limit(pypi_matcher(st.pypi_bound)),
     )
     report = replace(report, absent_pages=tuple(not_found))
     versions: list[str] = []
@@ -106,11 +112,31 @@ def load_storage(backend: Ports) -> StorageGateReport:
             versions.extend(backend.pypi.versions(package))
     published = version in versions
     report = replace(report, published_on_pypi=published, pypi_versions=tuple(versions))
+    rc_sizes, tag = rc_size_history(backend, found)
+    sizes_gate, release_sizes, flagged = wheel_sizes(backend, found, rc_sizes, tag)
     result = StorageGateReport(
         report=report,
         gate=storage_gate(report),
         pypi_gate=pypi_gate(published, version),
-        rc_sizes=rc_size_history(backend, found),
+        rc_sizes=rc_sizes,
+        sizes_gate=sizes_gate,
+        release_sizes=release_sizes,
+        size_flagged=flagged,
+        pypi_bound=st.pypi_bound,
     )
     backend.shared.pypi_gate = result.pypi_gate  # the checklist actions lock the PyPI step on it
     return result
+
+
+def _faces_limit(goes_to_pypi: Callable[[str, str], bool]) -> Callable[[IndexFile], bool]:
+    """Whether an index file faces PyPI's limit: its sub-index's variant (or its local version, in the
+    plain index) and its platform are PyPI-bound."""
+    from cockpit.services.wheel_names import parse_wheel_filename
+
+    def faces(file: IndexFile) -> bool:
+        wheel = parse_wheel_filename(file.filename)
+        if wheel is None:
+            return True
+        return goes_to_pypi(file.variant or wheel.local_version, wheel.platform)
+
+    return faces

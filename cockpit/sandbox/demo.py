@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -148,8 +149,11 @@ def _repoint_origin(world: World) -> None:
         subprocess.run(["git", "-C", clone, "remote", "set-url", "origin", remote], check=True, capture_output=True)
 
 
-def write_config(world: World, directory: Path, *, github_url: str, index_url: str) -> Path:
-    """Write the ``cockpit.toml`` that points the real adapters at the emulators."""
+def write_config(world: World, directory: Path, *, github_url: str, index_url: str, s3_url: str | None = None) -> Path:
+    """Write the ``cockpit.toml`` that points the real adapters at the emulators.
+
+    ``s3_url``: None stages for PyPI in the index's staging channel; otherwise in the S3 prefix, read from
+    the S3 emulator at ``s3_url`` ("": none could start, and the staging gate says why)."""
     core = world.repository
     ci = []
     branches = {lib["repository"]: lib["branch"] for lib in world.libraries}
@@ -180,7 +184,8 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             **({"platforms": list(world.platforms)} if world.platforms else {}),
             "python_tags": list(world.python_tags),
             **({"variants": {v: list(p) for v, p in world.variants.items()}} if world.variants else {}),
-            **_staging_keys(world),
+            "pypi_bound": _pypi_bound(world),
+            **_staging_keys(world, s3_url),
         },
         "state": {"path": str(directory / STATE_NAME)},
         **({"schedule": world.schedule} if world.schedule else {}),
@@ -193,13 +198,27 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
     return path
 
 
-def _staging_keys(world: World) -> dict:
-    """Where the world stages its PyPI wheels (none in a world cached before staging existed)."""
+def _pypi_bound(world: World) -> dict[str, list[str]]:
+    """The world's PyPI-bound wheels: one variant a platform; every wheel of a world without variants."""
+    from cockpit.sandbox.world_wheels import PYPI_BOUND
+
+    if not world.variants:
+        return {"cpu": ["*"]}  # the cpu entry covers the wheels without a local version
+    return {v: list(p) for v, p in PYPI_BOUND.items() if v in world.variants}
+
+
+def _staging_keys(world: World, s3_url: str | None = None) -> dict:
+    """Where the world stages its PyPI wheels (none in a world cached before staging existed): the index's
+    staging channel, or the S3 prefix (``s3_url``: the emulator's endpoint, "" when none runs)."""
+    from cockpit.sandbox.s3_server import PREFIX
     from cockpit.sandbox.world_promotion import STAGED, STAGING
 
     if not any(w.channel == STAGING for w in world.wheels):
         return {}
-    return {"staging_channel": STAGING, "staging_platforms": list(STAGED)}
+    if s3_url is None:
+        return {"staging_channel": STAGING, "staging_platforms": list(STAGED)}
+    endpoint = {"staging_endpoint_url": s3_url} if s3_url else {}
+    return {"staging_prefix": PREFIX, **endpoint, "staging_platforms": list(STAGED)}
 
 
 def _library_entries(world: World) -> list[dict]:
@@ -267,11 +286,15 @@ def seed_rc_sizes(config: Config, world: World) -> int:
 class SandboxServers:
     """The GitHub and wheel-index emulators for one world, on ephemeral 127.0.0.1 ports."""
 
-    def __init__(self, world: World, *, owned: bool = False) -> None:
+    def __init__(self, world: World, *, owned: bool = False, s3: bool = False) -> None:
         """``owned``: nothing else uses ``world`` (it was just loaded), so the GitHub emulator may
-        change it in place instead of a copy."""
+        change it in place instead of a copy. ``s3``: stage for PyPI on S3, as PyTorch does: moto's S3
+        server when boto3 and moto are installed (``s3_url``; ``s3_missing`` says why not)."""
         self.world = world
         self.owned = owned
+        self.s3 = s3
+        self.s3_url = ""
+        self.s3_missing = ""
         self._stack = ExitStack()
         self.github: GitHubEmulator | None = None
         self.index: IndexEmulator | None = None
@@ -288,7 +311,33 @@ class SandboxServers:
         self._stack.callback(self.github.stop)
         self.index_url = self.index.start()
         self._stack.callback(self.index.stop)
+        if self.s3:
+            self._start_s3()
         return self
+
+    def _start_s3(self) -> None:
+        from cockpit.sandbox.s3_server import CREDENTIALS, S3Emulator, missing
+
+        self.s3_missing = missing()
+        if self.s3_missing:
+            return
+        emulator = S3Emulator(self.world)
+        self.s3_url = emulator.start()
+        self._stack.callback(emulator.stop)
+        # The standard AWS chain finds the emulator's keys first: never the user's own for a sandbox.
+        saved = {name: os.environ.get(name) for name in (*CREDENTIALS, "AWS_PROFILE", "AWS_SESSION_TOKEN")}
+        os.environ.pop("AWS_PROFILE", None)
+        os.environ.pop("AWS_SESSION_TOKEN", None)
+        os.environ.update(CREDENTIALS)
+        self._stack.callback(_restore_environment, saved)
 
     def __exit__(self, *exc) -> None:
         self._stack.close()
+
+
+def _restore_environment(saved: dict[str, str | None]) -> None:
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value

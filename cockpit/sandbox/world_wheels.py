@@ -47,6 +47,9 @@ VARIANTS = {
     "xpu": (LINUX, WIN),
 }
 PLATFORMS = (X86, ARM, WIN, MAC)  # the stable channel's previous release
+# The wheels that go to PyPI and face its limit, one variant a platform as PyTorch's do
+# ([storage.pypi_bound]); the rest stay on the download site, judged against their own history.
+PYPI_BOUND = {"cu126": (X86,), "cu128": (ARM,), "cpu": (WIN, MAC)}
 PYTHON_TAGS = ("cp310", "cp311", "cp312", "cp313", "cp313t")
 PREVIOUS_TAGS = ("cp39", "cp310", "cp311", "cp312")
 MB = 1024 * 1024

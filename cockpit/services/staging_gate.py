@@ -13,10 +13,11 @@ from fnmatch import fnmatchcase
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.staging import StagingListing, StagingTrouble
+from cockpit.gates import gate_title
 from cockpit.services.wheel_names import normalise_name, parse_wheel_filename
 
-NAME = "pypi_staging"
-TITLE = "PyPI staging"
+NAME = "pypi_staged"  # the checklist's gate (cockpit/gates/pypi_staged.py), read from S3 when configured
+TITLE = gate_title(NAME)
 MB = 1_000_000
 
 
@@ -70,3 +71,17 @@ def staging_gate(
     if problems:
         return Gate(NAME, TITLE, GateStatus.RED, f"{len(problems)} problem(s) at {listing.url}", tuple(problems))
     return Gate(NAME, TITLE, GateStatus.GREEN, f"{len(wheels)} wheel(s) of {package} {version} staged", ())
+
+
+def staged_on_s3(gates: Sequence[Gate], *, published: bool, version: str) -> Gate:
+    """One ``pypi_staged`` gate over each package's: the worst status, every reason; red once PyPI has the
+    version (staged files can no longer be uploaded)."""
+    if published:
+        return Gate(
+            NAME, TITLE, GateStatus.RED, f"{version} is already on PyPI: staged files can no longer be uploaded"
+        )
+    if len(gates) == 1:
+        return gates[0]
+    status = max((g.status for g in gates), key=lambda s: s.rank, default=GateStatus.UNKNOWN)
+    summary = "; ".join(g.summary for g in gates if g.status is status)
+    return Gate(NAME, TITLE, status, summary, tuple(d for g in gates for d in g.details))

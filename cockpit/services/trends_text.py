@@ -6,7 +6,7 @@ for a pasted report and for a terminal without the chart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from cockpit.domain.reports import ReleaseDays, ReleasePicture
@@ -14,6 +14,7 @@ from cockpit.services.burn_marks import burn_down_marks, legend, mark_line
 from cockpit.services.markdown import md_code, md_text
 from cockpit.services.rc_sizes import RCSizes, growing_towards_limit, megabytes, rc_size_series, short_tag
 from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
+from cockpit.services.variant_sizes import pypi_matcher, size_key
 
 BARS = "▁▂▃▄▅▆▇█"
 OUTCOME_MARK = {"pass": "✓", "fail": "✗", "pending": "·"}
@@ -104,8 +105,9 @@ def ci_history_lines(strips: Sequence[CIStrip]) -> list[str]:
     return rows
 
 
-def rc_size_lines(series: RCSizes) -> list[str]:
-    """A small table: each family's largest wheel, its size in MB at each RC, and the limit."""
+def rc_size_lines(series: RCSizes, goes_to_pypi: Callable[[str], bool] | None = None) -> list[str]:
+    """A small table: each family's largest wheel, its size in MB at each RC, and PyPI's limit where it
+    faces it (``goes_to_pypi(filename)``; None: every wheel does); a download-site wheel shows "-"."""
     if not series.wheels:
         return []
     limit = megabytes(series.limit_bytes)
@@ -117,14 +119,29 @@ def rc_size_lines(series: RCSizes) -> list[str]:
         f"| Wheel | {rcs} | Limit |",
         "|---|" + "---:|" * len(series.tags) + "---:|",
     ]
+    bound = [w for w in series.wheels if goes_to_pypi is None or goes_to_pypi(w.filename)]
     for wheel in series.wheels:
-        cells = " | ".join(_size_cell(series, s) for s in wheel.sizes)
-        rows.append(f"| {md_code(wheel.filename)} | {cells} | {limit} |")
-    growing = growing_towards_limit(series)
+        faces = wheel in bound
+        cells = " | ".join(_size_cell(series, s) if faces else megabytes(s) for s in wheel.sizes)
+        rows.append(f"| {md_code(wheel.filename)} | {cells} | {limit if faces else '-'} |")
+    growing = growing_towards_limit(series, bound)
     if growing:
         names = ", ".join(md_code(w.filename) for w in growing)
         rows += ["", f"Growing towards the limit (90% or more of it now): {names}"]
     return rows
+
+
+def faces_pypi_limit(bound: Sequence[tuple[str, Sequence[str]]]) -> Callable[[str], bool] | None:
+    """Whether a wheel (by filename) faces PyPI's limit under ``[storage.pypi_bound]``; None without one."""
+    if not bound:
+        return None
+    goes_to_pypi = pypi_matcher(bound)
+
+    def faces(filename: str) -> bool:
+        key = size_key(filename)
+        return key is None or goes_to_pypi(key[1], key[3])
+
+    return faces
 
 
 def _size_cell(series: RCSizes, size: int | None) -> str:
@@ -143,5 +160,8 @@ def trends_markdown(picture: ReleasePicture, today: date) -> list[str]:
     if picture.ci is not None:
         lines += ci_history_lines([ci_strip(h) for h in picture.ci.history])
     if picture.storage is not None:
-        lines += rc_size_lines(rc_size_series(picture.storage.rc_sizes, picture.storage.report.size_limit_mb))
+        storage = picture.storage
+        lines += rc_size_lines(
+            rc_size_series(storage.rc_sizes, storage.report.size_limit_mb), faces_pypi_limit(storage.pypi_bound)
+        )
     return lines

@@ -22,9 +22,10 @@ from textual.widgets import Sparkline, Static
 
 from cockpit.domain.reports import ReleaseDays
 from cockpit.services.burn_marks import Mark, burn_down_marks, legend, mark_line
-from cockpit.services.rc_sizes import RCSizes, WheelSizes, megabytes, rc_size_series, short_tag
+from cockpit.services.rc_sizes import megabytes, short_tag
 from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
 from cockpit.services.trends_text import BARS
+from cockpit.services.variant_sizes import VariantSeries, history_of, pypi_matcher, variant_series
 
 if TYPE_CHECKING:
     from cockpit.domain.reports import CIReport, MilestoneReport, PicksReport, StorageGateReport
@@ -143,7 +144,9 @@ class TrendsSection(VerticalScroll):
         if ci is not None:
             self.show_ci([ci_strip(h) for h in ci.history])
         if storage is not None:
-            self.show_sizes(rc_size_series(storage.rc_sizes, storage.report.size_limit_mb))
+            history = history_of(storage.rc_sizes, storage.release_sizes)
+            series = variant_series(history, pypi_matcher(storage.pypi_bound), storage.size_flagged)
+            self.show_sizes(series, storage.report.size_limit_mb)
 
     def show_burn_down(self, picture: BurnDown, days: ReleaseDays | None = None) -> None:
         series = picture.open_items
@@ -172,41 +175,59 @@ class TrendsSection(VerticalScroll):
         lines = [ci_line(s) for s in strips]
         self.query_one("#trend-ci", Static).update(Content("\n").join(lines) if lines else Content("no runs read"))
 
-    def show_sizes(self, series: RCSizes) -> None:
-        rcs, limit = ", ".join(short_tag(t) for t in series.tags), megabytes(series.limit_bytes)
+    def show_sizes(self, series: Sequence[VariantSeries], limit_mb: float) -> None:
+        builds = ", ".join(short_tag(label) for label in series[0].labels) if series else ""
         words = (
-            f"the largest wheel of each package and variant at {rcs}, against the {limit} MB limit"
-            if series.wheels
+            f"each variant's largest wheel at {builds}; PyPI-bound ones against the {limit_mb:.0f} MB limit, "
+            "the rest against their own history"
+            if series
             else "no RC recorded yet"
         )
         self.query_one("#trend-sizes-heading", Static).update(Content(f"RC sizes: {words}"))
-        lines = [size_line(series, w) for w in series.wheels]
+        lines = [size_line(s, limit_mb * MB) for s in series]
         self.query_one("#trend-sizes", Static).update(Content("\n").join(lines) if lines else Content(""))
 
 
 SIZE_LABEL_WIDTH = 24
+MB = 1_000_000
 
 
-def size_line(series: RCSizes, wheel: WheelSizes) -> Content:
-    """``torchlet cu126   ▆█  930.0 → 1061.2 MB at rc2, 106% of the limit`` (from the first recorded RC):
-    one bar an RC, its height the share of the limit, red over it, amber from 90%."""
+def size_line(series: VariantSeries, limit: float) -> Content:
+    """One variant's history, one bar a build, oldest first. A PyPI-bound variant's bars are its share of
+    PyPI's limit (red over it, amber from 90%): ``torchlet cu126  ▆█  930.0 → 1061.2 MB at rc2, 106% of
+    PyPI's limit``. A download-site variant's are its share of its own largest build, amber when its
+    newest wheel jumped: ``torchlet rocm6.3  ▇█  780.0 → 803.1 MB at rc2, +3% on rc1``."""
+    top = max((s for s in series.sizes if s is not None), default=0)
+    scale = limit if series.goes_to_pypi else float(top or 1)
+    newest, before = series.newest, series.before
+    last = max((i for i, s in enumerate(series.sizes) if s is not None), default=-1)
     cells: list[tuple[str, str]] = []
-    for size in wheel.sizes:
+    for i, size in enumerate(series.sizes):
         if size is None:
             cells.append(("·", "$foreground-muted"))
             continue
-        share = series.share(size)
-        bar = BARS[min(len(BARS) - 1, max(0, round(share * (len(BARS) - 1))))]
-        cells.append((bar, "$cockpit-fail" if share > 1 else "$cockpit-pending" if share >= 0.9 else "$cockpit-pass"))
-    newest = wheel.newest
-    share = series.share(newest) if newest is not None else 0.0
-    at = next((short_tag(t) for t, s in zip(reversed(series.tags), reversed(wheel.sizes), strict=True) if s), "")
-    known = [s for s in wheel.sizes if s is not None]
-    before = f"{megabytes(known[0])} → " if len(known) > 1 else ""
-    tail = f"  {before}{megabytes(newest)} MB at {at}, {share:.0%} of the limit"
-    style = "$cockpit-fail" if share > 1 else "$cockpit-pending" if share >= 0.9 else "$foreground-muted"
-    name = wheel.family[: SIZE_LABEL_WIDTH - 1].ljust(SIZE_LABEL_WIDTH)
-    return Content.assemble((name, "$foreground-muted"), *cells, (tail, style))
+        bar = BARS[min(len(BARS) - 1, max(0, round(size / scale * (len(BARS) - 1))))]
+        style = _size_style(series, size / limit, "$cockpit-pass")
+        cells.append((bar, style if series.goes_to_pypi or i == last else "$cockpit-pass"))
+    if newest is None:
+        return Content.assemble((series.variant[: SIZE_LABEL_WIDTH - 1].ljust(SIZE_LABEL_WIDTH), "$foreground-muted"))
+    at, size = newest
+    tail = f"  {megabytes(before[1]) + ' → ' if before else ''}{megabytes(size)} MB at {short_tag(at)}"
+    if series.goes_to_pypi:
+        tail += f", {size / limit:.0%} of PyPI's limit"
+    elif before:
+        tail += f", {size / before[1] - 1:+.0%} on {short_tag(before[0])}"
+    name = series.variant[: SIZE_LABEL_WIDTH - 1].ljust(SIZE_LABEL_WIDTH)
+    return Content.assemble((name, "$foreground-muted"), *cells, (tail, _size_style(series, size / limit)))
+
+
+def _size_style(series: VariantSeries, share: float, calm: str = "$foreground-muted") -> str:
+    """Red over PyPI's limit and amber from 90% of it for a PyPI-bound variant; amber for a flagged jump."""
+    if series.goes_to_pypi and share > 1:
+        return "$cockpit-fail"
+    if (series.goes_to_pypi and share >= 0.9) or series.flagged:
+        return "$cockpit-pending"
+    return calm
 
 
 def ci_line(strip: CIStrip) -> Content:

@@ -246,7 +246,8 @@ def storage_report() -> StorageGateReport:
     report = StorageReport("https://download.example/whl/test/torchlet/", problems=problems)
     gate = Gate("rc_artifacts", "RC artifacts valid", RED, "2 problems: 1 missing, 1 over 850 MB")
     pypi = Gate("pypi_not_published", "Not yet on PyPI", GREEN, "2.5.0 not on PyPI yet")
-    return StorageGateReport(report, gate, pypi)
+    sizes = Gate("wheel_sizes", "Wheel sizes", GREEN, "41 wheel(s) within their variant's history")
+    return StorageGateReport(report, gate, pypi, sizes_gate=sizes)
 
 
 def _step(sid, section, title, kind=StepKind.MANUAL, gate=None, **kw):

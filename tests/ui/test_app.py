@@ -71,6 +71,7 @@ async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
             "branch_diff_clean",
             "rc_artifacts",
             "pypi_not_published",
+            "wheel_sizes",
             "checklist",
         }
 

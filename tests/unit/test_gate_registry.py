@@ -122,7 +122,7 @@ def test_what_the_declarations_give_the_overview_the_verdict_and_the_libraries()
     assert GATE_PANES["rc_artifacts"] == ("0", "Overview (RC artifacts)")
     assert GATE_PANES["branch_diff_clean"] == ("4", "Branch diff")
     assert "checklist" not in GATE_PANES and "rc_health" not in GATE_PANES
-    assert names_on("overview") == ("rc_artifacts", "pypi_not_published")
+    assert names_on("overview") == ("rc_artifacts", "pypi_not_published", "wheel_sizes")
     assert names_on("branch") == ("branch_diff_clean",) and names_on("triage") == ()
 
 
@@ -140,9 +140,10 @@ def test_a_gate_is_read_from_its_panes_report_as_declared():
     class Storage:
         gate = Gate("rc_artifacts", "RC artifacts valid", GateStatus.RED, "2 wheels missing")
         pypi_gate = Gate("pypi_not_published", "Not yet on PyPI", GateStatus.GREEN, "not yet")
+        sizes_gate = Gate("wheel_sizes", "Wheel sizes", GateStatus.AMBER, "1 wheel(s) grew against their variant")
 
     read = [spec.read(Storage()) for spec in cockpit.gates.on_pane("overview") if spec.read]
-    assert read == [Storage.gate, Storage.pypi_gate]
+    assert read == [Storage.gate, Storage.pypi_gate, Storage.sizes_gate]
 
 
 def test_a_library_gate_is_known_by_its_repository_name():

@@ -117,7 +117,7 @@ def test_the_demo_serves_its_sandbox_release_to_browsers(monkeypatch, tmp_path, 
     served: dict[str, object] = {}
 
     class Servers:
-        def __init__(self, world, owned):
+        def __init__(self, world, owned, s3=False):
             self.github_url = self.index_url = "http://127.0.0.1:1"
 
         def __enter__(self):
