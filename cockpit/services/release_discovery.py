@@ -212,15 +212,15 @@ def suggest_workflows(on_branch: Sequence[str], on_rc_tag: Sequence[str] = (), l
 
     ``binary``: the one workflow that ran on the RC tag but not on the branch and is named like a build.
     ``binaries``: the known binary-build workflows (``linux-binary-manywheel`` and siblings) that ran on
-    the RC tag, as the runs spell them; before any RC tag run, those the workflow list has.
+    the RC tag, as the runs spell them, in the profile's order; before any RC tag run, those the
+    workflow list has.
     """
     names = tuple(sorted({n for n in on_branch if n}))
     by_fold = {n.casefold(): n for n in listed if n} | {n.casefold(): n for n in names}
     usual = tuple(by_fold[u.casefold()] for u in USUAL_REQUIRED if u.casefold() in by_fold)
     builds = [n for n in dict.fromkeys(on_rc_tag) if n and n not in names and _BINARY_WORDS.search(n)]
-    known = {b.casefold() for b in USUAL_BINARY}
-    source = on_rc_tag if any(on_rc_tag) else listed
-    binaries = tuple(n for n in dict.fromkeys(source) if n and n.casefold() in known)
+    source = {n.casefold(): n for n in (on_rc_tag if any(on_rc_tag) else listed) if n}
+    binaries = tuple(source[b.casefold()] for b in USUAL_BINARY if b.casefold() in source)  # the profile's order
     seen = set(by_fold.values())
     unmatched = tuple(check_names(USUAL_REQUIRED, seen)) if seen else ()
     unmatched = tuple(w for w in unmatched if w.near is None or w.near.casefold() != w.configured.casefold())
