@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from cockpit.errors import ConfigError
@@ -147,7 +147,9 @@ def parse_profile(name: str, data: Mapping[str, Any]) -> Profile:
 
 def _read(name: str) -> dict[str, Any]:
     try:
-        text = resources.files("cockpit.profiles").joinpath(f"{name}.toml").read_text(encoding="utf-8")
+        # beside this module, read as a plain file: the config loads it at every start, and
+        # importlib.resources would cost that start more than the parse itself
+        text = (Path(__file__).with_name("profiles") / f"{name}.toml").read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ProfileError(f"no profile named {name!r} (expected cockpit/profiles/{name}.toml)") from None
     try:
