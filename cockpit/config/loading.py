@@ -72,6 +72,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         evidence=doc.evidence,
         core_name=name,
         rc_tag_pattern=rel.rc_tag_pattern,
+        tracker_titles=rel.tracker_titles,
         warnings=tuple(top.warnings),
     )
     if not doc.repo:

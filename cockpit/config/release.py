@@ -95,7 +95,7 @@ class ReleaseTable:
     tracker_titles: tuple[str, ...] = key(
         TitleForms(),
         "The forms of the tracker issue's title ({version}, {version_short}; any one, ignoring case), "
-        "by which 'cockpit init' finds it.",
+        "by which 'cockpit init' finds it; the cherry-pick pane notes a tracker titled otherwise.",
         default=pytorch.TRACKER_TITLES,
     )
     name: str | None = key(

@@ -91,3 +91,20 @@ def test_an_old_validate_binaries_title_is_a_warning_not_an_error():
     assert "evidence.validate_binaries.title' is no longer used" in warning
     assert "run-name" in warning
     assert config.evidence.validate_binaries is not None
+
+
+def test_a_tracker_titled_in_no_form_is_noted_without_changing_the_verdict():
+    from cockpit.domain.gates import Gate, GateStatus
+    from cockpit.domain.reports import PicksReport
+    from cockpit.loaders.picks import _titled_as_a_tracker
+
+    forms = parse_config(PATH, doc()).tracker_titles
+    gate = Gate("picks_clear", "Picks", GateStatus.GREEN, "all clear")
+    newer = PicksReport(186934, "[v.2.9.0] Release Tracker", (), (), gate)
+    assert _titled_as_a_tracker(newer, forms, "2.9.0") is newer
+    wrong = _titled_as_a_tracker(PicksReport(58518, "[v2.8.0] Release Tracker", (), (), gate), forms, "2.9.0")
+    assert wrong.gate.status is GateStatus.GREEN
+    assert wrong.gate.details == (
+        "#58518 is titled '[v2.8.0] Release Tracker', not '[v2.9.0] Release Tracker' or "
+        "'[v.2.9.0] Release Tracker': this release's?",
+    )
