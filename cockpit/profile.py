@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from cockpit.errors import ConfigError
@@ -147,7 +147,9 @@ def parse_profile(name: str, data: Mapping[str, Any]) -> Profile:
 
 def _read(name: str) -> dict[str, Any]:
     try:
-        text = resources.files("cockpit.profiles").joinpath(f"{name}.toml").read_text(encoding="utf-8")
+        # beside this module, read as a plain file: the config loads it at every start, and
+        # importlib.resources would cost that start more than the parse itself
+        text = (Path(__file__).with_name("profiles") / f"{name}.toml").read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ProfileError(f"no profile named {name!r} (expected cockpit/profiles/{name}.toml)") from None
     try:
@@ -182,24 +184,29 @@ def raw_profile(name: str = "pytorch") -> dict[str, Any]:
     return _read(name)
 
 
-# What each config default should read from the profile, for the config schema to wire
-# (the config module itself is not changed here): config key -> profile key.
+# Which config default reads which profile value: config key -> profile key. The first group is read
+# by ``cockpit.config.pytorch`` (tests/unit/test_config_pytorch_defaults.py checks each default against
+# its profile value); the [storage] and [schedule] ones are still to be wired.
 CONFIG_DEFAULTS: Mapping[str, str] = {
-    "[[ci]] required (CITarget.required_workflows)": "ci.required_workflows",
-    "[[ci]] binary (CITarget.binary_workflow; a list would hold all of them)": "ci.binary_build_workflows",
-    "[git] release_only_patterns (GitConfig.release_only_patterns)": "release_only.markers",
+    "[[ci]] required": "ci.required_workflows",
+    "[[ci]] binary_workflows (for the release's own repository)": "ci.binary_build_workflows",
+    "[git] release_only_patterns": "release_only.markers",
+    "[release] tracker_titles": "titles.tracker",
     "[evidence.validate_binaries] repository": "validate_binaries.repository",
-    "[evidence.validate_binaries] workflow": "validate_binaries.workflow_file",
+    "[evidence.validate_binaries] workflow (the file's name)": "validate_binaries.workflow_file",
     "[evidence.validate_binaries] channel": "validate_binaries.rc_channel",
-    "[evidence.validate_binaries] title (drop: the runs have no run-name)": "validate_binaries.event",
+    "[evidence.validate_binaries] branch (empty: this ref)": "validate_binaries.ref",
+    "[evidence.validate_binaries] (runs found by this event; no key)": "validate_binaries.event",
     "[evidence.validation_issue] title": "titles.validation_issue",
     "[evidence.release_matrix_pr] repository": "titles.release_matrix_pr_repository",
     "[evidence.release_matrix_pr] title": "titles.release_matrix_pr",
     "[evidence.published_versions_pr] repository": "titles.published_versions_pr_repository",
     "[evidence.published_versions_pr] title": "titles.published_versions_pr",
     "[evidence.triton_pin_release] pin_path": "triton.pin_file",
-    "[evidence.triton_pin_release] version_path (new)": "triton.version_file",
+    "[evidence.triton_pin_release] version_path": "triton.version_file",
     "[evidence.triton_pin_release] package": "triton.pypi_package",
+    "[storage] variants (the example's Linux tag)": "platform_tags.linux_x86_64",
+    # still to be wired
     "[storage] size_limit_mb (PyPI-bound wheels only)": "pypi.size_limit_mb",
     "[storage] size_warn_mb": "sizes.download_site_ceiling_mb",
     "[storage] size_jump_ratio (new)": "sizes.jump_ratio",

@@ -38,6 +38,13 @@ class GitHubCI(GitHubRest):
         )
         return [self._parsed(partial(parse.run_from, r), what) for r in rows]
 
+    def workflow_names(self, repo: str) -> list[str]:
+        """The names of ``repo``'s workflows as GitHub reports them (their ``name:`` lines, case-sensitive:
+        ``Lint``), from ``GET /repos/{owner}/{repo}/actions/workflows``."""
+        what = f"list the workflows of {repo}"
+        rows = self._pages(f"{repo_path(repo)}/actions/workflows", what, wrap="workflows", limit=500)
+        return [r["name"] for r in rows if isinstance(r, dict) and isinstance(r.get("name"), str) and r["name"]]
+
     def workflow_file_runs(
         self, repo: str, workflow: str, *, branch: str | None = None, limit: int = 100
     ) -> list[WorkflowRun]:

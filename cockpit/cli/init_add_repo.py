@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cockpit.cli.init_discover import Discovery
-from cockpit.cli.init_template import binary_workflow, explained, found_key, release_branch, toml_string, with_note
+from cockpit.cli.init_template import binary_workflows, explained, found_key, release_branch, toml_string, with_note
 
 if TYPE_CHECKING:
     from cockpit.config import Config
@@ -199,7 +199,7 @@ def render_repo(*, name: str, repository: str, version: str, clone: Path, found:
             explained(CITable, "repository", s(repository)),
             explained(CITable, "branch", s(branch)),
             with_note(CITable, "required", found.required, required),
-            binary_workflow(found.binary),
+            binary_workflows(found.binary),
         ]
     return "\n".join(lines) + "\n"
 

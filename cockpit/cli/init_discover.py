@@ -43,7 +43,7 @@ class Discovery:
             rd.USUAL_REQUIRED, "TODO: not looked up (--offline); the usual workflows, check their names"
         )
     )
-    binary: Found = field(default_factory=lambda: Found("", ""))
+    binary: Found = field(default_factory=lambda: Found((), ""))  # [[ci]] binary_workflows
 
     def summary(self) -> list[str]:
         """One line per value, as the config has it: ``milestone = 12   # found: ...``, or ``not found: ...``."""
@@ -54,7 +54,7 @@ class Discovery:
             ("milestone", self.milestone),
             ("tracker_issue", self.tracker),
             ("required", self.required),
-            ("binary_workflow", self.binary),
+            ("binary_workflows", self.binary),
             ("RC tags", self.rc_tags),
         ):
             if found.missing:
@@ -177,20 +177,41 @@ def _tracker(github: Any, repository: str, version: str) -> Found:
 
 
 def _workflows(github: Any, found: Discovery, repository: str, branch: str) -> None:
+    """Required and binary-build workflows, as GitHub names them: from the repository's workflow list,
+    the runs on the release branch and on the newest RC tag. A usual name matching none gets a note
+    offering the near match."""
+    listed = github.workflow_names(repository)
     on_branch = [r.name for r in github.workflow_runs(repository, branch=branch, limit=100)]
     tags = found.rc_tags.value
     on_tag = [r.name for r in github.workflow_runs(repository, branch=tags[-1], limit=100)] if tags else []
-    seen = rd.suggest_workflows(on_branch, on_tag)
-    if not seen.on_branch:
+    seen = rd.suggest_workflows(on_branch, on_tag, listed)
+    warned = "".join(f"; {w.message}" for w in seen.unmatched)
+    _binaries(found, seen, tags[-1] if tags else "", branch, bool(on_tag))
+    if not seen.on_branch and not seen.required:
         found.required = Found(
             rd.USUAL_REQUIRED,
-            f"TODO: no workflow run on {branch} yet; the usual names, check them against the repository's workflows",
+            f"TODO: no workflow run on {branch} yet; the usual names, check them against the repository's "
+            f"workflows{warned}",
         )
+        return
+    if not seen.on_branch:
+        found.required = Found(seen.required, f"found: in the repository's workflows (no run on {branch} yet){warned}")
         return
     others = [n for n in seen.on_branch if n not in seen.required]
     note = f"found: runs on {branch} of {', '.join(seen.on_branch)}"
     if others and seen.required != seen.on_branch:
         note += f"; left out: {', '.join(others)} (add those that must pass)"
-    found.required = Found(seen.required, note)
-    if seen.binary:
-        found.binary = Found(seen.binary, f"found: ran on {tags[-1]} and not on {branch}")
+    found.required = Found(seen.required, note + warned)
+
+
+def _binaries(found: Discovery, seen: rd.Workflows, tag: str, branch: str, tag_runs: bool) -> None:
+    """``[[ci]] binary_workflows``: the known binary builds that ran on the RC tag (before any ran there,
+    those the workflow list has), else the one build-like workflow that ran only on the tag."""
+    if seen.binaries:
+        where = f"ran on {tag}" if tag_runs else "in the repository's workflows"
+        found.binary = Found(seen.binaries, f"found: {where}")
+    elif seen.binary:
+        found.binary = Found((seen.binary,), f"found: ran on {tag} and not on {branch}")
+    else:
+        on = f"ran on {tag}" if tag else "is in the repository (no RC tag yet)"
+        found.binary = Found((), f"TODO: no workflow named like a binary build {on}; list those building the wheels")

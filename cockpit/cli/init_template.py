@@ -16,6 +16,7 @@ from typing import Any
 
 from cockpit.cli.init_discover import Discovery, Found
 from cockpit.config.evidence import EvidenceConfig
+from cockpit.config.pytorch import BINARY_BUILD_WORKFLOWS
 from cockpit.config.reference import toml_text
 from cockpit.config.release import CITable, GitConfig, GitHubConfig, ReleaseTable, StateTable, UITable, release_branch
 from cockpit.config.storage import StorageConfig
@@ -62,11 +63,14 @@ def found_key(schema: type, name: str, found: Found, unset: str) -> str:
     return written if value is not None else written.rsplit("\n", 1)[0] + f"\n# {name} = {unset}"
 
 
-def binary_workflow(found: Found) -> str:
-    """``[[ci]] binary_workflow``: the one found, else commented out."""
-    if found.value:
-        return with_note(CITable, "binary_workflow", found, toml_string(found.value))
-    return explained(CITable, "binary_workflow").rsplit("\n", 1)[0] + '\n# binary_workflow = "wheels"'
+def binary_workflows(found: Found) -> str:
+    """``[[ci]] binary_workflows``: those found (``[]`` when GitHub was read and none was), else, not looked
+    up (``--offline``), commented out: the default, PyTorch's binary builds, applies."""
+    value = "[" + ", ".join(toml_string(name) for name in found.value) + "]"
+    if found.note:
+        return with_note(CITable, "binary_workflows", found, value)
+    usual = "[" + ", ".join(toml_string(name) for name in BINARY_BUILD_WORKFLOWS) + "]"
+    return explained(CITable, "binary_workflows").rsplit("\n", 1)[0] + f"\n# binary_workflows = {usual}"
 
 
 def _shown(value: Any) -> str:
@@ -151,7 +155,7 @@ def render(*, version: str, repository: str, clone: Path, api_url: str, found: D
 {explained(CITable, "repository", s(repository))}
 {explained(CITable, "branch", s(branch))}
 {with_note(CITable, "required", found.required, required)}
-{binary_workflow(found.binary)}
+{binary_workflows(found.binary)}
 {unstable}
 
 # The release candidates' wheels: uncomment to check what is staged in the test channel.

@@ -3,7 +3,8 @@
 Each sub-table turns one checklist step automatic; a step whose sub-table is absent stays a signature.
 Every key has a default that matches PyTorch (``cockpit.config.pytorch``), so ``[evidence.docs_build_entry]``
 alone is enough there. Text keys may use ``{version}`` (2.5.0), ``{version_short}`` (2.5) and ``{channel}``;
-titles are case-insensitive glob patterns (``*`` any text). Unknown keys here are errors, as they always were.
+titles are title forms (``services.title_forms``): one or a list, matched ignoring case, ``*`` any text. Unknown
+keys here are errors, as they always were; a key that is no longer used is a warning.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from cockpit.config import pytorch
-from cockpit.config.kinds import Kind, Number, Repository, Text, key, typed
+from cockpit.config.kinds import Kind, Number, Repository, Text, TitleForms, key, typed
 from cockpit.config.tables import Strict, Table
 from cockpit.config.where import Where
 from cockpit.domain.validation import VALIDATION_ISSUE_TITLE, VALIDATION_PHRASE, unknown_placeholders
@@ -92,6 +93,20 @@ class Pins(Kind):
         return tuple(pins)
 
 
+class Retired(Kind):
+    """A key the cockpit no longer reads: a warning saying why, never an error (old configs keep loading)."""
+
+    __slots__ = ("why",)
+    expected = "nothing (no longer used)"
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def read(self, where: Where, key: str, value: Any) -> Any:
+        where.warn(f"key '{where.dotted(key)}' is no longer used and is ignored: {self.why}")
+        return ""
+
+
 @dataclass(frozen=True, slots=True)
 class ValidateBinariesEvidence:
     """``[evidence.validate_binaries]``: the workflow whose run validates the staged wheels of a channel."""
@@ -101,12 +116,17 @@ class ValidateBinariesEvidence:
     )
     workflow: str = key(Pattern(), "The workflow file.", default=pytorch.VALIDATE_BINARIES_WORKFLOW)
     channel: str = key(Pattern(), "The channel validated.", default=pytorch.VALIDATE_BINARIES_CHANNEL)
-    title: str = key(
-        Pattern(),
-        "The run's title, a pattern ('*' any text): its latest run for this version.",
-        default=pytorch.VALIDATE_BINARIES_TITLE,
+    branch: str = key(
+        Pattern(nonempty=False),
+        "The ref the workflow is dispatched from; its runs are found by it and by event (workflow_dispatch).",
+        default="",
+        default_text=f"{pytorch.VALIDATE_BINARIES_REF!r} (the workflow repository's default branch)",
     )
-    branch: str = key(Pattern(nonempty=False), "The branch the workflow runs on; empty: any.", default="")
+    title: str = key(
+        Retired("the workflow sets no run-name, so its runs are found by file, event, ref and inputs"),
+        "No longer used: the runs carry no title naming the version.",
+        default="",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +148,9 @@ class ValidationIssueEvidence:
     """``[evidence.validation_issue]``: the issue where the release's validation is tracked, found by title."""
 
     repository: str = key(Repository(), "Its repository; empty: the release's.", default="")
-    title: str = key(Pattern(), "The title it is found by.", default=pytorch.VALIDATION_ISSUE_TITLE_PATTERN)
+    title: tuple[str, ...] = key(
+        TitleForms(), "The title forms it is found by (any one).", default=pytorch.VALIDATION_ISSUE_TITLES
+    )
     new_title: str = key(VersionText(), "The title the cockpit opens it with.", default=VALIDATION_ISSUE_TITLE)
 
 
@@ -146,13 +168,13 @@ class PullEvidence:
     """A release-day PR: by number, or the newest PR of ``repository`` whose title matches ``title``."""
 
     repository: str
-    title: str
+    title: tuple[str, ...]
     number: int | None = None
 
 
-def _pull(repository: str, title: str, url: str) -> PullEvidence:
+def _pull(repository: str, title: tuple[str, ...], url: str) -> PullEvidence:
     m = _PULL_URL.match(url)
-    return PullEvidence(m.group(1), "", int(m.group(2))) if m else PullEvidence(repository, title)
+    return PullEvidence(m.group(1), (), int(m.group(2))) if m else PullEvidence(repository, title)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared
@@ -160,7 +182,7 @@ class ReleaseMatrixPR:
     """``[evidence.release_matrix_pr]``: the PR adding the release to the install matrix."""
 
     repository: str = key(Repository(), "Its repository.", default=pytorch.RELEASE_MATRIX_PR[0])
-    title: str = key(Pattern(), "Its title, a pattern.", default=pytorch.RELEASE_MATRIX_PR[1])
+    title: tuple[str, ...] = key(TitleForms(), "Its title forms (any one).", default=(pytorch.RELEASE_MATRIX_PR[1],))
     url: str = key(PullURL(), "Or the PR itself, https://github.com/OWNER/NAME/pull/N.", default="")
 
     def evidence(self) -> PullEvidence:
@@ -172,14 +194,19 @@ class PublishedVersionsPR:
     """``[evidence.published_versions_pr]``: the PR adding the release to the published versions."""
 
     repository: str = key(Repository(), "Its repository.", default=pytorch.PUBLISHED_VERSIONS_PR[0])
-    title: str = key(Pattern(), "Its title, a pattern.", default=pytorch.PUBLISHED_VERSIONS_PR[1])
+    title: tuple[str, ...] = key(
+        TitleForms(), "Its title forms (any one).", default=(pytorch.PUBLISHED_VERSIONS_PR[1],)
+    )
     url: str = key(PullURL(), "Or the PR itself, https://github.com/OWNER/NAME/pull/N.", default="")
 
     def evidence(self) -> PullEvidence:
         return _pull(self.repository, self.title, self.url)
 
 
-PULL_DEFAULTS = {"release_matrix_pr": pytorch.RELEASE_MATRIX_PR, "published_versions_pr": pytorch.PUBLISHED_VERSIONS_PR}
+PULL_DEFAULTS = {
+    "release_matrix_pr": (pytorch.RELEASE_MATRIX_PR[0], (pytorch.RELEASE_MATRIX_PR[1],)),
+    "published_versions_pr": (pytorch.PUBLISHED_VERSIONS_PR[0], (pytorch.PUBLISHED_VERSIONS_PR[1],)),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +214,9 @@ class TritonEvidence:
     """``[evidence.triton_pin_release]``: the pinned triton commit and the version released for it on PyPI."""
 
     pin_path: str = key(Pattern(), "The pin file on the release branch.", default=pytorch.TRITON_PIN_PATH)
+    version_path: str = key(
+        Pattern(), "The file naming the triton version on the release branch.", default=pytorch.TRITON_VERSION_PATH
+    )
     package: str = key(Pattern(), "The package on PyPI.", default=pytorch.TRITON_PACKAGE)
     versions: tuple[tuple[str, str], ...] = key(
         Pins(), "Each pinned commit (or a prefix of 7+) = the triton version it is published as.", default=()

@@ -10,6 +10,7 @@ dataclass would cost the first screen its generated methods.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import MISSING, field
 from datetime import UTC, date, datetime, time
@@ -19,6 +20,8 @@ from typing import Any
 from cockpit.config.where import Where
 from cockpit.domain.release import is_valid_version
 from cockpit.domain.text import inert
+
+_PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 
 class Kind:
@@ -154,6 +157,23 @@ class Texts(Kind):
         if not all(isinstance(item, str) for item in items):
             raise where.fail(key, self.expected, items)
         return tuple(inert(item) for item in items)
+
+
+class TitleForms(Kind):
+    """The forms of a title: one string or a list of them, each with ``{version}`` and ``{version_short}``
+    (matched ignoring case; ``*`` any text). A single string, as older configs wrote it, is a list of one."""
+
+    expected = "a title form or a list of them (placeholders: {version}, {version_short})"
+
+    def read(self, where: Where, key: str, value: Any) -> Any:
+        items = [value] if isinstance(value, str) else typed(where, key, value, list, self.expected)
+        if not items or not all(isinstance(item, str) and item.strip() for item in items):
+            raise where.fail(key, self.expected, value)
+        for item in items:
+            unknown = [p for p in _PLACEHOLDER.findall(item) if p not in ("version", "version_short")]
+            if unknown:
+                raise where.fail(key, "title forms using only {version} and {version_short}", item)
+        return tuple(inert(item.strip()) for item in items)
 
 
 class Milestone(Kind):

@@ -56,7 +56,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         release=release,
         github=doc.github,
         git=doc.git,
-        ci=tuple(ci.target(branch) for ci in doc.ci),
+        ci=tuple(ci.target(branch, rel.repository) for ci in doc.ci),
         storage=doc.storage,
         skip_labels=rel.skip_labels,
         validation_comment=rel.validation_comment,
@@ -72,6 +72,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         evidence=doc.evidence,
         core_name=name,
         rc_tag_pattern=rel.rc_tag_pattern,
+        tracker_titles=rel.tracker_titles,
         warnings=tuple(top.warnings),
     )
     if not doc.repo:

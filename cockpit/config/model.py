@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cockpit.config.evidence import EvidenceConfig
-from cockpit.config.pytorch import SKIP_LABELS
+from cockpit.config.pytorch import SKIP_LABELS, TRACKER_TITLES
 from cockpit.config.release import DEFAULT_RC_TAG_PATTERN, GitConfig, GitHubConfig
 from cockpit.config.storage import StorageConfig
 from cockpit.domain.merge_methods import DEFAULT_MERGE_METHOD
@@ -48,6 +48,7 @@ class Config:
     core_name: str = ""  # [release] name: the core's short name in gates and filters; empty: its repository's
     rc_tag_pattern: str = DEFAULT_RC_TAG_PATTERN  # [release] rc_tag_pattern
     repos: tuple[RepoConfig, ...] = ()  # [[repo]]: the domain libraries released with the core
+    tracker_titles: tuple[str, ...] = TRACKER_TITLES  # [release] tracker_titles: the forms a tracker is titled in
     warnings: tuple[str, ...] = ()
 
     @property

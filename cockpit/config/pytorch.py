@@ -1,34 +1,50 @@
 """PyTorch's values: every default of ``cockpit.toml`` that is specific to PyTorch, in this one place.
 
-The schema (``release``, ``storage``, ``evidence``) reads these names and nothing else PyTorch-specific;
-they are meant to come from the PyTorch profile (``cockpit/profiles/``, each value with its source) and
-keep their values until then. Three more live in the domain, because the domain uses them too:
-``domain.validation`` (the validation comment, phrase and issue title), ``domain.schedule`` (a patch
-release's qualifying and triage labels) and ``domain.merge_methods`` (how a release PR is merged).
+The schema (``release``, ``storage``, ``evidence``) reads these names and nothing else PyTorch-specific.
+The ones the PyTorch profile holds (``cockpit/profiles/pytorch.toml``, each value with the repository
+file, PR or policy it was read from) are read from it here, so a default cannot differ from its source;
+the profile is a small TOML file parsed once (``load_profile`` is cached). Three more live in the
+domain, because the domain uses them too: ``domain.validation`` (the validation comment, phrase and the
+title a new validation issue is opened with), ``domain.schedule`` (a patch release's qualifying and
+triage labels) and ``domain.merge_methods`` (how a release PR is merged).
 """
 
 from __future__ import annotations
 
+from cockpit.profile import load_profile
+
+_PROFILE = load_profile("pytorch")
+
 # [git]: subjects of commits made only on the release branch (version bumps, pins), never picked from main.
-RELEASE_ONLY_PATTERNS = (r"^(Bump|Update) version", r"^\[release[^\]]*\] ", r"ci_commit_pins", r"^Pin ")
-# [[ci]]: the workflows that must pass on the release branch.
-REQUIRED_WORKFLOWS = ("pull", "trunk", "lint")
-# [release]: milestone items with this label are feature requests, not fixes to pick.
+RELEASE_ONLY_PATTERNS = _PROFILE.strings("release_only.markers")
+# [[ci]]: the workflows that must pass on the release branch, as GitHub names them (``Lint``, not ``lint``),
+# and the binary-build workflows that must pass on the RC tag.
+REQUIRED_WORKFLOWS = _PROFILE.strings("ci.required_workflows")
+BINARY_BUILD_WORKFLOWS = _PROFILE.strings("ci.binary_build_workflows")
+# [release]: the forms of the release tracker's title ({version}, {version_short}).
+TRACKER_TITLES = _PROFILE.strings("titles.tracker")
+# [release]: milestone items with this label are feature requests, not fixes to pick (cockpit policy).
 SKIP_LABELS = ("release-feature-request",)
 
 # [evidence.*]: where each release-day step's evidence lives.
-VALIDATE_BINARIES_REPOSITORY = "pytorch/test-infra"
-VALIDATE_BINARIES_WORKFLOW = "validate-binaries.yml"
-VALIDATE_BINARIES_CHANNEL = "test"
-VALIDATE_BINARIES_TITLE = "*{version}*"
-VALIDATION_ISSUE_TITLE_PATTERN = "*{version}*validation*"
+VALIDATE_BINARIES_REPOSITORY = _PROFILE.text("validate_binaries.repository")
+# GitHub takes a workflow's file name where it takes its id: validate-binaries.yml.
+VALIDATE_BINARIES_WORKFLOW = _PROFILE.text("validate_binaries.workflow_file").rsplit("/", 1)[-1]
+VALIDATE_BINARIES_CHANNEL = _PROFILE.text("validate_binaries.rc_channel")
+VALIDATE_BINARIES_EVENT = _PROFILE.text("validate_binaries.event")
+VALIDATE_BINARIES_REF = _PROFILE.text("validate_binaries.ref")
+VALIDATION_ISSUE_TITLES = _PROFILE.strings("titles.validation_issue")
 DOCS_REPOSITORY = "pytorch/docs"
 DOCS_REF = "site"
 DOCS_PATH = "{version_short}/index.html"
-RELEASE_MATRIX_PR = ("pytorch/pytorch.github.io", "*{version}*release matrix*")
-PUBLISHED_VERSIONS_PR = ("pytorch/pytorch.github.io", "*published versions*{version}*")
-TRITON_PIN_PATH = ".ci/docker/ci_commit_pins/triton.txt"
-TRITON_PACKAGE = "triton"
+RELEASE_MATRIX_PR = (_PROFILE.text("titles.release_matrix_pr_repository"), _PROFILE.text("titles.release_matrix_pr"))
+PUBLISHED_VERSIONS_PR = (
+    _PROFILE.text("titles.published_versions_pr_repository"),
+    _PROFILE.text("titles.published_versions_pr"),
+)
+TRITON_PIN_PATH = _PROFILE.text("triton.pin_file")
+TRITON_VERSION_PATH = _PROFILE.text("triton.version_file")
+TRITON_PACKAGE = _PROFILE.text("triton.pypi_package")
 COLAB_REPOSITORY = "googlecolab/colabtools"
 COLAB_TITLE = "*{version}*"
 
@@ -36,10 +52,12 @@ COLAB_TITLE = "*{version}*"
 INDEX_URL = "https://download.pytorch.org"
 PACKAGES = ("torch",)
 PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "macosx_11_0_arm64", "win_amd64")
+# Linux wheels of every accelerator carry the manylinux 2.28 tag (the profile's platform_tags.linux_x86_64).
+_LINUX = _PROFILE.text("platform_tags.linux_x86_64")
 VARIANTS = (
-    ("cpu", ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64")),
-    ("cu126", ("manylinux_2_28_x86_64", "win_amd64")),
-    ("cu128", ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64")),
-    ("rocm6.3", ("linux_x86_64",)),
-    ("xpu", ("linux_x86_64", "win_amd64")),
+    ("cpu", (_LINUX, "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64")),
+    ("cu126", (_LINUX, "win_amd64")),
+    ("cu128", (_LINUX, "manylinux_2_28_aarch64", "win_amd64")),
+    ("rocm6.3", (_LINUX,)),
+    ("xpu", (_LINUX, "win_amd64")),
 )

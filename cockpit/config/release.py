@@ -21,6 +21,7 @@ from cockpit.config.kinds import (
     Repository,
     Text,
     Texts,
+    TitleForms,
     Version,
     key,
 )
@@ -90,6 +91,12 @@ class ReleaseTable:
     )
     tracker_issue: int | None = key(
         IssueNumber(), "The issue whose comments are the cherry-pick requests.", default=None
+    )
+    tracker_titles: tuple[str, ...] = key(
+        TitleForms(),
+        "The forms of the tracker issue's title ({version}, {version_short}; any one, ignoring case), "
+        "by which 'cockpit init' finds it; the cherry-pick pane notes a tracker titled otherwise.",
+        default=pytorch.TRACKER_TITLES,
     )
     name: str | None = key(
         RepoName(),
@@ -177,19 +184,36 @@ class CITable:
         Text(), "Its release branch (the RC tags are checked too).", default=None, default_text="[release] branch"
     )
     required: tuple[str, ...] = key(
-        Texts(), "Workflows that must pass on the branch head, matched by name.", default=pytorch.REQUIRED_WORKFLOWS
+        Texts(),
+        "Workflows that must pass on the branch head, matched by name as GitHub reports it (case-sensitive).",
+        default=pytorch.REQUIRED_WORKFLOWS,
+    )
+    binary_workflows: tuple[str, ...] | None = key(
+        Texts(),
+        "The workflows building the wheels; judged on the newest RC tag, not the branch head. [] for none.",
+        default=None,
+        default_text="for the release's own repository PyTorch's binary builds ("
+        + ", ".join(pytorch.BINARY_BUILD_WORKFLOWS)
+        + "), else none",
     )
     binary_workflow: str = key(
-        Text(), "The workflow building the wheels; judged on the newest RC tag, not the branch head.", default=""
+        Text(), "One workflow building the wheels (older configs): added to binary_workflows.", default=""
     )
     unstable_jobs: tuple[str, ...] = key(
         Texts(), "Jobs known to be flaky, set aside from the verdict (still shown).", default=()
     )
 
-    def target(self, release_branch: str) -> CITarget:
-        """What the CI pane judges; the branch defaults to the release's."""
+    def target(self, release_branch: str, core_repository: str = "") -> CITarget:
+        """What the CI pane judges; the branch defaults to the release's, the binary builds to PyTorch's
+        for the release's own repository (``core_repository``), when neither binary key is given."""
         branch = self.branch if self.branch is not None else release_branch
-        return CITarget(self.repository, branch, self.required, self.binary_workflow, self.unstable_jobs)
+        binaries = self.binary_workflows
+        if binaries is None:
+            usual = pytorch.BINARY_BUILD_WORKFLOWS if self.repository == core_repository else ()
+            binaries = () if self.binary_workflow else usual
+        if self.binary_workflow and self.binary_workflow not in binaries:
+            binaries = (*binaries, self.binary_workflow)
+        return CITarget(self.repository, branch, self.required, binaries, self.unstable_jobs)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)  # read, never compared

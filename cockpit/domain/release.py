@@ -39,10 +39,10 @@ def is_valid_version(text: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class CITarget:
-    """A repository whose release branch must be green."""
+    """A repository whose release branch must be green; ``binary_workflows`` must be green on its newest RC tag."""
 
     repository: str
     branch: str
     required_workflows: tuple[str, ...] = ("pull", "trunk", "lint")
-    binary_workflow: str = ""
+    binary_workflows: tuple[str, ...] = ()
     unstable_jobs: tuple[str, ...] = ()

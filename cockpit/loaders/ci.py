@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from cockpit.domain.ci import CheckRun, CITarget, RunHistory
+from cockpit.domain.ci import CheckRun, CITarget, RunHistory, WorkflowRun
 from cockpit.domain.reports import CIReport
 from cockpit.errors import CockpitError
 
@@ -43,10 +43,11 @@ def load_ci(backend: Ports) -> CIReport:
             notes.append(f"{target.repository}: the CI history of {target.branch} could not be read: {exc}")
             continue
         history.append(RunHistory(target.repository, target.branch, tuple(runs_pushed), target.required_workflows))
-    for target in (t for t in backend.config.ci if t.binary_workflow):
+        notes += _name_warnings(target, runs_pushed)
+    for target in (t for t in backend.config.ci if t.binary_workflows):
         if target.repository != backend.repository:
             notes.append(
-                f"{target.repository}: binary builds ({target.binary_workflow}) not judged: "
+                f"{target.repository}: binary builds ({', '.join(target.binary_workflows)}) not judged: "
                 f"RC tags are read from the {backend.repository} clone only"
             )
             continue
@@ -65,6 +66,17 @@ def load_ci(backend: Ports) -> CIReport:
         notes=notes,
         history=history,
     )
+
+
+def _name_warnings(target: CITarget, runs: Sequence[WorkflowRun]) -> list[str]:
+    """A note for each required workflow that no run on the branch is called (``lint`` when GitHub says
+    ``Lint``: the gate would wait for it forever), offering the near match; none before any run."""
+    from cockpit.services.workflow_names import check_names
+
+    seen = {r.name for r in runs if r.name}
+    if not seen:
+        return []
+    return [f"{target.repository}: {w.message}" for w in check_names(target.required_workflows, seen)]
 
 
 def _history(gh: GitHubPort, target: CITarget, head: str) -> Iterator[tuple[str, Sequence[CheckRun]]]:

@@ -12,14 +12,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from cockpit.config import pytorch
 from cockpit.config.evidence import fill
 from cockpit.domain.evidence import EVIDENCE_GATES, EvidenceReport
 from cockpit.domain.gates import Gate
 from cockpit.errors import CockpitError
-from cockpit.profile import load_profile
 from cockpit.services import evidence as judge
 from cockpit.services import evidence_release_day as day
 from cockpit.services.evidence_steps import how_to_automate
+from cockpit.services.title_forms import described, matches_form, search_words
 
 if TYPE_CHECKING:
     from cockpit.config.evidence import (
@@ -119,19 +120,13 @@ def _counts(ports: Ports) -> tuple[int, int]:
 
 def _validate_binaries(r: _Reading, cfg: ValidateBinariesEvidence) -> Gate:
     gh, git, version = r.ports.github, r.ports.git, r.values["version"]
-    title = r.text(cfg.title, cfg.channel)
     from cockpit.services.validate_runs import validation_runs
 
-    listed = gh.workflow_file_runs(cfg.repository, cfg.workflow, branch=r.text(cfg.branch) or None, limit=RUNS_READ)
-    # The workflow sets no run-name: runs are found by event and ref (the profile's), the title only narrows.
-    profile = load_profile()
+    # The workflow sets no run-name: its runs are the file's, found by event and ref (the profile's).
+    ref = r.text(cfg.branch) or pytorch.VALIDATE_BINARIES_REF
+    listed = gh.workflow_file_runs(cfg.repository, cfg.workflow, branch=ref, limit=RUNS_READ)
     found = validation_runs(
-        listed,
-        event=profile.text("validate_binaries.event"),
-        ref=r.text(cfg.branch) or profile.text("validate_binaries.ref"),
-        channel=cfg.channel,
-        version=version,
-        title_matches=lambda shown: judge.title_matches(shown, title),
+        listed, event=pytorch.VALIDATE_BINARIES_EVENT, ref=ref, channel=r.text(cfg.channel), version=version
     )
     runs = list(found.runs)
     run = runs[0] if runs else None
@@ -173,9 +168,22 @@ def _search(r: _Reading, repo: str, kind: str, pattern: str) -> list[MilestoneIt
     return r.ports.github.search_issues(repo, f"is:{kind} in:title {_search_words(pattern)}".strip(), limit=30)
 
 
+def _search_forms(r: _Reading, repo: str, kind: str, forms: tuple[str, ...]) -> list[MilestoneItem]:
+    """One title search per form (the release team uses several), each item once, kept if a form matches."""
+    version = r.values["version"]
+    found: dict[int, MilestoneItem] = {}
+    for form in forms:
+        query = f"is:{kind} in:title {search_words(form, version)}".strip()
+        for item in r.ports.github.search_issues(repo, query, limit=30):
+            if matches_form(item.title, forms, version):
+                found.setdefault(item.number, item)
+    return list(found.values())
+
+
 def _validation_issue(r: _Reading, cfg: ValidationIssueEvidence) -> Gate:
-    repo, title = cfg.repository or r.ports.repository, r.text(cfg.title)
-    return judge.validation_issue_gate(_search(r, repo, "issue", title), repository=repo, title=title)
+    repo, version = cfg.repository or r.ports.repository, r.values["version"]
+    found = _search_forms(r, repo, "issue", cfg.title)
+    return judge.validation_issue_gate(found, repository=repo, title=cfg.title, version=version)
 
 
 def _docs(r: _Reading, cfg: DocsEvidence) -> Gate:
@@ -193,9 +201,8 @@ def _pull_step(name: str) -> Callable[[_Reading, PullEvidence], Gate]:
         if cfg.number is not None:
             pull, where = gh.pull(cfg.repository, cfg.number), f"{cfg.repository}#{cfg.number}"
         else:
-            title = r.text(cfg.title)
-            where = f"no PR in {cfg.repository} titled like {title!r}"
-            found = [i for i in _search(r, cfg.repository, "pr", title) if judge.title_matches(i.title, title)]
+            where = f"no PR in {cfg.repository} titled like {described(cfg.title, r.values['version'])}"
+            found = _search_forms(r, cfg.repository, "pr", cfg.title)
             newest = max(found, key=lambda i: i.number, default=None)
             pull = gh.pull(cfg.repository, newest.number) if newest is not None else None
         checks = gh.check_runs(cfg.repository, pull.head_sha) if pull is not None and pull.head_sha else []
@@ -212,8 +219,8 @@ def _triton(r: _Reading, cfg: TritonEvidence) -> Gate:
         return judge.unknown("triton_pin_release", f"the clone has no {branch} (fetch it) to read {cfg.pin_path}")
     text = git.file_at(ref, cfg.pin_path)
     pin = day.pinned_commit(text)
-    # The release needs both files: the pin and the version it is released as (the profile names the file).
-    version_path = load_profile().text("triton.version_file")
+    # The release needs both files: the pin and the version it is released as.
+    version_path = cfg.version_path
     version_text = git.file_at(ref, version_path)
     version = day.triton_version_named(version_text) or (day.triton_version_for(pin, cfg.versions) if pin else None)
     pypi = r.ports.pypi

@@ -99,8 +99,24 @@ def load_picks(backend: Ports) -> PicksReport:
         patch_rules=rules,
         library_branches={r.repository: r.release.branch for r in backend.config.repos},
     )
+    report = _titled_as_a_tracker(report, backend.config.tracker_titles, rel.version)
     backend.shared.picks = report  # the validation issue lists the accepted picks
     return report
+
+
+def _titled_as_a_tracker(report: PicksReport, forms: tuple[str, ...], version: str) -> PicksReport:
+    """``report`` with a detail on its gate when the tracker's title is none of ``[release] tracker_titles``
+    for this version (a tracker number from another release?); the verdict is the requests' alone."""
+    from dataclasses import replace
+
+    from cockpit.services.title_forms import described, matches_form
+
+    if not forms or matches_form(report.tracker_title, forms, version):
+        return report
+    note = (
+        f"#{report.tracker_issue} is titled {report.tracker_title!r}, not {described(forms, version)}: this release's?"
+    )
+    return replace(report, gate=replace(report.gate, details=(*report.gate.details, note)))
 
 
 def _branch_diff(backend: Ports, *, with_milestone: bool) -> tuple[BranchDiffReport | None, str]:

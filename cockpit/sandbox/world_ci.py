@@ -1,7 +1,12 @@
 """CI on the release branches: workflow runs and hundreds of check runs, red / green / amber.
 
 - ``acme/torchlet``: head RED (a required ``pull`` shard failed; an unstable ``trunk`` job failed
-  too), head~1 red, head~2 (the rc2 tag, with ``binary-builds``) GREEN, head~3 red (lint).
+  too), head~1 red, head~2 (the rc2 tag, with the binary builds) GREEN, head~3 red (``Lint``).
+
+The workflows are named as GitHub reports PyTorch's (the profile's ``ci.required_workflows`` and
+``ci.binary_build_workflows``): ``pull``, ``trunk``, ``Lint`` on the branch, and on the RC tag
+``linux-binary-manywheel``, ``linux-aarch64-binary-manywheel``, ``windows-binary-wheel`` and
+``macos-arm64-binary-wheel``.
 - ``acme/vision``: GREEN (success or skipped; one failing job whose name says ``unstable``).
   torchlet's unstable job carries the word inside its shard suffix, as PyTorch writes it
   (``test (default, 1, 2, linux.rocm.gpu.2, unstable)``); vision's in the job's own name.
@@ -70,7 +75,7 @@ TORCHLET: dict[str, Matrix] = {
         ("win-vs2022-cuda12.4-py3", [("default", 3, "windows.g5.4xlarge.nvidia.gpu")]),
         ("linux-focal-rocm6.2-py3.10", [("default", 2, "linux.rocm.gpu.2, unstable")]),
     ],
-    "lint": [
+    "Lint": [
         (name, [])
         for name in (
             "lintrunner-clang",
@@ -83,14 +88,23 @@ TORCHLET: dict[str, Matrix] = {
             "Link checks",
         )
     ],
-    "binary-builds": [
+    "linux-binary-manywheel": [
         (f"manywheel-py3_{py}-{acc}", [("smoke", 1, "linux.4xlarge")])
         for py in (10, 11, 12, 13, "13t")
         for acc in ("cpu", "cuda12_4", "cuda12_6")
-    ]
-    + [(f"wheel-py3_{py}-cpu-macos", [("smoke", 1, "macos-m1-stable")]) for py in (10, 11, 12, 13)]
-    + [(f"wheel-py3_{py}-cpu-windows", [("smoke", 1, "windows.4xlarge")]) for py in (10, 11, 12, 13)],
+    ],
+    "linux-aarch64-binary-manywheel": [
+        (f"manywheel-py3_{py}-cpu-aarch64", [("smoke", 1, "linux.arm64.2xlarge")]) for py in (10, 11, 12, 13)
+    ],
+    "windows-binary-wheel": [(f"wheel-py3_{py}-cpu", [("smoke", 1, "windows.4xlarge")]) for py in (10, 11, 12, 13)],
+    "macos-arm64-binary-wheel": [(f"wheel-py3_{py}-cpu", [("smoke", 1, "macos-m1-stable")]) for py in (10, 11, 12, 13)],
 }
+BINARY_BUILDS = (
+    "linux-binary-manywheel",
+    "linux-aarch64-binary-manywheel",
+    "windows-binary-wheel",
+    "macos-arm64-binary-wheel",
+)
 DOMAIN: dict[str, Matrix] = {
     "pull": [
         ("unittests-linux", [("default", 3, "linux.4xlarge")]),
@@ -102,7 +116,7 @@ DOMAIN: dict[str, Matrix] = {
         ("unittests-linux-gpu", [("default", 4, "linux.g5.4xlarge.nvidia.gpu")]),
         ("unittests-linux-rocm-unstable", [("default", 1, "linux.rocm.gpu")]),
     ],
-    "lint": [("python-source-and-configs", []), ("c-source", []), ("bc", [])],
+    "Lint": [("python-source-and-configs", []), ("c-source", []), ("bc", [])],
 }
 
 PULL_FAILURE = "linux-jammy-py3.10-gcc11 / test (default, 3, 5, linux.2xlarge)"
@@ -117,7 +131,7 @@ def jobs(matrix: Matrix, workflow: str) -> list[str]:
     """Job names in PyTorch's form: ``<build> / build`` and ``<build> / test (<config>, i, n, <runner>)``."""
     names = []
     for build, configs in matrix:
-        names.append(f"{build} / linux-job" if workflow == "lint" else f"{build} / build")
+        names.append(f"{build} / linux-job" if workflow == "Lint" else f"{build} / build")
         names += [f"{build} / test ({cfg}, {i}, {n}, {runner})" for cfg, n, runner in configs for i in range(1, n + 1)]
     return names
 
@@ -231,14 +245,15 @@ def torchlet_ci(
         {"pull": {PULL_FAILURE: bad}, "trunk": {unstable: bad}},
         {"pull": {PULL_FAILURE: bad}},
         {"trunk": {unstable: bad}},
-        {"lint": {LINT_FAILURE: bad}},
+        {"Lint": {LINT_FAILURE: bad}},
     ]
     if all_green:
         plans = [{"trunk": {unstable: bad}}, {}, {}, {}]
     for (sha, when), plan in zip(history, plans, strict=False):
-        for workflow in ("pull", "trunk", "lint"):
+        for workflow in ("pull", "trunk", "Lint"):
             writer.run(repo, workflow, matrices[workflow], sha, branch, when, plan.get(workflow))
-    writer.run(repo, "binary-builds", TORCHLET["binary-builds"], rc_sha, rc_tag, history[2][1] + 3600)
+    for k, workflow in enumerate(BINARY_BUILDS):
+        writer.run(repo, workflow, TORCHLET[workflow], rc_sha, rc_tag, history[2][1] + 3600 + 60 * k)
     if all_green:
         return {
             "verdict": "green",
@@ -287,7 +302,7 @@ def domain_repo(
         detail = {"verdict": "amber", "head": shas[0], "pending": sorted(n for n in outcome)}
     for k, sha in enumerate(shas[:2]):
         when = T_END - (k + 1) * DAY // 2
-        for workflow in ("pull", "trunk", "lint"):
+        for workflow in ("pull", "trunk", "Lint"):
             writer.run(
                 repo,
                 workflow,

@@ -23,7 +23,7 @@ import hashlib
 import subprocess
 
 from cockpit.sandbox.model import SbCheckRun, SbComment, SbIssue, SbPull, SbPyPIRelease, SbRepo, SbWorkflowRun, World
-from cockpit.sandbox.world_names import DAY, T_END, iso
+from cockpit.sandbox.world_names import DAY, HOUR, T_CUT, T_END, iso
 
 TEST_INFRA, DOCS, WEBSITE, COLAB = "acme/test-infra", "acme/docs", "acme/torchlet.github.io", "acme/colab-requests"
 WORKFLOW = "validate-binaries.yml"
@@ -58,7 +58,7 @@ def add_evidence(world: World) -> None:
     truth["triton_pin_release"], pin = _triton(world, green)
     truth["colab_issue"] = _colab(world)
     world.evidence_config = {
-        "validate_binaries": {"repository": TEST_INFRA, "workflow": WORKFLOW, "title": "*{version}*{channel}*"},
+        "validate_binaries": {"repository": TEST_INFRA, "workflow": WORKFLOW},
         "validation_comments": {"phrase": PHRASE},
         "validation_issue": {"title": "*{version}*validation*"},
         "docs_build_entry": {"repository": DOCS, "ref": "site", "path": "{version_short}/index.html"},
@@ -74,30 +74,44 @@ def _rc_number(tag: str) -> int:
     return int(tag.rsplit("rc", 1)[1])
 
 
+def _tag_times(world: World) -> dict[str, int]:
+    """When each tag of the core's clone was made (an annotated tag's tagger date, else its commit's)."""
+    out = subprocess.run(
+        ["git", "-C", str(world.clone_path), "for-each-ref", "--format=%(refname:strip=2) %(creatordate:unix)"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return {name: int(stamp) for name, _, stamp in (line.partition(" ") for line in out.splitlines()) if stamp}
+
+
 def _test_infra(world: World, version: str, final_rc: str, rc_tags: list[str], green: bool) -> dict:
+    """The validation workflow's runs as GitHub lists them: it sets no run-name, so every run is titled
+    ``Validate binaries``; each was dispatched from ``main`` (workflow_dispatch) a while after its RC was
+    tagged. The newest run of all was dispatched from another branch (a fix being tried): not this release's."""
     repo = SbRepo(TEST_INFRA, branches={"main": _sha("test-infra", "main")})
-    runs = [  # oldest first: the previous release, then each RC of this one, then a newer run for another version
-        (f"Validate binaries {'2.4.1'} test channel (v2.4.1-rc1)", "success", 12),
-        *((f"Validate binaries {version} test channel ({tag})", "success", 8 - k) for k, tag in enumerate(rc_tags)),
-        (f"Validate binaries {version} release channel (nightly check)", "success", 1),
+    made = _tag_times(world)
+    runs = [  # oldest first: the previous release, then each RC of this one, then one from another ref
+        ("main", "", "success", T_CUT - 20 * DAY),
+        *(("main", tag, "success", made.get(tag, T_END - (8 - k) * DAY) + 2 * HOUR) for k, tag in enumerate(rc_tags)),
+        ("validate-binaries-fix", "", "success", T_END),
     ]
     if not green:  # the run on the final RC failed
-        title = f"Validate binaries {version} test channel ({final_rc})"
-        runs = [(t, "failure" if t == title else c, d) for t, c, d in runs]
-    for k, (title, conclusion, days_ago) in enumerate(runs):
-        run_id, sha, when = 91_000 + k, _sha("validate", k), iso(T_END - days_ago * DAY)
+        runs = [(ref, tag, "failure" if tag == final_rc else c, when) for ref, tag, c, when in runs]
+    for k, (ref, _tag, conclusion, at) in enumerate(runs):
+        run_id, sha, when = 91_000 + k, _sha("validate", k), iso(at)
         repo.workflow_runs.append(
             SbWorkflowRun(
                 run_id,
                 "Validate binaries",
                 sha,
-                "main",
+                ref,
                 event="workflow_dispatch",
                 conclusion=conclusion,
                 check_suite_id=92_000 + k,
                 created_at=when,
                 path=f".github/workflows/{WORKFLOW}",
-                display_title=title,
+                display_title="Validate binaries",
             )
         )
         for j, job in enumerate(_MATRIX):

@@ -75,8 +75,8 @@ def _review(k: int, pull: int, author: str, state: str, sha: str, when: int) -> 
 
 
 def _checks(repo: SbRepo, k: int, sha: str, head_ref: str, outcomes: dict[str, str], when: int) -> None:
-    """The ``lint`` and ``pull`` runs of a PR head, one job per name of ``outcomes``."""
-    for w, (workflow, names) in enumerate((("lint", [LINT]), ("pull", [BUILD, TEST]))):
+    """The ``Lint`` and ``pull`` runs of a PR head, one job per name of ``outcomes``."""
+    for w, (workflow, names) in enumerate((("Lint", [LINT]), ("pull", [BUILD, TEST]))):
         run_id = _IDS["run"] + 10 * k + w
         failed = any(outcomes[n] == "failure" for n in names)
         repo.workflow_runs.append(

@@ -3,8 +3,8 @@
 What a normal world plants (``truth["promotion"]``, one entry per checklist gate, each with its
 expected ``status`` and the ``why``):
 
-- ``rc_health`` RED: the core's rc2 commit is green (``pull``/``trunk``/``lint`` at head~2 and the
-  ``binary-builds`` run pushed on the tag), but ``acme/vision``'s newest RC tag (``v0.20.0-rc2``, found
+- ``rc_health`` RED: the core's rc2 commit is green (``pull``/``trunk``/``Lint`` at head~2 and the
+  binary-build runs pushed on the tag), but ``acme/vision``'s newest RC tag (``v0.20.0-rc2``, found
   among its push runs) has a failed ``binary-builds`` run, and ``acme/audio`` has no run on any RC tag
   (UNKNOWN for that repository). Domain libraries beyond those two get a green tag run.
 - ``final_rc_tagged`` RED: rc2 names head~2; the branch took two more commits after it.
@@ -15,7 +15,7 @@ expected ``status`` and the ``why``):
 - ``pypi_promoted`` AMBER: PyPI has 2.4.0 and 2.4.1 only.
 
 An ``all_green`` world has the release manager's work done up to the go decision: an rc3 tag (light)
-on the branch head, in the clone and its remote, with green ``binary-builds`` on it; a green tag run in
+on the branch head, in the clone and its remote, with green binary builds on it; a green tag run in
 every domain library; every staged wheel. Stable and PyPI are still ahead (AMBER: after the decision).
 """
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from cockpit.domain.artifacts import ExpectedArtifact
 from cockpit.sandbox.model import SbRepo, SbWheel
-from cockpit.sandbox.world_ci import DOMAIN, TORCHLET, CIWriter, jobs
+from cockpit.sandbox.world_ci import BINARY_BUILDS, DOMAIN, TORCHLET, CIWriter, jobs
 from cockpit.sandbox.world_names import DAY, HOUR, T_END, fake_sha
 from cockpit.sandbox.world_wheels import ARM, MAC, MB, PACKAGES, PYTHON_TAGS, WIN, X86
 
@@ -64,7 +64,8 @@ def plant_promotion(
         _light_tag(clone, remote, rc3, branch_head)
         tags[rc3] = branch_head
         repos[core].tags[rc3] = branch_head
-        writer.run(repos[core], "binary-builds", TORCHLET["binary-builds"], branch_head, rc3, T_END - 2 * HOUR)
+        for workflow in BINARY_BUILDS:
+            writer.run(repos[core], workflow, TORCHLET[workflow], branch_head, rc3, T_END - 2 * HOUR)
         truth["rc_health"]["repositories"][core] = {"tag": rc3, "status": "green"}
         truth["final_rc_tagged"] = {"status": "green", "tag": rc3, "tag_sha": branch_head, "head": branch_head}
     else:
@@ -95,7 +96,7 @@ def _tag_runs(writer: CIWriter, repos: dict[str, SbRepo], core: str, rc2: str, a
         if failed:
             outcome = {jobs(_BINARY, "binary-builds")[1]: ("completed", "failure")}
         writer.run(repo, "binary-builds", _BINARY, sha, DOMAIN_TAG, T_END - DAY // 3, outcome)
-        writer.run(repo, "lint", DOMAIN["lint"], sha, DOMAIN_TAG, T_END - DAY // 3)
+        writer.run(repo, "Lint", DOMAIN["Lint"], sha, DOMAIN_TAG, T_END - DAY // 3)
         by_repo[name] = {"tag": DOMAIN_TAG, "status": "red" if failed else "green"}
         if failed:
             by_repo[name].update(failed=["binary-builds"], why="a wheel build failed on the domain library's RC tag")

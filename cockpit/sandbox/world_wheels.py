@@ -4,8 +4,8 @@ The test channel is laid out as PyTorch's is: the core package and its domain li
 (``PACKAGES``), each built for every accelerator variant in its own sub-index
 (``/whl/test/cu126/torchlet/``; the plain ``/whl/test/torchlet/`` lists them all), with the
 variant as the local version (``2.5.0+cu126``; the macOS builds of ``cpu`` have none, as torch's
-do) and the platform tags each variant really publishes (``VARIANTS``: ROCm and XPU build
-``linux_x86_64``, CUDA and CPU ``manylinux_2_28_*``).
+do) and the platform tags each variant really publishes (``VARIANTS``: every Linux build, ROCm and
+XPU too, is ``manylinux_2_28_*``: the profile's ``platform_tags``, read from test-infra's build matrix).
 
 A normal world plants one gap of each kind, each in its own variant (``GAPS``): a missing wheel
 in ``cpu`` and in ``cu128`` (an aarch64 build), a yanked file in ``cu126`` with no replacement
@@ -32,19 +32,13 @@ from cockpit.sandbox.world_names import DAY, T_CUT, iso
 
 PACKAGE = "torchlet"
 PACKAGES = ("torchlet", "torchlet-vision", "torchlet-audio")
-X86, ARM, WIN, MAC, LINUX = (
-    "manylinux_2_28_x86_64",
-    "manylinux_2_28_aarch64",
-    "win_amd64",
-    "macosx_11_0_arm64",
-    "linux_x86_64",
-)
+X86, ARM, WIN, MAC = ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64")
 VARIANTS = {
     "cpu": (X86, ARM, WIN, MAC),
     "cu126": (X86, WIN),
     "cu128": (X86, ARM, WIN),
-    "rocm6.3": (LINUX,),
-    "xpu": (LINUX, WIN),
+    "rocm6.3": (X86,),
+    "xpu": (X86, WIN),
 }
 PLATFORMS = (X86, ARM, WIN, MAC)  # the stable channel's previous release
 # The wheels that go to PyPI and face its limit, one variant a platform as PyTorch's do
@@ -58,8 +52,8 @@ _CORE_MB = {
     "cpu": {X86: 180, ARM: 140, WIN: 210, MAC: 72},
     "cu126": {X86: 760, WIN: 740},
     "cu128": {X86: 775, ARM: 700, WIN: 750},
-    "rocm6.3": {LINUX: 780},
-    "xpu": {LINUX: 450, WIN: 430},
+    "rocm6.3": {X86: 780},
+    "xpu": {X86: 450, WIN: 430},
 }
 _DOMAIN_MB = {"torchlet-vision": 7.5, "torchlet-audio": 3.4}
 RC1_OVERSIZE_BYTES = 930_000_000  # the wheel over the limit at rc2 weighed 930 MB at rc1
@@ -70,7 +64,7 @@ GAPS = {
     "missing": (("torchlet", "cpu", WIN, "cp313t"), ("torchlet", "cu128", ARM, "cp312")),
     "yanked": (("torchlet-audio", "cu126", WIN, "cp311"),),
     "oversize": (("torchlet", "cu126", X86, "cp313t"),),
-    "wrong_version": (("torchlet-vision", "rocm6.3", LINUX, "cp310"),),
+    "wrong_version": (("torchlet-vision", "rocm6.3", X86, "cp310"),),
 }
 
 

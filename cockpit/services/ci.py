@@ -51,10 +51,10 @@ def is_unstable(name: str, extra: Sequence[str] = ()) -> bool:
 
 
 def rc_target(target: CITarget) -> CITarget:
-    """The target for judging an RC tag: its binary-build workflow is what must be green there."""
-    if not target.binary_workflow:
+    """The target for judging an RC tag: its binary-build workflows are what must be green there."""
+    if not target.binary_workflows:
         return target
-    return replace(target, required_workflows=(target.binary_workflow,))
+    return replace(target, required_workflows=target.binary_workflows)
 
 
 def ci_verdict(target: CITarget, runs: Sequence[CheckRun], *, ref: str, head_sha: str = "") -> RepoCIVerdict:

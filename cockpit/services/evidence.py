@@ -16,6 +16,7 @@ from cockpit.domain.evidence import EVIDENCE_GATES, RepoFile
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import IssueComment, ItemKind, ItemState, MilestoneItem
 from cockpit.domain.validation import is_validation_comment
+from cockpit.services.title_forms import described, matches_form
 
 _GOOD = ("success", "skipped", "neutral")
 _TASK = re.compile(r"^\s*[-*+]\s+\[( |x|X)\]\s*(.*)$", re.MULTILINE)
@@ -149,17 +150,22 @@ def task_items(body: str) -> tuple[list[str], list[str]]:
     return open_items, done
 
 
-def validation_issue_gate(found: Sequence[MilestoneItem], *, repository: str, title: str) -> Gate:
-    """Red without an issue titled like ``title``; amber while its task list has open items (the work is
-    under way, nothing is wrong yet; go/no-go waits on it through the checklist); green when all are ticked."""
+def validation_issue_gate(
+    found: Sequence[MilestoneItem], *, repository: str, title: str | Sequence[str], version: str = ""
+) -> Gate:
+    """Red without an issue titled like ``title`` (one title form, or several: any one, for ``version``;
+    ``services.title_forms``); amber while its task list has open items (the work is under way, nothing is
+    wrong yet; go/no-go waits on it through the checklist); green when all are ticked."""
     name = "validation_issue"
+    forms = (title,) if isinstance(title, str) else tuple(title)
     issue = max(
-        (i for i in found if i.kind is ItemKind.ISSUE and title_matches(i.title, title)),
+        (i for i in found if i.kind is ItemKind.ISSUE and matches_form(i.title, forms, version)),
         key=lambda i: i.number,
         default=None,
     )
     if issue is None:
-        return gate(name, GateStatus.RED, f"no issue in {repository} titled like {title!r}")
+        like = described(forms, version)
+        return gate(name, GateStatus.RED, f"no issue in {repository} titled like {like}")
     open_items, done = task_items(issue.body)
     details = [f"#{issue.number} {issue.title} ({issue.state.value})", issue.html_url]
     details += [f"open: {text}" for text in open_items]

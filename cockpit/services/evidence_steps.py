@@ -13,9 +13,9 @@ from cockpit.domain.checklist import ChecklistStep, StepKind
 from cockpit.domain.evidence import EVIDENCE_GATES
 
 _WHERE = {
-    "validate_binaries": 'repository = "pytorch/test-infra", workflow = "validate-binaries.yml", title',
+    "validate_binaries": 'repository = "pytorch/test-infra", workflow = "validate-binaries.yml", branch = "main"',
     "validation_comments": 'phrase = "Validated for {version}"',
-    "validation_issue": 'title = "*{version}*validation*" (and repository, when not the release\'s)',
+    "validation_issue": 'title = ["Validations for {version} release"] (and repository, when not the release\'s)',
     "docs_build_entry": 'repository = "pytorch/docs", ref = "site", path = "{version_short}/index.html"',
     "release_matrix_pr": "url = the PR's address, or repository and title",
     "published_versions_pr": "url = the PR's address, or repository and title",

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 
 from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
 from cockpit.profile import load_profile
+from cockpit.services.title_forms import matches_form
+from cockpit.services.workflow_names import NameWarning, check_names
 
-TRACKER_LABEL = "release tracker"
+TRACKER_LABEL = load_profile().text("titles.tracker_label")
+TRACKER_TITLES = load_profile().strings("titles.tracker")
 # As GitHub reports them (case-sensitive there): pytorch/pytorch's lint workflow is "Lint". A run's own
 # spelling is what a config gets; the usual names are matched ignoring case.
 USUAL_REQUIRED = load_profile().strings("ci.required_workflows")
@@ -88,8 +91,11 @@ class TrackerChoice:
     others: tuple[MilestoneItem, ...] = ()
 
 
-def choose_tracker(version: str, issues: Iterable[MilestoneItem]) -> TrackerChoice:
-    """The issue titled as ``version``'s release tracker, case-insensitive, in any real spelling.
+def choose_tracker(
+    version: str, issues: Iterable[MilestoneItem], forms: Sequence[str] = TRACKER_TITLES
+) -> TrackerChoice:
+    """The issue titled as ``version``'s release tracker, case-insensitive, in any real spelling, or in one
+    of ``forms`` (``[release] tracker_titles``: ``[v.{version}] Release Tracker``).
 
     Preferred: labelled ``release tracker``, naming the full version, open, newest. Pull requests
     (the issues list mixes them in) are never trackers.
@@ -100,6 +106,8 @@ def choose_tracker(version: str, issues: Iterable[MilestoneItem]) -> TrackerChoi
             continue
         seen.add(issue.number)
         rank = _rank(tracker_version(issue.title), version)
+        if rank is None and matches_form(issue.title, forms, version):
+            rank = 0
         if rank is not None:
             labelled = any(label.strip().lower() == TRACKER_LABEL for label in issue.labels)
             ranked.append(((not labelled, rank, not issue.state.is_open, -issue.number), issue))
@@ -192,21 +200,28 @@ class Workflows:
     on_branch: tuple[str, ...]
     required: tuple[str, ...]
     binary: str = ""
-    binaries: tuple[str, ...] = ()  # the profile's binary-build workflows that ran on the RC tag
+    binaries: tuple[str, ...] = ()  # the profile's binary-build workflows that ran on the RC tag (or exist)
+    unmatched: tuple[NameWarning, ...] = ()  # the usual required names the repository has no workflow for
 
 
-def suggest_workflows(on_branch: Sequence[str], on_rc_tag: Sequence[str] = ()) -> Workflows:
-    """``required``: the usual ``pull``/``trunk``/``Lint`` that ran on the branch (matched ignoring case,
-    spelt as the runs spell them), else every branch workflow.
+def suggest_workflows(on_branch: Sequence[str], on_rc_tag: Sequence[str] = (), listed: Sequence[str] = ()) -> Workflows:
+    """``required``: the usual ``pull``/``trunk``/``Lint`` that ran on the branch or that the repository's
+    workflow list (``listed``) has, matched ignoring case and spelt as GitHub spells them (a run's spelling
+    first), else every branch workflow. ``unmatched``: the usual names matching none of them, each with
+    its near match.
 
     ``binary``: the one workflow that ran on the RC tag but not on the branch and is named like a build.
     ``binaries``: the known binary-build workflows (``linux-binary-manywheel`` and siblings) that ran on
-    the RC tag, as the runs spell them.
+    the RC tag, as the runs spell them, in the profile's order; before any RC tag run, those the
+    workflow list has.
     """
     names = tuple(sorted({n for n in on_branch if n}))
-    by_fold = {n.casefold(): n for n in names}
+    by_fold = {n.casefold(): n for n in listed if n} | {n.casefold(): n for n in names}
     usual = tuple(by_fold[u.casefold()] for u in USUAL_REQUIRED if u.casefold() in by_fold)
     builds = [n for n in dict.fromkeys(on_rc_tag) if n and n not in names and _BINARY_WORDS.search(n)]
-    known = {b.casefold() for b in USUAL_BINARY}
-    binaries = tuple(n for n in dict.fromkeys(on_rc_tag) if n and n.casefold() in known)
-    return Workflows(names, usual or names, builds[0] if len(builds) == 1 else "", binaries)
+    source = {n.casefold(): n for n in (on_rc_tag if any(on_rc_tag) else listed) if n}
+    binaries = tuple(source[b.casefold()] for b in USUAL_BINARY if b.casefold() in source)  # the profile's order
+    seen = set(by_fold.values())
+    unmatched = tuple(check_names(USUAL_REQUIRED, seen)) if seen else ()
+    unmatched = tuple(w for w in unmatched if w.near is None or w.near.casefold() != w.configured.casefold())
+    return Workflows(names, usual or names, builds[0] if len(builds) == 1 else "", binaries, unmatched)

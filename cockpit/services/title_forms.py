@@ -3,7 +3,9 @@
 A form is a title with placeholders: ``{version}`` (``2.5.1``) and ``{version_short}`` (``2.5``), such as
 ``[v.{version}] Release Tracker`` or ``Release {version_short} go live. Update release matrix``. A title
 matches a form when they agree ignoring case and runs of spaces; a trailing `` (#N)`` (the merge bot's
-suffix) is allowed. The PyTorch forms are the profile's ``titles.*`` values; a config may give its own.
+suffix) is allowed, and ``*`` stands for any text (the glob patterns older configs wrote, such as
+``*{version}*validation*``, keep working). The PyTorch forms are the profile's ``titles.*`` values; a
+config may give its own.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ def form_pattern(form: str, version: str) -> re.Pattern[str]:
 
 
 def _literal(text: str) -> str:
-    """The fixed text of a form: words in order, any run of spaces between them."""
+    """The fixed text of a form: words in order, any run of spaces between them; ``*`` any text."""
+    if "*" in text:
+        return ".*".join(_literal(part) for part in text.split("*"))
     words = text.split()
     if not words:
         return r"\s*" if text else ""
@@ -56,6 +60,26 @@ def _literal(text: str) -> str:
 def matches_form(title: str, forms: Sequence[str], version: str) -> bool:
     """Whether ``title`` is one of ``forms`` for ``version``."""
     return any(form_pattern(form, version).fullmatch(title) for form in forms)
+
+
+def filled(form: str, version: str) -> str:
+    """``form`` with ``{version}`` and ``{version_short}`` written out for ``version`` (none: as it is)."""
+    if not version:
+        return form
+    values = {"version": version, "version_short": short_version(version)}
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], form)
+
+
+def described(forms: Sequence[str], version: str) -> str:
+    """``'A' or 'B'``: the forms for ``version``, as a message names them."""
+    return " or ".join(repr(filled(form, version)) for form in forms)
+
+
+def search_words(form: str, version: str) -> str:
+    """The fixed text of ``form`` for ``version`` as quoted search phrases (GitHub's issue search);
+    the form itself filters what the search returns."""
+    parts = [p.strip().replace('"', " ") for p in filled(form, version).split("*")]
+    return " ".join(f'"{p}"' for p in parts if p.strip())
 
 
 def newest_titled(items: Iterable[tuple[int, str, T]], forms: Sequence[str], version: str) -> T | None:

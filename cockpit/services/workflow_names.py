@@ -8,6 +8,7 @@ nearest one (same letters in another case first, then the closest spelling).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -43,6 +44,19 @@ def near_match(name: str, known: Iterable[str]) -> str | None:
 
 
 def check_names(configured: Sequence[str], known: Iterable[str]) -> list[NameWarning]:
-    """A warning for each configured name that is not exactly one of ``known``, in configured order."""
+    """A warning for each configured name that is not one of ``known``, in configured order.
+
+    A configured name is a pattern to the CI gate (``linux-binary-.*``): one that fully matches a known
+    name, as a regular expression, matches it too."""
     names = set(known)
-    return [NameWarning(c, near_match(c, names)) for c in configured if c not in names]
+    return [NameWarning(c, near_match(c, names)) for c in configured if not _matches(c, names)]
+
+
+def _matches(configured: str, names: set[str]) -> bool:
+    if configured in names:
+        return True
+    try:
+        pattern = re.compile(configured)
+    except re.error:
+        return False
+    return any(pattern.fullmatch(n) for n in names)

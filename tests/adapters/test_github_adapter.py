@@ -263,3 +263,9 @@ def test_a_primary_limit_that_resets_within_the_wait_is_waited_out(client, gh):
     gh.faults.rate_limit(reset_in=1, count=1, path="/pulls/10")
     assert client.pull(REPO, 10).number == 10
     assert [e["status"] for e in gh.log()] == [403, 200] and client.request_count == 2
+
+
+def test_the_workflow_list_names_each_workflow_as_github_spells_it(client, gh):
+    names = client.workflow_names(REPO)
+    assert set(names) >= {"pull", "trunk", "lint"}, "the tiny world's own spelling, kept as GitHub sends it"
+    assert [p for p in paths(gh) if "/actions/workflows" in p] == [f"/repos/{REPO}/actions/workflows?per_page=100"]

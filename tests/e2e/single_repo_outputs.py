@@ -5,7 +5,8 @@ config and replaces what differs between two runs of the same world (the emulato
 temporary folder, today's date) with fixed marks. The fixtures under ``single_repo/`` were recorded
 with main's code before the release could span several repositories (first d3d6151; again at 97101ef, once the
 checklist's evidence, promotion gates, chores and status comment had landed, which changed the single-repository
-output on purpose):
+output on purpose; and once more when the sandbox took PyTorch's real names: ``Lint``, the binary-build
+workflows on the RC tag, manylinux tags for ROCm and XPU, untitled validate-binaries runs, no conda):
 ``python -m tests.e2e.single_repo_outputs`` writes them again.
 """
 

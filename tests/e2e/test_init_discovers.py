@@ -55,7 +55,13 @@ def test_init_finds_the_sandbox_release_by_itself_and_says_where_each_value_came
     config = load_config(out)
     assert config.git.remote == "origin"
     [ci] = config.ci
-    assert (ci.required_workflows, ci.binary_workflow) == (("pull", "trunk", "lint"), "binary-builds")
+    assert ci.required_workflows == ("pull", "trunk", "Lint"), "as GitHub names them (Lint, not lint)"
+    assert ci.binary_workflows == (
+        "linux-binary-manywheel",
+        "linux-aarch64-binary-manywheel",
+        "windows-binary-wheel",
+        "macos-arm64-binary-wheel",
+    ), "the binary builds that ran on the RC tag"
 
     text = out.read_text(encoding="utf-8")
     decoy = world.truth["decoy_milestones"][0]
@@ -72,7 +78,9 @@ def test_init_finds_the_sandbox_release_by_itself_and_says_where_each_value_came
     assert "# TODO: " not in text and "not found" not in said
     assert f"tracker_issue = {world.tracker_issue}   # found: #{world.tracker_issue}" in said
     assert said.endswith(f"wrote {out}\nnext: cockpit --config {out} check\n")
-    assert len(gets(sandbox)) <= 6, "the repository, milestones, labelled issues, runs on the branch and on the RC tag"
+    assert len(gets(sandbox)) <= 7, (
+        "the repository, milestones, labelled issues, its workflow list, runs on the branch and on the RC tag"
+    )
     assert {e["method"] for e in sandbox.github.log()} == {"GET"}
 
 
@@ -153,7 +161,7 @@ def test_a_version_with_no_milestone_nor_tracker_is_written_with_todos_to_fill(s
     assert '\n# milestone = "2.5.1"\n' in text and "\n# tracker_issue = 1234\n" in text
     config = load_config(out)
     assert (config.release.milestone, config.release.tracker_issue) == (None, None)
-    assert config.ci[0].required_workflows == ("pull", "trunk", "lint"), "the release branch's runs are still found"
+    assert config.ci[0].required_workflows == ("pull", "trunk", "Lint"), "the release branch's runs are still found"
 
 
 @pytest.fixture

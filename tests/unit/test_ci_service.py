@@ -243,7 +243,7 @@ def test_branch_verdict_reports_how_far_behind_the_last_green_is():
 
 
 def test_rc_tags_are_judged_on_the_binary_workflow():
-    target = CITarget("acme/torchlet", "release/2.5", binary_workflow="binary-builds")
+    target = CITarget("acme/torchlet", "release/2.5", binary_workflows=("binary-builds",))
     assert rc_target(target).required_workflows == ("binary-builds",)
     assert rc_target(TARGET) is TARGET
 
@@ -265,7 +265,7 @@ def test_gate_is_green_only_when_all_are_and_unknown_without_any():
 
 
 def test_report_takes_raw_runs_from_the_loader():
-    binary = CITarget("acme/torchlet", "release/2.5", binary_workflow="binary-builds")
+    binary = CITarget("acme/torchlet", "release/2.5", binary_workflows=("binary-builds",))
     report = ci_report(
         [(binary, "release/2.5", green_runs(), [])],
         [(binary, "v2.5.0-rc2", [job("manywheel-py3_12", "binary-builds", status="in_progress")])],
@@ -377,10 +377,10 @@ def test_every_configured_ci_field_is_honoured_by_the_loader():
         "acme/torchlet",
         "release/2.5",
         ("pull", "trunk", "lint"),
-        "binary-builds",
+        ("binary-builds",),
         unstable_jobs=("trunk / linux-jammy / test (slow)",),
     )
-    vision = CITarget("acme/vision", "release/0.20", ("pull",), "wheels")
+    vision = CITarget("acme/vision", "release/0.20", ("pull",), ("wheels",))
     head = [
         *green_runs("d" * 40),
         job("linux-jammy / test (slow, 1, 1, linux.2xlarge)", conclusion="failure", sha="d" * 40),
@@ -413,7 +413,7 @@ def test_every_configured_ci_field_is_honoured_by_the_loader():
 def test_without_an_rc_tag_the_binary_builds_are_named_as_not_judged():
     from cockpit.loaders.ci import load_ci
 
-    core = CITarget("acme/torchlet", "release/2.5", binary_workflow="binary-builds")
+    core = CITarget("acme/torchlet", "release/2.5", binary_workflows=("binary-builds",))
     report = load_ci(
         _backend(
             [core], {"release/2.5": [job("x", conclusion="failure", sha="d" * 40)], "c" * 40: green_runs("c" * 40)}

@@ -52,7 +52,8 @@ WRONG = [
     ({"docs_build_entry": {"repository": "docs"}}, "'evidence.docs_build_entry.repository'", "'owner/name'"),
     ({"docs_build_entry": {"path": "{release}/index.html"}}, "'evidence.docs_build_entry.path'", "{version_short}"),
     ({"validate_binaries": {"workflow": ""}}, "'evidence.validate_binaries.workflow'", "a non-empty string"),
-    ({"validate_binaries": {"title": 3}}, "'evidence.validate_binaries.title'", "a string"),
+    ({"validation_issue": {"title": 3}}, "'evidence.validation_issue.title'", "a title form"),
+    ({"release_matrix_pr": {"title": []}}, "'evidence.release_matrix_pr.title'", "a title form"),
     ({"validation_comments": {"max_issues": 0}}, "'evidence.validation_comments.max_issues'", "a number >= 1"),
     (
         {"release_matrix_pr": {"url": "https://github.com/o/r/issues/3"}},

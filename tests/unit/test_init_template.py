@@ -19,7 +19,7 @@ FOUND = Discovery(
     milestone=Found(12, "given: --milestone 12"),
     tracker=Found(None, "TODO: no tracker issue found"),
     required=Found(("pull", "trunk"), "found: runs on release/2.5"),
-    binary=Found("binary-builds", "found: wheels built on the RC tag"),
+    binary=Found(("linux-binary-manywheel", "windows-binary-wheel"), "found: ran on v2.5.0-rc2"),
 )
 
 
@@ -45,7 +45,9 @@ def test_the_written_config_loads_without_a_warning_and_with_the_schemas_default
 def test_every_example_uncommented_loads_as_written_without_a_warning():
     config = parse_config(PATH, tomllib.loads(uncommented(written())))
     assert config.warnings == ()
-    assert config.storage.staging_channel == "staging" and dict(config.storage.variants)["rocm6.3"] == ("linux_x86_64",)
+    assert config.storage.staging_channel == "staging" and dict(config.storage.variants)["rocm6.3"] == (
+        "manylinux_2_28_x86_64",
+    )
     assert len(config.evidence.configured) == 8 and config.state_path == PATH.with_name("cockpit-state.toml")
 
 
@@ -54,3 +56,19 @@ def test_each_key_is_explained_in_the_schemas_words():
     assert "# Seconds one request may take before it counts as failed.\ntimeout = 15\n" in text
     assert '# found: origin/release/2.5 exists\nremote = "origin"\n' in text
     assert "# TODO: no tracker issue found\n# tracker_issue = 1234\n" in text
+
+
+def test_the_binary_builds_found_are_written_and_offline_the_default_is_shown_commented_out():
+    text = written()
+    assert '# found: ran on v2.5.0-rc2\nbinary_workflows = ["linux-binary-manywheel", "windows-binary-wheel"]\n' in text
+    [ci] = parse_config(PATH, tomllib.loads(text)).ci
+    assert ci.binary_workflows == ("linux-binary-manywheel", "windows-binary-wheel")
+    offline = render(
+        version="2.5.0",
+        repository="acme/torchlet",
+        clone=Path("/src/t"),
+        api_url="http://x/",
+        found=Discovery(remote=FOUND.remote, main=FOUND.main, rc_tags=FOUND.rc_tags),
+    )
+    assert '\n# binary_workflows = ["linux-binary-manywheel", ' in offline
+    assert '\nrequired = ["pull", "trunk", "Lint"]\n' in offline

@@ -59,3 +59,20 @@ def test_the_newest_matching_item_wins() -> None:
     assert newest_titled(items, PROFILE.strings("titles.tracker"), "3.4.0") == "new"
     assert newest_titled([], PROFILE.strings("titles.tracker"), "3.4.0") is None
     assert short_version("3.4.0") == "3.4"
+
+
+def test_an_old_glob_pattern_is_a_form_too() -> None:
+    assert matches_form("[v3.4.0] Release validation", ["*{version}*validation*"], "3.4.0")
+    assert not matches_form("[v3.3.0] Release validation", ["*{version}*validation*"], "3.4.0")
+
+
+def test_each_form_is_searched_by_its_fixed_words() -> None:
+    from cockpit.services.title_forms import described, search_words
+
+    assert search_words("Release {version_short} go live. Update release matrix", "3.4.0") == (
+        '"Release 3.4 go live. Update release matrix"'
+    )
+    assert search_words("*{version}*validation*", "3.4.0") == '"3.4.0" "validation"'
+    assert described(["[v{version}] Release Tracker", "[v.{version}] Release Tracker"], "3.4.0") == (
+        "'[v3.4.0] Release Tracker' or '[v.3.4.0] Release Tracker'"
+    )

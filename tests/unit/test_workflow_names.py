@@ -31,3 +31,18 @@ def test_init_takes_lint_as_github_spells_it_and_the_binary_builds_from_the_rc_t
     )
     assert seen.required == ("pull", "trunk", "Lint")
     assert seen.binaries == ("linux-binary-manywheel", "windows-binary-wheel", "macos-arm64-binary-wheel")
+
+
+def test_init_reads_the_workflow_list_before_any_run_and_names_what_matches_nothing() -> None:
+    # GET /repos/{owner}/{repo}/actions/workflows lists names as GitHub spells them; nothing ran yet.
+    listed = ["pull", "Lint", "linux-binary-manywheel", "windows-binary-wheel", "trunk-ci"]
+    seen = suggest_workflows([], [], listed)
+    assert seen.required == ("pull", "Lint")
+    assert seen.binaries == ("linux-binary-manywheel", "windows-binary-wheel")
+    [trunk] = seen.unmatched
+    assert trunk.configured == "trunk" and trunk.near == "trunk-ci"
+
+
+def test_a_pattern_that_matches_a_workflow_is_no_warning() -> None:
+    assert check_names(["linux-binary-.*"], KNOWN) == []
+    assert check_names(["pull("], KNOWN)[0].configured == "pull("
