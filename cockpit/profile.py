@@ -206,6 +206,12 @@ CONFIG_DEFAULTS: Mapping[str, str] = {
     "[evidence.triton_pin_release] version_path": "triton.version_file",
     "[evidence.triton_pin_release] package": "triton.pypi_package",
     "[storage] variants (the example's Linux tag)": "platform_tags.linux_x86_64",
+    "[release] skip_labels": "milestone.skip_labels",
+    "[evidence.docs_build_entry] repository": "docs.repository",
+    "[evidence.docs_build_entry] ref": "docs.ref",
+    "[evidence.docs_build_entry] path": "docs.path",
+    "[evidence.colab_issue] repository": "titles.colab_repository",
+    "[evidence.colab_issue] title": "titles.colab_issue",
     # still to be wired
     "[storage] size_limit_mb (PyPI-bound wheels only)": "pypi.size_limit_mb",
     "[storage] size_warn_mb": "sizes.download_site_ceiling_mb",

@@ -23,8 +23,8 @@ REQUIRED_WORKFLOWS = _PROFILE.strings("ci.required_workflows")
 BINARY_BUILD_WORKFLOWS = _PROFILE.strings("ci.binary_build_workflows")
 # [release]: the forms of the release tracker's title ({version}, {version_short}).
 TRACKER_TITLES = _PROFILE.strings("titles.tracker")
-# [release]: milestone items with this label are feature requests, not fixes to pick (cockpit policy).
-SKIP_LABELS = ("release-feature-request",)
+# [release]: milestone items with this label are feature requests, not fixes to pick.
+SKIP_LABELS = _PROFILE.strings("milestone.skip_labels")
 
 # [evidence.*]: where each release-day step's evidence lives.
 VALIDATE_BINARIES_REPOSITORY = _PROFILE.text("validate_binaries.repository")
@@ -34,9 +34,9 @@ VALIDATE_BINARIES_CHANNEL = _PROFILE.text("validate_binaries.rc_channel")
 VALIDATE_BINARIES_EVENT = _PROFILE.text("validate_binaries.event")
 VALIDATE_BINARIES_REF = _PROFILE.text("validate_binaries.ref")
 VALIDATION_ISSUE_TITLES = _PROFILE.strings("titles.validation_issue")
-DOCS_REPOSITORY = "pytorch/docs"
-DOCS_REF = "site"
-DOCS_PATH = "{version_short}/index.html"
+DOCS_REPOSITORY = _PROFILE.text("docs.repository")
+DOCS_REF = _PROFILE.text("docs.ref")
+DOCS_PATH = _PROFILE.text("docs.path")
 RELEASE_MATRIX_PR = (_PROFILE.text("titles.release_matrix_pr_repository"), _PROFILE.text("titles.release_matrix_pr"))
 PUBLISHED_VERSIONS_PR = (
     _PROFILE.text("titles.published_versions_pr_repository"),
@@ -45,8 +45,8 @@ PUBLISHED_VERSIONS_PR = (
 TRITON_PIN_PATH = _PROFILE.text("triton.pin_file")
 TRITON_VERSION_PATH = _PROFILE.text("triton.version_file")
 TRITON_PACKAGE = _PROFILE.text("triton.pypi_package")
-COLAB_REPOSITORY = "googlecolab/colabtools"
-COLAB_TITLE = "*{version}*"
+COLAB_REPOSITORY = _PROFILE.text("titles.colab_repository")
+COLAB_TITLE = _PROFILE.text("titles.colab_issue")
 
 # Examples 'cockpit init' shows for [storage] (commented out: each release names its own).
 INDEX_URL = "https://download.pytorch.org"

@@ -64,6 +64,27 @@ def test_evidence_defaults_are_the_profiles():
     assert cfg.triton_pin_release.pin_path == PROFILE.text("triton.pin_file")
     assert cfg.triton_pin_release.version_path == PROFILE.text("triton.version_file")
     assert cfg.triton_pin_release.package == PROFILE.text("triton.pypi_package")
+    assert cfg.docs_build_entry is not None and cfg.colab_issue is not None
+    assert (cfg.docs_build_entry.repository, cfg.docs_build_entry.ref, cfg.docs_build_entry.path) == (
+        "pytorch/docs",
+        "site",
+        "{version_short}/index.html",
+    )
+    assert cfg.colab_issue.repository == PROFILE.text("titles.colab_repository") == "googlecolab/colabtools"
+    assert cfg.colab_issue.title == PROFILE.text("titles.colab_issue")
+
+
+def test_the_colab_title_matches_the_real_request_forms_and_not_any_title_naming_the_version():
+    from fnmatch import fnmatch
+
+    pattern = PROFILE.text("titles.colab_issue").replace("{version}", "2.10.0").lower()
+    assert fnmatch("Upgrading PyTorch v2.10.0, torchvision v0.25.0, torchaudio to v2.10.0".lower(), pattern)
+    assert fnmatch("Upgrading PyTorch to v2.10.0 and torchvision to v0.25.0".lower(), pattern)
+    assert not fnmatch("torch 2.10.0 breaks my notebook".lower(), pattern)
+
+
+def test_feature_requests_are_skipped_by_the_profiles_label():
+    assert parse_config(PATH, doc()).skip_labels == PROFILE.strings("milestone.skip_labels")
 
 
 def test_tracker_titles_default_to_both_real_forms():
