@@ -207,6 +207,8 @@ CONFIG_DEFAULTS: Mapping[str, str] = {
     "[evidence.triton_pin_release] package": "triton.pypi_package",
     "[storage] variants (the example's Linux tag)": "platform_tags.linux_x86_64",
     "[release] skip_labels": "milestone.skip_labels",
+    "[schedule] cherry_pick_deadline given as a day: its hour": "patch.cherry_pick_deadline_time",
+    "[schedule] cherry_pick_deadline given as a day: its zone": "patch.cherry_pick_deadline_zone",
     "[evidence.docs_build_entry] repository": "docs.repository",
     "[evidence.docs_build_entry] ref": "docs.ref",
     "[evidence.docs_build_entry] path": "docs.path",
@@ -219,5 +221,4 @@ CONFIG_DEFAULTS: Mapping[str, str] = {
     "[storage] size_jump_mb (new)": "sizes.jump_mb",
     "[storage] staging_prefix (new)": "pypi.staging_prefix",
     "[storage] python_tags (empty: the build matrix's release builds)": "python.release_builds",
-    "[schedule] deadline time and zone": "patch.cherry_pick_deadline_time",
 }

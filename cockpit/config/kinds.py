@@ -216,9 +216,15 @@ class Day(Kind):
 
 
 class Deadline(Kind):
-    """A moment: a date means the end of that day (UTC); a date-time without a zone is UTC."""
+    """A moment: a date means ``at`` o'clock in ``zone`` that day (the PyTorch profile's end of the working
+    day, 5 PM Pacific); a date-time without a zone is UTC."""
 
+    __slots__ = ("at", "zone")
     expected = "an ISO date or date-time such as 2026-09-21 or 2026-09-21T17:00:00Z"
+
+    def __init__(self, at: str = "23:59:59", zone: str = "UTC") -> None:
+        self.at = time.fromisoformat(at)
+        self.zone = zone
 
     def read(self, where: Where, key: str, value: Any) -> Any:
         value = typed(where, key, value, (str, date, datetime), self.expected)
@@ -229,7 +235,9 @@ class Deadline(Kind):
             except ValueError:
                 raise where.fail(key, self.expected, value) from None
         if not isinstance(value, datetime):
-            value = datetime.combine(value, time(23, 59, 59))
+            from zoneinfo import ZoneInfo
+
+            return datetime.combine(value, self.at, tzinfo=ZoneInfo(self.zone))
         return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 

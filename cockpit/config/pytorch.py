@@ -26,6 +26,10 @@ TRACKER_TITLES = _PROFILE.strings("titles.tracker")
 # [release]: milestone items with this label are feature requests, not fixes to pick.
 SKIP_LABELS = _PROFILE.strings("milestone.skip_labels")
 
+# [schedule]: a cherry-pick deadline given as a day ends at this hour in this zone (5 PM Pacific).
+DEADLINE_TIME = _PROFILE.text("patch.cherry_pick_deadline_time")
+DEADLINE_ZONE = _PROFILE.text("patch.cherry_pick_deadline_zone")
+
 # [evidence.*]: where each release-day step's evidence lives.
 VALIDATE_BINARIES_REPOSITORY = _PROFILE.text("validate_binaries.repository")
 # GitHub takes a workflow's file name where it takes its id: validate-binaries.yml.

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from cockpit.config import pytorch
 from cockpit.config.kinds import Day, Deadline, Kind, Text, Texts, key
 from cockpit.config.tables import Strict, Table
 from cockpit.config.where import Where
@@ -73,7 +74,9 @@ class ScheduleTable:
         _PHASE, PHASE_TITLES[PatchPhase.GENERAL_AVAILABILITY] + ".", default=None
     )
     cherry_pick_deadline: datetime | None = key(
-        Deadline(), "The last moment a pick is taken (a day means its end, UTC).", default=None
+        Deadline(pytorch.DEADLINE_TIME, pytorch.DEADLINE_ZONE),
+        "The last moment a pick is taken (a day means 5 PM Pacific that day, the end of the working day).",
+        default=None,
     )
     qualifying_labels: tuple[str, ...] = key(
         Labels(), "Labels that make an issue qualify for the patch release.", default=DEFAULT_QUALIFYING_LABELS

@@ -58,9 +58,13 @@ def test_the_schedule_is_read_from_the_config_with_its_defaults():
     assert config().schedule is None
 
 
-def test_a_deadline_given_as_a_day_means_the_end_of_that_day_utc():
+def test_a_deadline_given_as_a_day_means_5_pm_pacific_that_day():
+    """PyTorch's cherry-pick deadline is the end of the working day, 5 PM Pacific (the profile's
+    patch.cherry_pick_deadline_*): 00:00 UTC the next day in September (PDT)."""
     s = config({"cherry_pick_deadline": "2026-09-25"}).schedule
-    assert s is not None and s.cherry_pick_deadline == datetime(2026, 9, 25, 23, 59, 59, tzinfo=UTC)
+    assert s is not None and s.cherry_pick_deadline == datetime(2026, 9, 26, 0, 0, tzinfo=UTC)
+    winter = config({"cherry_pick_deadline": "2026-12-04"}).schedule
+    assert winter is not None and winter.cherry_pick_deadline == datetime(2026, 12, 5, 1, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
