@@ -18,28 +18,41 @@ from cockpit.errors import CockpitError
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def _common(*, top: bool) -> argparse.ArgumentParser:
+COMMON = ("config", "read-only", "take-over", "debug")
+
+
+def _common(*, top: bool, only: Sequence[str] = COMMON) -> argparse.ArgumentParser:
     """Options accepted before and after the subcommand; only the top level sets defaults,
-    so ``cockpit --config X demo`` and ``cockpit demo --config X`` mean the same."""
+    so ``cockpit --config X view`` and ``cockpit view --config X`` mean the same. A subcommand
+    shows (``only``) the ones it uses: ``locate`` takes no ``--take-over``."""
     common = argparse.ArgumentParser(add_help=False)
     default: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
-    common.add_argument("--config", type=Path, help="the release's cockpit.toml (default: ./cockpit.toml)", **default)
-    common.add_argument(
-        "--read-only",
-        action="store_true",
-        help="never change anything: no writes to GitHub, git or the state file",
-        **default,
-    )
-    common.add_argument(
-        "--take-over",
-        action="store_true",
-        help="take the state file's lock from a session you confirmed is gone (one on another "
-        "machine, or an unreadable lock file); never from a cockpit running on this machine",
-        **default,
-    )
-    common.add_argument(
-        "--debug", action="store_true", help="write a debug log beside the state file (secrets redacted)", **default
-    )
+    if "config" in only:
+        common.add_argument(
+            "--config", type=Path, help="the release's cockpit.toml (default: ./cockpit.toml)", **default
+        )
+    if "read-only" in only:
+        common.add_argument(
+            "--read-only",
+            action="store_true",
+            help="never change anything: no writes to GitHub, git or the state file",
+            **default,
+        )
+    if "take-over" in only:
+        common.add_argument(
+            "--take-over",
+            action="store_true",
+            help="take the state file's lock from a session you confirmed is gone (one on another "
+            "machine, or an unreadable lock file); never from a cockpit running on this machine",
+            **default,
+        )
+    if "debug" in only:
+        common.add_argument(
+            "--debug",
+            action="store_true",
+            help="write a debug log beside the state file (secrets redacted)",
+            **default,
+        )
     return common
 
 
@@ -99,11 +112,20 @@ def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
             return args
     except _BeyondTopLevel:
         pass
-    return build_parser().parse_args(argv)
+    parser, commands = parsers()
+    args, rest = parser.parse_known_args(argv)
+    if rest:  # said with the subcommand's own usage, not the top level's
+        (commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(rest)}")
+    return args
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = _common(top=False)
+    return parsers()[0]
+
+
+def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The whole command line, and each subcommand's own parser by name (for its usage in errors)."""
+    commands: dict[str, argparse.ArgumentParser] = {}
     parser = argparse.ArgumentParser(
         prog="cockpit",
         parents=[_common(top=True)],
@@ -113,16 +135,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler="cockpit.cli.commands:run_app")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, handler: str, help: str) -> argparse.ArgumentParser:
-        """A subcommand whose ``handler`` ("module:function") is imported only when it runs."""
-        cmd = sub.add_parser(name, parents=[common], help=help, description=help)
+    def command(
+        name: str, handler: str, help: str, options: Sequence[str] = ("config", "debug")
+    ) -> argparse.ArgumentParser:
+        """A subcommand whose ``handler`` ("module:function") is imported only when it runs, with the
+        global ``options`` it uses."""
+        cmd = sub.add_parser(name, parents=[_common(top=False, only=options)], help=help, description=help)
         cmd.set_defaults(handler=handler)
+        commands[name] = cmd
         return cmd
 
     demo = command(
         "demo",
         "cockpit.cli.commands:run_demo",
         "open the cockpit on a fictional sandbox release (no network, no token)",
+        ("read-only", "take-over", "debug"),
     )
     demo.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
     demo.add_argument(
@@ -154,8 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
         "sandbox",
         "cockpit.cli.commands:run_sandbox",
         "serve the sandbox release in the foreground and print its config path",
+        ("debug",),
     )
-    sandbox.add_argument("--seed", type=int, default=7)
+    sandbox.add_argument("--seed", type=int, default=7, help="the sandbox world's seed (default 7)")
     sandbox.add_argument("--all-green", action="store_true", help="serve a release whose every gate is green")
     sandbox.add_argument("--patch", action="store_true", help="serve the patch release 2.5.1 mid-flight")
     sandbox.add_argument("--multi", action="store_true", help="serve the core with two domain libraries")
@@ -174,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
         "publish",
         "cockpit.cli.publish:run",
         "post the release's status to the tracker issue as one comment, edited in place on later publishes",
+        COMMON,
     )
     publish.add_argument(
         "--dry-run", action="store_true", help="print the Markdown and its diff against the published one; send nothing"
@@ -185,9 +214,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--state", type=Path, help="follow this state file (default: the config's)")
     _serve_options(serve)
 
-    command("locate", "cockpit.cli.commands:run_locate", "print every path the cockpit uses")
+    command("locate", "cockpit.cli.commands:run_locate", "print every path the cockpit uses", ("config",))
 
-    init = command("init", "cockpit.cli.init:run_init", "write a commented cockpit.toml for a real release")
+    init = command(
+        "init",
+        "cockpit.cli.init:run_init",
+        "write a commented cockpit.toml for a real release",
+        ("config", "read-only", "debug"),  # --read-only: refused, as every write is
+    )
     init.add_argument("--repository", metavar="OWNER/NAME", help="the GitHub repository, e.g. pytorch/pytorch")
     init.add_argument("--version", dest="release_version", metavar="X.Y.Z", help="the release, e.g. 2.5.0")
     init.add_argument(
@@ -229,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     report = command("report", "cockpit.cli.report:run_report", "the whole picture as Markdown or JSON")
-    report.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    report.add_argument("--format", choices=["markdown", "json"], default="markdown", help="markdown (default) or json")
     report.add_argument("--repo", metavar="NAME", help="only this repository of the release (default: all)")
     check = command(
         "check", "cockpit.cli.report:run_check", "exit 0 when go, 1 when no-go (each failing gate on a line)"
@@ -252,7 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
     missing.add_argument(
         "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
     )
-    missing.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    missing.add_argument(
+        "--format", choices=["text", "json", "markdown"], default="text", help="text (default), json or markdown"
+    )
 
     picks = command("picks", "cockpit.cli.picks:run", "the tracker's cherry-pick requests, parsed, as JSON")
     picks.add_argument("--from-json", type=Path, help="a JSON array of GitHub issue-comment objects")
@@ -261,9 +297,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     command("workflows", "cockpit.cli.workflows:run", "the release's workflows and their latest runs, as JSON")
-    auth = command("auth", "cockpit.cli.auth:run_auth", "store, show or forget the GitHub token (keyring)")
-    auth.add_argument("auth_command", choices=["login", "status", "logout"])
-    return parser
+    auth = command(
+        "auth",
+        "cockpit.cli.auth:run_auth",
+        "store, show or forget the GitHub token (keyring)",
+        ("config", "read-only", "debug"),
+    )
+    auth.add_argument(
+        "auth_command",
+        choices=["login", "status", "logout"],
+        help="login: store a token; status: say which token is used; logout: forget the stored one",
+    )
+    return parser, commands
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -280,11 +325,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cockpit: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader left (| head): what it took was written; end quietly, as Unix tools do
+        _quiet_stdout()
+        return EXIT_OK
     except Exception as exc:  # a bug: one line, the traceback only in the debug log
         print(logging_setup.scrub(f"cockpit: internal error: {logging_setup.internal_error(exc)}"), file=sys.stderr)
         return EXIT_FAIL
     finally:
         logging_setup.stop_debug_log()
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush does not fail on the closed pipe
+    too (the way Python's documentation on SIGPIPE shows)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing left to flush into a pipe
+        pass
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -44,6 +44,33 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def start_moto_server(credentials: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """moto's server (``python -m moto.server``) on a free port of 127.0.0.1, started with ``credentials``
+    in its environment: the process and its endpoint, once it answers. ``RuntimeError`` when it does not
+    start within ``START_S`` (the process is ended first)."""
+    import httpx
+
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, **credentials},
+    )
+    endpoint = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_S
+    while True:
+        try:
+            httpx.get(f"{endpoint}/moto-api/", timeout=2)
+            return server, endpoint
+        except httpx.HTTPError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.terminate()
+                server.wait(timeout=30)
+                raise RuntimeError("moto's S3 server did not start") from None
+            time.sleep(0.2)
+
+
 class S3Emulator:
     """moto's S3 server for one world; ``start`` returns its endpoint, ``stop`` ends it."""
 
@@ -53,26 +80,7 @@ class S3Emulator:
         self._server: subprocess.Popen[bytes] | None = None
 
     def start(self) -> str:
-        import httpx
-
-        port = _free_port()
-        self._server = subprocess.Popen(
-            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, **CREDENTIALS},
-        )
-        self.endpoint = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + START_S
-        while True:
-            try:
-                httpx.get(f"{self.endpoint}/moto-api/", timeout=2)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or self._server.poll() is not None:
-                    self.stop()
-                    raise RuntimeError("moto's S3 server did not start") from None
-                time.sleep(0.2)
+        self._server, self.endpoint = start_moto_server(CREDENTIALS)
         self._seed()
         return self.endpoint
 

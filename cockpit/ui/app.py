@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 from cockpit.domain.gates import Gate
 from cockpit.ui.app_keys import APP_BINDINGS
 from cockpit.ui.keymap import merged_bindings, textual_keymap
+from cockpit.ui.pane_cycle import STEPS, stepped
 from cockpit.ui.pane_slots import PaneSlots
 from cockpit.ui.pane_table import DERIVED_FROM, PANES, PATCH_PANES, PaneSpec, pane_class, panes_for
 from cockpit.ui.panes.base import Pane
@@ -169,9 +170,8 @@ class CockpitApp(App[None]):
             pane.show_staleness()
 
     def on_key(self, event: events.Key) -> None:
-        # A character unhandled while an input has the focus was typed in the same burst as the key
-        # that focused it ('/carol' typed fast): it is the input's, in order, not a key of the pane
-        # ('c', the bot command). Preventing the default keeps the App from looking up bindings.
+        # A character typed in the same burst as the key that focused an input ('/carol' typed fast) is
+        # the input's, in order, not a pane's key ('c'); no default: the App looks up no binding.
         focused = self.screen.focused
         if event.is_printable and isinstance(focused, Input) and not focused.disabled:
             event.prevent_default()
@@ -230,13 +230,13 @@ class CockpitApp(App[None]):
         return (c for c in super().get_system_commands(screen) if c.title != "Theme")
 
     def action_show_pane(self, name: str) -> None:
-        """Show pane ``name`` (a number key, the palette, a click on its tab) and focus it."""
-        if name not in {spec.name for spec in self.PANES}:
-            return
-        slot_ready = self.slots.show(name)
-        self.query_one(PaneTabs).show(name)
-        if slot_ready:  # else its pane is mounted first of all, and takes the focus then
-            self.slots.focus(name)
+        """Show pane ``name`` (a digit, the palette, its tab; ``+1``/``-1``: ``]``/``[``, Tab) and focus it."""
+        names = [spec.name for spec in self.PANES]
+        target = stepped(self, names, self.current_name, name) if name in STEPS else name
+        if target in names:  # else an unknown name, or Tab moved the focus in a dialog or a text field
+            self.query_one(PaneTabs).show(target)
+            if self.slots.show(target):  # else its pane is mounted first of all, and takes the focus then
+                self.slots.focus(target)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The focus never rests in a hidden pane, where keys would act on rows nobody sees."""

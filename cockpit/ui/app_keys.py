@@ -13,8 +13,44 @@ APP_KEYS: tuple[Binding, ...] = (
     Binding("R", "refresh_all", "Refresh all", id="app.refresh_all", tooltip="Load every pane again"),
     Binding("question_mark", "help", "Help", key_display="?", id="app.help", tooltip="List the keys of this pane"),
     Binding("f1", "help", "Help", show=False, id="app.help_f1", tooltip="List the keys of this pane"),
+    Binding(
+        "right_square_bracket",
+        "show_pane('+1')",
+        "Next pane",
+        key_display="]",
+        show=False,
+        id="app.next_pane",
+        tooltip="Show the next pane",
+    ),
+    Binding(
+        "left_square_bracket",
+        "show_pane('-1')",
+        "Previous pane",
+        key_display="[",
+        show=False,
+        id="app.previous_pane",
+        tooltip="Show the previous pane",
+    ),
+    Binding(
+        "tab",
+        "show_pane('tab+1')",
+        "Next pane",
+        show=False,
+        priority=True,
+        id="app.tab_pane",
+        tooltip="Show the next pane (in a dialog or a text field: the next field)",
+    ),
+    Binding(
+        "shift+tab",
+        "show_pane('tab-1')",
+        "Previous pane",
+        show=False,
+        priority=True,
+        id="app.back_tab_pane",
+        tooltip="Show the previous pane (in a dialog or a text field: the previous field)",
+    ),
 )
-"""Quit, refresh, help: on every pane."""
+"""Quit, refresh, help and the next or previous pane: on every pane."""
 
 APP_BINDINGS: list[Binding] = [*(spec.binding() for spec in PANES), *APP_KEYS]
 """The app's ``BINDINGS``: a number key per pane of every release, then ``APP_KEYS``."""

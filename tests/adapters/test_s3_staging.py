@@ -3,11 +3,6 @@ empty prefix, and no credentials at all (amber, never green)."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -16,13 +11,13 @@ from cockpit.adapters.s3_staging import S3Staging, StagingUnreadable, split_s3_u
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.staging import StagingTrouble
 from cockpit.errors import StorageError
+from cockpit.sandbox.s3_server import start_moto_server
 from cockpit.services.staging_gate import staging_gate, staging_url, unreadable_gate
 
 boto3 = pytest.importorskip("boto3", reason="the [s3] extra is not installed")
 pytest.importorskip("moto.server", reason="moto's server is not installed")
 httpx = pytest.importorskip("httpx")
 
-START_S = 60.0  # a hang guard for the server's start, not a speed target
 PREFIX = "s3://release-backup/torchlet-3.1.0-pypi-staging/"
 TAGS, PLATFORMS = ("cp312", "cp313t"), ("manylinux_2_28_x86_64", "macosx_*_arm64")
 STAGED = [
@@ -33,35 +28,15 @@ STAGED = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def moto_s3() -> Iterator[tuple[str, dict[str, str]]]:
     """moto's S3+IAM server on 127.0.0.1; a bucket with the staged set, a locked bucket, and a user
     allowed to read only the first. Yields the endpoint and that user's environment."""
-    port = _free_port()
-    env = {**os.environ, "AWS_ACCESS_KEY_ID": "setup", "AWS_SECRET_ACCESS_KEY": "setup"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    endpoint = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + START_S
-        while True:
-            try:
-                httpx.get(f"{endpoint}/moto-api/", timeout=2)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    pytest.fail("moto's server did not start")
-                time.sleep(0.2)
+        server, endpoint = start_moto_server({"AWS_ACCESS_KEY_ID": "setup", "AWS_SECRET_ACCESS_KEY": "setup"})
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
         admin = {
             "endpoint_url": endpoint,
             "region_name": "us-east-1",

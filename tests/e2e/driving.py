@@ -41,9 +41,10 @@ async def answer_dialogs(app, pilot, *, version: str, note: str = "checked by th
 
 async def _submit_form(screen, pilot, version: str, note: str) -> None:
     for select in screen.query(Select):
-        options = [value for _label, value in getattr(select, "_options", []) if value is not Select.BLANK]
-        if select.is_blank() and options:
-            select.value = options[0]
+        if select.is_blank():  # as a user would: open it, take the first option after the blank one
+            select.focus()
+            await pilot.press("enter", "down", "enter")
+            await pilot.pause()
     inputs = list(screen.query(Input))
     for field in inputs:
         if not field.value:

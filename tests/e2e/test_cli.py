@@ -112,3 +112,21 @@ def test_locate_says_who_holds_the_state_lock_and_take_over_takes_one_left_on_an
     assert main(["--config", str(sandbox.config_path), "--take-over"]) == 0
     assert started == [(False, os.getpid())]
     assert not lock_path_for(state).exists(), "released when the session ended"
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly_with_status_0(sandbox):
+    """``cockpit report | head -1``: the pipe closes before the report is written; no 'internal error'."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first byte
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "cockpit", "--config", str(sandbox.config_path), "report"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

@@ -37,6 +37,26 @@ def notes(app) -> str:
     return "\n".join(n.message for n in app._notifications)
 
 
+async def test_tab_and_brackets_step_through_the_panes_and_tab_still_moves_the_focus_in_a_dialog():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        order = [spec.name for spec in app.PANES]
+        await pilot.press("tab")
+        assert app.current_name == order[1]
+        await pilot.press("right_square_bracket")
+        assert app.current_name == order[2]
+        await pilot.press("left_square_bracket", "shift+tab")
+        assert app.current_name == order[0]
+        await pilot.press("shift+tab")  # wraps around
+        assert app.current_name == order[-1]
+        await pilot.press("1", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("tab")  # in a dialog, Tab is the dialog's
+        assert isinstance(app.screen, HelpScreen) and app.current_name == "milestone"
+        await pilot.press("escape")
+
+
 async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
