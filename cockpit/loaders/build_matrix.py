@@ -33,7 +33,7 @@ def python_builds(backend: Ports) -> PythonBuilds:
     st = backend.config.storage
     if st.python_tags:
         return PythonBuilds(
-            st.python_tags, st.python_tags, f"Python builds: [storage] python_tags ({_listed(st.python_tags)})"
+            st.python_tags, st.python_tags, f"Python builds: {_listed(st.python_tags)} ([storage] python_tags)"
         )
     try:
         return backend.shared.python_builds.get(lambda: read_python_builds(backend), reuse_within=MATRIX_REUSE_S)
@@ -59,11 +59,11 @@ def read_python_builds(backend: Ports) -> PythonBuilds:
     if not matrix.python:
         raise MatrixError(f"PYTHON_ARCHES_DICT[{CHANNEL!r}] lists no Python build")
     tags = python_tags(matrix.python)
-    where = f"{repo} {path} at {ref}" + (f" ({found.sha[:8]})" if found.sha else "")
+    where = f"{repo} {path} at {ref}" + (f", blob {found.sha[:8]}" if found.sha else "")
     return PythonBuilds(
         tags,
         python_tags(matrix.python, not_for_pypi=NOT_STAGED_FOR_PYPI),
-        f"Python builds: PYTHON_ARCHES_DICT[{CHANNEL!r}] of {where} ({_listed(matrix.python)})",
+        f"Python builds: {_listed(matrix.python)} (PYTHON_ARCHES_DICT[{CHANNEL!r}] of {where})",
     )
 
 

@@ -90,7 +90,7 @@ def test_one_read_serves_every_pane_within_the_reuse_window(world, tmp_path):
 
 def test_configured_tags_win_and_nothing_is_read(world, tmp_path):
     builds, _ports, gh = served(world, tmp_path, python_tags=["cp312"])
-    assert builds.tags == ("cp312",) and builds.source == "Python builds: [storage] python_tags (cp312)"
+    assert builds.tags == ("cp312",) and builds.source == "Python builds: cp312 ([storage] python_tags)"
     assert gh.log() == []
 
 
