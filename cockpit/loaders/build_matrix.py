@@ -20,7 +20,7 @@ from cockpit.errors import CockpitError
 
 if TYPE_CHECKING:
     from cockpit.domain.gates import Gate
-    from cockpit.ports import Ports
+    from cockpit.ports import GitHubPort, Ports
 
 MATRIX_REUSE_S = 600.0  # the generator changes with a release's build matrix, not between two loads
 CHANNEL = "release"  # PYTHON_ARCHES_DICT's channel for a release's builds (the profile's python.release_builds)
@@ -28,8 +28,6 @@ CHANNEL = "release"  # PYTHON_ARCHES_DICT's channel for a release's builds (the 
 
 def python_builds(backend: Ports) -> PythonBuilds:
     """The configured tags, else the build matrix's release builds, else the profile's copy with the reason."""
-    from cockpit.domain.text import inert
-
     st = backend.config.storage
     if st.python_tags:
         return PythonBuilds(
@@ -37,20 +35,24 @@ def python_builds(backend: Ports) -> PythonBuilds:
         )
     try:
         return backend.shared.python_builds.get(lambda: read_python_builds(backend), reuse_within=MATRIX_REUSE_S)
-    except CockpitError as exc:  # MatrixError says what it read; GitHub's errors say who answered
-        from cockpit.services.build_matrix import MatrixError
-
-        return profile_builds(inert(exc.message if isinstance(exc, MatrixError) else str(exc)))
+    except CockpitError as exc:
+        return profile_builds(unreadable(exc))
 
 
 def read_python_builds(backend: Ports) -> PythonBuilds:
-    """The release channel's builds as the generator file says; a ``CockpitError`` saying why it cannot be read."""
+    """The release channel's builds as the configured generator file says (see ``read_matrix``)."""
+    st = backend.config.storage
+    return read_matrix(backend.github, st.build_matrix_repository, st.build_matrix_file)
+
+
+def read_matrix(github: GitHubPort, repo: str, path: str) -> PythonBuilds:
+    """The release channel's builds of the generator ``path`` in ``repo`` (its default branch, the profile's
+    ``python.matrix_ref``); a ``CockpitError`` saying why it cannot be read (``unreadable`` words it)."""
     from cockpit.config.pytorch import BUILD_MATRIX_REF, NOT_STAGED_FOR_PYPI
     from cockpit.services.build_matrix import MatrixError, python_tags, read_build_matrix
 
-    st = backend.config.storage
-    repo, path, ref = st.build_matrix_repository, st.build_matrix_file, BUILD_MATRIX_REF
-    found = backend.github.repo_file(repo, path, ref)
+    ref = BUILD_MATRIX_REF
+    found = github.repo_file(repo, path, ref)
     if found is None:
         raise MatrixError(f"{repo} has no {path} at {ref} (404)")
     if found.text is None:
@@ -65,6 +67,14 @@ def read_python_builds(backend: Ports) -> PythonBuilds:
         python_tags(matrix.python, not_for_pypi=NOT_STAGED_FOR_PYPI),
         f"Python builds: {_listed(matrix.python)} (PYTHON_ARCHES_DICT[{CHANNEL!r}] of {where})",
     )
+
+
+def unreadable(exc: CockpitError) -> str:
+    """Why the matrix was not read, one inert line: what a ``MatrixError`` read, or who a GitHub error was from."""
+    from cockpit.domain.text import inert
+    from cockpit.services.build_matrix import MatrixError
+
+    return inert(exc.message if isinstance(exc, MatrixError) else str(exc))
 
 
 def profile_builds(reason: str) -> PythonBuilds:
