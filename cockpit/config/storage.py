@@ -94,7 +94,8 @@ class StorageConfig:
     python_tags: tuple[str, ...] = key(
         Texts(),
         "Python tags every platform must have (cp312, cp313t ...); empty: the build matrix's release builds, read "
-        "from build_matrix_file in build_matrix_repository at every load (the profile's copy when it cannot be read).",
+        f"from build_matrix_repository/build_matrix_file (by default {pytorch.BUILD_MATRIX_REPOSITORY}/"
+        f"{pytorch.BUILD_MATRIX_FILE}) at every load, else the profile's copy, said in the gate.",
         default=(),
     )
     build_matrix_repository: str = key(

@@ -272,7 +272,9 @@ def test_the_build_matrix_is_read_from_the_profiles_repository_and_file_by_defau
     profile = load_profile("pytorch")
     assert st.build_matrix_repository == profile.text("python.matrix_repository") == "pytorch/test-infra"
     assert st.build_matrix_file == profile.text("python.matrix_file")
-    assert "build_matrix_file in build_matrix_repository" in _doc_of("python_tags")
+    assert "read from build_matrix_repository/build_matrix_file (by default pytorch/test-infra/tools/" in _doc_of(
+        "python_tags"
+    )
 
 
 def _doc_of(name: str) -> str:
