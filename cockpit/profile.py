@@ -214,11 +214,15 @@ CONFIG_DEFAULTS: Mapping[str, str] = {
     "[evidence.docs_build_entry] path": "docs.path",
     "[evidence.colab_issue] repository": "titles.colab_repository",
     "[evidence.colab_issue] title": "titles.colab_issue",
+    "[storage] build_matrix_repository": "python.matrix_repository",
+    "[storage] build_matrix_file": "python.matrix_file",
+    "[storage] (the build matrix is read on this ref; no key)": "python.matrix_ref",
+    "[storage] python_tags empty, the build matrix unreadable: the tags of": "python.release_builds",
+    "[storage] python_tags empty: the PyPI staging check leaves out": "python.not_staged_for_pypi",
     # still to be wired
     "[storage] size_limit_mb (PyPI-bound wheels only)": "pypi.size_limit_mb",
     "[storage] size_warn_mb": "sizes.download_site_ceiling_mb",
     "[storage] size_jump_ratio (new)": "sizes.jump_ratio",
     "[storage] size_jump_mb (new)": "sizes.jump_mb",
     "[storage] staging_prefix (new)": "pypi.staging_prefix",
-    "[storage] python_tags (empty: the build matrix's release builds)": "python.release_builds",
 }

@@ -313,4 +313,20 @@ def file_from(data: Any, repository: str, ref: str) -> RepoFile:
         sha=_str(d, "sha"),
         size=_int(d, "size"),
         html_url=_text(d, "html_url"),
+        text=_content(d),
     )
+
+
+def _content(d: dict[str, Any]) -> str | None:
+    """A content-file's text: base64 then UTF-8; None when it is absent (over 1 MB: ``encoding: none``),
+    not base64 or not UTF-8."""
+    import base64
+    import binascii
+
+    content = d.get("content")
+    if d.get("encoding") != "base64" or not isinstance(content, str):
+        return None
+    try:
+        return base64.b64decode("".join(content.split()), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None

@@ -44,6 +44,7 @@ class Discovery:
         )
     )
     binary: Found = field(default_factory=lambda: Found((), ""))  # [[ci]] binary_workflows
+    python: Found = field(default_factory=lambda: profile_python_tags("not looked up (--offline)"))  # [storage]
 
     def summary(self) -> list[str]:
         """One line per value, as the config has it: ``milestone = 12   # found: ...``, or ``not found: ...``."""
@@ -55,6 +56,7 @@ class Discovery:
             ("tracker_issue", self.tracker),
             ("required", self.required),
             ("binary_workflows", self.binary),
+            ("python_tags", self.python),
             ("RC tags", self.rc_tags),
         ):
             if found.missing:
@@ -115,6 +117,7 @@ def discover_github(
     found.milestone = _given(args.milestone_value, "--milestone") or _milestone(github, repository, version)
     found.tracker = _given(args.tracker_value, "--tracker") or _tracker(github, repository, version)
     _workflows(github, found, repository, branch)
+    found.python = python_tags(github)
 
 
 def discover_offline(found: Discovery, args: argparse.Namespace) -> Discovery:
@@ -215,3 +218,28 @@ def _binaries(found: Discovery, seen: rd.Workflows, tag: str, branch: str, tag_r
     else:
         on = f"ran on {tag}" if tag else "is in the repository (no RC tag yet)"
         found.binary = Found((), f"TODO: no workflow named like a binary build {on}; list those building the wheels")
+
+
+def python_tags(github: Any) -> Found:
+    """``[storage] python_tags``: the build matrix generator's release builds (the repository and file
+    ``[storage] build_matrix_repository`` and ``build_matrix_file`` default to), else the profile's copy
+    with why. Another repository than the release's: its failure never stops ``init``."""
+    from cockpit.config.storage import StorageConfig
+    from cockpit.errors import CockpitError
+    from cockpit.loaders.build_matrix import read_matrix, unreadable
+
+    st = StorageConfig()
+    try:
+        builds = read_matrix(github, st.build_matrix_repository, st.build_matrix_file)
+    except CockpitError as exc:
+        return profile_python_tags(f"build matrix unreadable: {unreadable(exc)}")
+    return Found(builds.tags, "found: " + builds.source.removeprefix("Python builds: "))
+
+
+def profile_python_tags(why: str) -> Found:
+    """The profile's recorded release builds as tags, the note naming their source and why the file was not read."""
+    from cockpit.profile import load_profile
+    from cockpit.services.build_matrix import python_tags as tags_of
+
+    recorded = load_profile("pytorch").get("python.release_builds")
+    return Found(tags_of(recorded.value), f"the profile's copy ({recorded.source}); {why}")

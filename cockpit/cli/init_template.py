@@ -79,15 +79,22 @@ def _shown(value: Any) -> str:
     return toml_text(value)
 
 
-def commented(schema: type, header: str, keys: tuple[str, ...] = (), about: str = "") -> str:
+def commented(
+    schema: type, header: str, keys: tuple[str, ...] = (), about: str = "", found: dict[str, Found] | None = None
+) -> str:
     """``[header]`` with ``keys`` (else each key with a value to show), all commented out: the example's
-    values, else the defaults; sub-tables last. Uncommented, each line is as the cockpit reads it."""
+    values, else the defaults, else what ``found`` holds with its note; sub-tables last. Uncommented, each
+    line is as the cockpit reads it."""
     lines, tables = [f"[{header}]", *("# " + line for line in textwrap.wrap(about, 96))], []
     for k in schema_keys(schema):
         value = k.key.example if k.key.example is not None else k.default
+        if found and k.name in found:
+            value = found[k.name].value
         if (keys and k.name not in keys) or (not keys and (value in ("", (), None) or isinstance(k.key.kind, Table))):
             continue
         words = ["# " + line for line in textwrap.wrap(" ".join(k.key.doc.split()), 96)]
+        if found and k.name in found:
+            words.append(note(found[k.name]))
         if isinstance(value, tuple) and value and isinstance(value[0], tuple):
             tables += [*words, f"[{header}.{k.name}]", _shown(value)]
         else:
@@ -110,6 +117,7 @@ _STORAGE = (
     "pypi_url",
     "packages",
     "platforms",
+    "python_tags",
     "size_limit_mb",
     "size_warn_mb",
     "staging_channel",
@@ -159,7 +167,7 @@ def render(*, version: str, repository: str, clone: Path, api_url: str, found: D
 {unstable}
 
 # The release candidates' wheels: uncomment to check what is staged in the test channel.
-{commented(StorageConfig, "storage", _STORAGE)}
+{commented(StorageConfig, "storage", _STORAGE, found={"python_tags": found.python})}
 
 # Evidence that turns checklist steps automatic: uncomment a table and its step judges itself from
 # what it reads (PyTorch's values shown; a key left out takes that value). A step without one stays a signature.

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from cockpit.config import pytorch
-from cockpit.config.kinds import Kind, Number, Repository, Text, TitleForms, key, typed
+from cockpit.config.kinds import Kind, Number, Repository, Retired, Text, TitleForms, key, typed
 from cockpit.config.tables import Strict, Table
 from cockpit.config.where import Where
 from cockpit.domain.validation import VALIDATION_ISSUE_TITLE, VALIDATION_PHRASE, unknown_placeholders
@@ -91,20 +91,6 @@ class Pins(Kind):
                 raise inner.fail(commit, 'a triton version such as "3.1.0"', version)
             pins.append((commit, version.strip()))
         return tuple(pins)
-
-
-class Retired(Kind):
-    """A key the cockpit no longer reads: a warning saying why, never an error (old configs keep loading)."""
-
-    __slots__ = ("why",)
-    expected = "nothing (no longer used)"
-
-    def __init__(self, why: str) -> None:
-        self.why = why
-
-    def read(self, where: Where, key: str, value: Any) -> Any:
-        where.warn(f"key '{where.dotted(key)}' is no longer used and is ignored: {self.why}")
-        return ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -260,6 +260,20 @@ class FilePath(Kind):
         return path if path.is_absolute() else where.folder / path
 
 
+class Retired(Kind):
+    """A key the cockpit no longer reads: a warning saying why, never an error (old configs keep loading)."""
+
+    __slots__ = ("why",)
+    expected = "nothing (no longer used)"
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def read(self, where: Where, key: str, value: Any) -> Any:
+        where.warn(f"key '{where.dotted(key)}' is no longer used and is ignored: {self.why}")
+        return ""
+
+
 class KeyStrings(Kind):
     """``[keymap]``: binding id = key (``"app.refresh" = "ctrl+r"``, ``""`` unbinds)."""
 

@@ -52,6 +52,16 @@ TRITON_PACKAGE = _PROFILE.text("triton.pypi_package")
 COLAB_REPOSITORY = _PROFILE.text("titles.colab_repository")
 COLAB_TITLE = _PROFILE.text("titles.colab_issue")
 
+# [storage]: where the build matrix generator is read, whose "release" channel names the Python builds
+# (cp310 ... cp314t) the wheels must cover; its ref is the repository's default branch.
+BUILD_MATRIX_REPOSITORY = _PROFILE.text("python.matrix_repository")
+BUILD_MATRIX_FILE = _PROFILE.text("python.matrix_file")
+BUILD_MATRIX_REF = _PROFILE.text("python.matrix_ref")
+# The profile's recorded copy of that channel, used when the file cannot be read, and the pre-release
+# CPython builds that test-infra's staging script does not stage for PyPI.
+RELEASE_BUILDS = _PROFILE.strings("python.release_builds")
+NOT_STAGED_FOR_PYPI = _PROFILE.strings("python.not_staged_for_pypi")
+
 # Examples 'cockpit init' shows for [storage] (commented out: each release names its own).
 INDEX_URL = "https://download.pytorch.org"
 PACKAGES = ("torch",)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cockpit.config import pytorch
-from cockpit.config.kinds import Flag, Kind, Number, Text, Texts, key, typed
+from cockpit.config.kinds import Kind, Number, Repository, Retired, Text, Texts, key, typed
 from cockpit.config.where import Where
 from cockpit.profile import load_profile
 
@@ -92,9 +92,28 @@ class StorageConfig:
         example=pytorch.PLATFORMS,
     )
     python_tags: tuple[str, ...] = key(
-        Texts(), "Python tags every platform must have (cp312 ...); empty: from the support policy.", default=()
+        Texts(),
+        "Python tags every platform must have (cp312, cp313t ...); empty: the build matrix's release builds, read "
+        f"from build_matrix_repository/build_matrix_file (by default {pytorch.BUILD_MATRIX_REPOSITORY}/"
+        f"{pytorch.BUILD_MATRIX_FILE}) at every load, else the profile's copy, said in the gate.",
+        default=(),
     )
-    free_threaded: bool = key(Flag(), "Whether free-threaded wheels (cp313t ...) are expected too.", default=False)
+    build_matrix_repository: str = key(
+        Repository(),
+        "The repository of the build matrix generator, read (its default branch) when python_tags is empty.",
+        default=pytorch.BUILD_MATRIX_REPOSITORY,
+    )
+    build_matrix_file: str = key(
+        Text(nonempty=True, trim=lambda path: path.strip().strip("/")),
+        "The build matrix generator: its PYTHON_ARCHES_DICT['release'] names the Python builds (3.13t: "
+        "free-threaded) the wheels must cover.",
+        default=pytorch.BUILD_MATRIX_FILE,
+    )
+    free_threaded: str = key(
+        Retired("the build matrix now decides which builds exist, free-threaded ones included (python_tags)"),
+        "No longer used: the build matrix's release builds name the free-threaded ones (3.13t).",
+        default="",
+    )
     size_limit_mb: float = key(
         Number(minimum=1),
         "PyPI-bound wheels ([storage.pypi_bound]) over this size, in MB, fail; other wheels are judged against "
@@ -119,7 +138,9 @@ class StorageConfig:
         "covers wheels without a local version). The rest stay on the download site.",
         default=_profile_pypi_bound(),
     )
-    release_date: str = key(Text(), "The release's ISO date, for the Python support policy.", default="")
+    release_date: str = key(
+        Text(), "The release's ISO date: from that day the checklist's release-day evidence is due.", default=""
+    )
     variants: tuple[tuple[str, tuple[str, ...]], ...] = key(
         Variants(),
         "Accelerator variants, each in its sub-index <index_url>/whl/test/<variant>/<package>/, with the platforms "

@@ -83,3 +83,18 @@ class StorageReport:
         for problem in self.problems:
             expected.setdefault(problem.variant, 0)
         return tuple((v, n, tuple(p for p in self.problems if p.variant == v)) for v, n in expected.items())
+
+
+@dataclass(frozen=True)
+class PythonBuilds:
+    """The Python tags the release's wheels must cover, and one line saying where they came from.
+
+    ``tags``: every build of the release (the RC channel's wheels); ``pypi_tags``: those staged for PyPI
+    (less the pre-release CPythons the staging script leaves out). ``fallback``: the file could not be
+    read and these are the profile's recorded copy; ``source`` says so, with the reason.
+    """
+
+    tags: tuple[str, ...]
+    pypi_tags: tuple[str, ...]
+    source: str
+    fallback: bool = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cockpit.domain.gates import Gate
 from cockpit.gates import family
@@ -17,7 +17,11 @@ The overview does not list them: it lists pane gates, and these reach it through
 
 @dataclass(frozen=True)
 class RepoFile:
-    """A file of a repository at a ref, as the contents API describes it (its text is not kept)."""
+    """A file of a repository at a ref, as the contents API describes it.
+
+    ``text``: its content as UTF-8 text, when the API sent it (base64, files up to 1 MB) and it decodes;
+    None otherwise. Raw outside text: whoever reads it parses it as data, never shows it as it is.
+    """
 
     repository: str
     path: str
@@ -25,6 +29,7 @@ class RepoFile:
     sha: str
     size: int
     html_url: str = ""
+    text: str | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -121,10 +121,9 @@ def pypi_staged(backend: Ports) -> Gate:
     """``pypi_staged``: the staging channel against the wheels PyPI will get, and PyPI without the version."""
     from dataclasses import replace
 
-    from cockpit.loaders.storage import release_date
+    from cockpit.loaders.build_matrix import python_builds, with_source
     from cockpit.services.promotion_gates import PYPI_STAGED, staged_gate
     from cockpit.services.storage import expected_artifacts, validate_rc
-    from cockpit.services.support_policy import default_python_tags
 
     st, version = backend.config.storage, backend.config.release.version
     if st.staging_prefix and st.packages:
@@ -134,7 +133,8 @@ def pypi_staged(backend: Ports) -> Gate:
         return _not_configured(
             PYPI_STAGED, "no staging index configured: set [storage] index_url, packages and staging_channel"
         )
-    tags = st.python_tags or default_python_tags(release_date(backend), free_threaded=st.free_threaded)
+    builds = python_builds(backend)
+    tags = builds.pypi_tags
     platforms = st.staging_platforms or tuple(dict.fromkeys(p for _v, ps in st.indexes for p in ps))
     expected: list[ExpectedArtifact] = []
     found: list[IndexFile] = []
@@ -157,9 +157,10 @@ def pypi_staged(backend: Ports) -> Gate:
         absent=absent,
     )
     published = any(version in vs for vs in _pypi_versions(backend, st.packages).values())
-    return staged_gate(
+    gate = staged_gate(
         replace(report, absent_pages=()), channel=st.staging_channel, published=published, version=version
     )
+    return with_source(gate, builds)
 
 
 def _staged_on_s3(backend: Ports) -> Gate:
@@ -167,12 +168,12 @@ def _staged_on_s3(backend: Ports) -> Gate:
     against the PyPI-bound platforms and Python tags; unreadable staging is amber with the reason."""
     from cockpit.domain.staging import StagingTrouble
     from cockpit.errors import StagingUnreadable, StorageError
-    from cockpit.loaders.storage import release_date
+    from cockpit.loaders.build_matrix import python_builds, with_source
     from cockpit.services.staging_gate import staged_on_s3, staging_gate, staging_url, unreadable_gate
-    from cockpit.services.support_policy import default_python_tags
 
     st, version = backend.config.storage, backend.config.release.version
-    tags = st.python_tags or default_python_tags(release_date(backend), free_threaded=st.free_threaded)
+    builds = python_builds(backend)
+    tags = builds.pypi_tags
     platforms = st.staging_platforms or tuple(dict.fromkeys(p for _v, ps in st.pypi_bound for p in ps))
     staging = backend.staging
     gates = []
@@ -198,7 +199,7 @@ def _staged_on_s3(backend: Ports) -> Gate:
             )
         )
     published = any(version in vs for vs in _pypi_versions(backend, st.packages).values())
-    return staged_on_s3(gates, published=published, version=version)
+    return with_source(staged_on_s3(gates, published=published, version=version), builds)
 
 
 def _pypi_versions(backend: Ports, packages: tuple[str, ...]) -> dict[str, list[str]]:

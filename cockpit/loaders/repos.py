@@ -56,7 +56,8 @@ class RepoPorts:
         self.base, self.repo = base, repo
         self._config = base.config.for_repo(repo.name)
         self._git: Lazy[GitPort] = Lazy(git)
-        self._shared = SharedResults()
+        # the build matrix's Python builds are the release's, the core's [storage] says where: read once for all
+        self._shared = SharedResults(python_builds=base.shared.python_builds)
 
     @property
     def config(self) -> Config:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import replace
-from datetime import date
 from typing import TYPE_CHECKING
 
 from cockpit.domain.reports import StorageGateReport
@@ -16,19 +15,6 @@ if TYPE_CHECKING:
 
     from cockpit.domain.artifacts import ExpectedArtifact, IndexFile
     from cockpit.ports import Ports
-
-
-def release_date(backend: Ports) -> date:
-    """The configured release date (for the Python support policy), else today."""
-    text = backend.config.storage.release_date
-    if text:
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            raise ConfigError(
-                f"{backend.config.path}: key 'storage.release_date': expected an ISO date like 2026-12-10, got {text!r}"
-            ) from None
-    return backend.clock().date()
 
 
 def rc_size_history(backend: Ports, found: list[IndexFile]) -> tuple[dict[str, dict[str, int]], str]:
@@ -58,6 +44,7 @@ def rc_size_history(backend: Ports, found: list[IndexFile]) -> tuple[dict[str, d
 
 
 def load_storage(backend: Ports) -> StorageGateReport:
+    from cockpit.loaders.build_matrix import python_builds, with_source
     from cockpit.loaders.sizes import wheel_sizes
     from cockpit.services.storage import (
         expected_artifacts,
@@ -65,7 +52,6 @@ def load_storage(backend: Ports) -> StorageGateReport:
         storage_gate,
         validate_rc,
     )
-    from cockpit.services.support_policy import default_python_tags
     from cockpit.services.variant_sizes import pypi_matcher
 
     st, version = backend.config.storage, backend.config.release.version
@@ -73,7 +59,8 @@ def load_storage(backend: Ports) -> StorageGateReport:
         raise ConfigError(
             f"{backend.config.path}: table [storage] needs 'index_url' and 'packages' to check release candidates"
         )
-    tags = st.python_tags or default_python_tags(release_date(backend), free_threaded=st.free_threaded)
+    builds = python_builds(backend)
+    tags = builds.tags
     index = backend.wheel_index
     expected: list[ExpectedArtifact] = []
     listed: list[IndexFile] = []
@@ -116,7 +103,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
     sizes_gate, release_sizes, flagged = wheel_sizes(backend, found, rc_sizes, tag)
     result = StorageGateReport(
         report=report,
-        gate=storage_gate(report),
+        gate=with_source(storage_gate(report), builds),
         pypi_gate=pypi_gate(published, version),
         rc_sizes=rc_sizes,
         sizes_gate=sizes_gate,

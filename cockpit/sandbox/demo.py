@@ -154,6 +154,8 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
 
     ``s3_url``: None stages for PyPI in the index's staging channel; otherwise in the S3 prefix, read from
     the S3 emulator at ``s3_url`` ("": none could start, and the staging gate says why)."""
+    from cockpit.sandbox.world_matrix import REPOSITORY as MATRIX_REPOSITORY
+
     core = world.repository
     ci = []
     branches = {lib["repository"]: lib["branch"] for lib in world.libraries}
@@ -180,7 +182,8 @@ def write_config(world: World, directory: Path, *, github_url: str, index_url: s
             "pypi_url": index_url,
             "packages": list(world.packages),
             **({"platforms": list(world.platforms)} if world.platforms else {}),
-            "python_tags": list(world.python_tags),
+            # none when the world serves its build matrix (world_matrix): the Python builds are read from it
+            **({} if MATRIX_REPOSITORY in world.repos else {"python_tags": list(world.python_tags)}),
             **({"variants": {v: list(p) for v, p in world.variants.items()}} if world.variants else {}),
             "pypi_bound": _pypi_bound(world),
             **_staging_keys(world, s3_url),

@@ -80,6 +80,7 @@ from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_evidence import add_evidence
 from cockpit.sandbox.world_github import core_repo
 from cockpit.sandbox.world_history import fill_capacity, plan_history
+from cockpit.sandbox.world_matrix import add_build_matrix
 from cockpit.sandbox.world_merges import plant_merges
 from cockpit.sandbox.world_milestones import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE
 from cockpit.sandbox.world_names import AUDIO, CONTRIBUTORS, CORE, VISION
@@ -101,7 +102,7 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 10
+WORLD_FORMAT = 11
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -238,6 +239,7 @@ def build_world(
         truth=truth,
         all_green=all_green,
     )
+    add_build_matrix(world)  # the Python builds the wheels must cover, read as PyTorch's are
     if evidence:  # the checklist's evidence repositories (world_evidence), then release day's workflows there
         add_evidence(world)
         add_release_day(world)

@@ -60,7 +60,7 @@ def _literal(tree: ast.Module, name: str) -> object:
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
             try:
                 return ast.literal_eval(value)
-            except ValueError:
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):  # e.g. {[1]: 2}: unhashable
                 raise MatrixError(f"{name} in the build matrix generator is not a literal") from None
     raise MatrixError(f"the build matrix generator has no {name}")
 
@@ -80,6 +80,8 @@ def read_build_matrix(text: str, channel: str = "release") -> BuildMatrix:
         tree = ast.parse(text)
     except SyntaxError as exc:
         raise MatrixError(f"the build matrix generator is not Python ({exc.msg}, line {exc.lineno})") from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte; nesting too deep for the parser
+        raise MatrixError(f"the build matrix generator is not Python ({type(exc).__name__})") from None
     stable = _literal(tree, "STABLE_CUDA_VERSIONS")
     if not isinstance(stable, dict) or not isinstance(stable.get(channel), str):
         raise MatrixError(f"STABLE_CUDA_VERSIONS has no {channel!r} version")

@@ -6,7 +6,8 @@ temporary folder, today's date) with fixed marks. The fixtures under ``single_re
 with main's code before the release could span several repositories (first d3d6151; again at 97101ef, once the
 checklist's evidence, promotion gates, chores and status comment had landed, which changed the single-repository
 output on purpose; and once more when the sandbox took PyTorch's real names: ``Lint``, the binary-build
-workflows on the RC tag, manylinux tags for ROCm and XPU, untitled validate-binaries runs, no conda):
+workflows on the RC tag, manylinux tags for ROCm and XPU, untitled validate-binaries runs, no conda; and when the
+Python builds came to be read from the build matrix: the storage and staging gates name their source first):
 ``python -m tests.e2e.single_repo_outputs`` writes them again.
 """
 

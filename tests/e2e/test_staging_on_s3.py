@@ -50,7 +50,9 @@ def test_the_demo_reads_its_staging_from_the_s3_emulator_it_starts(sandbox_world
     version = sandbox_world.version
     assert gate.status is GateStatus.RED  # the planted gap, read from the bucket
     assert gate.summary == f"1 problem(s) at {staging_prefix(package, version)}"
-    assert gate.details == (f"missing: {package} {version} {tag} {platform}",)
+    source, *problems = gate.details  # the Python builds' source first: the world's build matrix
+    assert source.startswith("Python builds: 3.10") and "['release'] of pytorch/test-infra" in source
+    assert problems == [f"missing: {package} {version} {tag} {platform}"]
 
 
 def test_with_no_aws_credentials_the_staging_gate_says_so_and_stays_amber(sandbox, tmp_path, no_aws):

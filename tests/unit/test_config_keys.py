@@ -11,6 +11,7 @@ import pytest
 
 from cockpit.config import parse_config
 from cockpit.config.document import Document
+from cockpit.config.kinds import Retired
 from cockpit.config.tables import Lazy, Table, Tables, walk
 from cockpit.errors import ConfigError
 
@@ -56,7 +57,8 @@ GOOD = {
         "packages": ["torchlet"],
         "platforms": ["linux"],
         "python_tags": ["cp312"],
-        "free_threaded": False,
+        "build_matrix_repository": "acme/test-infra",
+        "build_matrix_file": "tools/scripts/generate_binary_build_matrix.py",
         "size_limit_mb": 1000,
         "size_warn_mb": 800,
         "release_date": "2026-03-01",
@@ -125,7 +127,9 @@ WRONG = [
     ("storage.packages", "torchlet", "a list of strings"),
     ("storage.platforms", [1], "a list of strings"),
     ("storage.python_tags", "cp312", "a list of strings"),
-    ("storage.free_threaded", "yes", "true or false"),
+    ("storage.build_matrix_repository", "test-infra", "'owner/name'"),
+    ("storage.build_matrix_file", "", "a non-empty string"),
+    ("storage.build_matrix_file", 3, "a string"),
     ("storage.size_limit_mb", "big", "a number"),
     ("storage.size_warn_mb", 0, "a number >= 1"),
     ("storage.release_date", 20260301, "a string"),
@@ -238,7 +242,42 @@ def test_every_key_the_schema_declares_for_these_tables_is_in_the_table():
     elsewhere = ("schedule", "evidence", "repo")  # test_patch_release, test_config_evidence, test_config_repos
     declared = set()
     for header, _schema, key in walk(Document):
-        if isinstance(key.key.kind, Table | Tables | Lazy) or header.split(".")[0] in elsewhere or not header:
+        retired = isinstance(key.key.kind, Retired)  # any value loads, with a warning: nothing is wrong
+        if (
+            isinstance(key.key.kind, Table | Tables | Lazy)
+            or retired
+            or header.split(".")[0] in elsewhere
+            or not header
+        ):
             continue
         declared.add(f"{header}[0].{key.name}" if header == "ci" else f"{header}.{key.name}")
     assert declared - covered == set()
+
+
+def test_free_threaded_is_retired_with_a_warning_naming_the_key_and_the_build_matrix():
+    """``[storage] free_threaded`` chose free-threaded wheels by a rule; the build matrix (3.13t) decides now."""
+    doc = _with("storage.free_threaded", True)
+    config = parse_config(PATH, doc)
+    (warning,) = [w for w in config.warnings if "free_threaded" in w]
+    assert "'storage.free_threaded'" in warning and "no longer used" in warning and "build matrix" in warning
+    assert str(PATH) in warning
+
+
+def test_the_build_matrix_is_read_from_the_profiles_repository_and_file_by_default():
+    from cockpit.profile import load_profile
+
+    doc = copy.deepcopy(GOOD)
+    del doc["storage"]["build_matrix_repository"], doc["storage"]["build_matrix_file"]
+    st = parse_config(PATH, doc).storage
+    profile = load_profile("pytorch")
+    assert st.build_matrix_repository == profile.text("python.matrix_repository") == "pytorch/test-infra"
+    assert st.build_matrix_file == profile.text("python.matrix_file")
+    assert "read from build_matrix_repository/build_matrix_file (by default pytorch/test-infra/tools/" in _doc_of(
+        "python_tags"
+    )
+
+
+def _doc_of(name: str) -> str:
+    from cockpit.config.storage import StorageConfig
+
+    return StorageConfig.__dataclass_fields__[name].metadata["key"].doc

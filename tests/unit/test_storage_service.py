@@ -1,8 +1,6 @@
-"""The RC storage check on hand-made index listings, and the Python support policy."""
+"""The RC storage check on hand-made index listings."""
 
 from __future__ import annotations
-
-from datetime import date
 
 import pytest
 
@@ -16,7 +14,6 @@ from cockpit.services.storage import (
     storage_gate,
     validate_rc,
 )
-from cockpit.services.support_policy import default_python_tags, months_before
 
 MB = 1_000_000
 SHA = "ab" * 32
@@ -37,48 +34,6 @@ EXPECTED = expected_artifacts(["torchlet"], "2.5.0", [LINUX, "win_amd64"], ["cp3
 
 def kinds(report) -> list[tuple[str, str]]:
     return [(p.kind, p.filename) for p in report.problems]
-
-
-# --- support policy ------------------------------------------------------------------------------
-
-
-def test_a_january_2025_release_supports_python_3_10_to_3_13():
-    assert default_python_tags(date(2025, 1, 29), free_threaded=False) == ("cp310", "cp311", "cp312", "cp313")
-
-
-def test_free_threaded_builds_are_added_from_3_13_on():
-    assert default_python_tags(date(2025, 1, 29), free_threaded=True) == (
-        "cp310",
-        "cp311",
-        "cp312",
-        "cp313",
-        "cp313t",
-    )
-    assert default_python_tags(date(2025, 11, 1), free_threaded=True)[-4:] == ("cp313", "cp313t", "cp314", "cp314t")
-
-
-def test_a_python_released_after_the_release_date_is_not_required():
-    assert "cp314" not in default_python_tags(date(2025, 10, 6), free_threaded=False)
-    assert "cp314" in default_python_tags(date(2025, 10, 7), free_threaded=False)
-
-
-def test_a_version_older_than_42_months_drops_out():
-    # 3.10 shipped 2021-10-04; 42 months later is 2025-04-04
-    assert "cp310" in default_python_tags(date(2025, 4, 4), free_threaded=False)
-    assert "cp310" not in default_python_tags(date(2025, 4, 5), free_threaded=False)
-
-
-def test_at_least_the_two_latest_versions_when_the_window_is_thin():
-    sparse = {(3, 1): date(2009, 6, 27), (3, 2): date(2011, 2, 20), (3, 3): date(2012, 9, 29)}
-    assert default_python_tags(date(2019, 1, 1), free_threaded=False, releases=sparse) == ("cp32", "cp33")
-
-
-def test_no_known_python_before_the_release_date_gives_no_tags():
-    assert default_python_tags(date(2001, 1, 1), free_threaded=True) == ()
-
-
-def test_months_before_clamps_to_the_end_of_a_shorter_month():
-    assert months_before(date(2025, 8, 31), 42) == date(2022, 2, 28)
 
 
 # --- wheel filenames -----------------------------------------------------------------------------
