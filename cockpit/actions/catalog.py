@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 def _open(url: str) -> str:
     if not url:
         raise ActionRefused("this row has no URL to open")
-    webbrowser.open(url)
+    if not webbrowser.open(url):  # False: no browser could be started here (a server, a bare terminal)
+        return f"no browser on this machine; the address: {url}"
     return f"opened {url}"
 
 

@@ -196,12 +196,12 @@ class WheelIndex(_Client):
 
     def metadata_of(self, file: IndexFile) -> IndexFile:
         """``file`` with the Name and Version of its PEP 658 metadata file, when the page says one is
-        served; a metadata file that cannot be read or does not match its stated digest leaves
-        ``metadata_error`` saying why (never raises)."""
+        served; a metadata file that does not match its stated digest or cannot be parsed leaves
+        ``metadata_error`` saying why, one that could not be fetched ``metadata_unread`` (never raises)."""
         try:
             return self._metadata(file)
-        except StorageError as exc:
-            return replace(file, metadata_name=None, metadata_version=None, metadata_error=str(exc))
+        except StorageError as exc:  # the request failed: nothing is known about the metadata
+            return replace(file, metadata_name=None, metadata_version=None, metadata_unread=str(exc))
 
     def with_metadata(self, files: Iterable[IndexFile]) -> list[IndexFile]:
         """Read the metadata file of every file that has one, ``HEAD_CONCURRENCY`` at a time; order kept.
@@ -210,7 +210,7 @@ class WheelIndex(_Client):
             self._metadata,
             files,
             "metadata",
-            lambda f, why: replace(f, metadata_name=None, metadata_version=None, metadata_error=why),
+            lambda f, why: replace(f, metadata_name=None, metadata_version=None, metadata_unread=why),
         )
 
     def _metadata(self, file: IndexFile) -> IndexFile:

@@ -24,7 +24,8 @@ class IndexFile:
     metadata_sha256: str | None = None  # the digest the page states for the metadata file, if any
     metadata_version: str | None = None  # ``Version:`` of the metadata file, once read
     metadata_name: str | None = None  # ``Name:`` of the metadata file, once read
-    metadata_error: str = ""  # why the metadata file could not be read or trusted
+    metadata_error: str = ""  # why the metadata file, once read, cannot be trusted (a digest, a parse, a name)
+    metadata_unread: str = ""  # why it was not read at all (no answer, a refusal): unknown, not known wrong
 
     @property
     def metadata_url(self) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from cockpit.domain.ci import CheckRun, CITarget, RunHistory, WorkflowRun
+from cockpit.domain.ci import CheckRun, CITarget, RepoCIVerdict, RunHistory, WorkflowRun
+from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import CIReport
 from cockpit.errors import CockpitError
 
@@ -30,9 +31,15 @@ def load_ci(backend: Ports) -> CIReport:
 
     gh = backend.github
     sent_before, unchanged_before = _counts(gh)
-    branches, rc_builds, notes = [], [], []
+    branches: list[RepoCIVerdict] = []
+    rc_builds: list[RepoCIVerdict | tuple[CITarget, str, Sequence[CheckRun]]] = []
+    notes: list[str] = []
     for target in backend.config.ci:
-        runs = gh.check_runs(target.repository, target.branch)
+        try:
+            runs = gh.check_runs(target.repository, target.branch)
+        except CockpitError as exc:
+            branches.append(_unread_ref(target, target.branch, exc))
+            continue
         head = next((r.head_sha for r in runs if r.head_sha), "")
         branches.append(branch_verdict(target, target.branch, runs, _history(gh, target, head)))
     history = []
@@ -56,7 +63,10 @@ def load_ci(backend: Ports) -> CIReport:
             version = backend.config.release.version
             notes.append(f"{target.repository}: no RC tag v{version}-rcN in the clone yet: binary builds not judged")
             continue
-        rc_builds.append((target, tag, gh.check_runs(target.repository, tag)))
+        try:
+            rc_builds.append((target, tag, gh.check_runs(target.repository, tag)))
+        except CockpitError as exc:
+            rc_builds.append(_unread_ref(target, tag, exc))
     sent, unchanged = _counts(gh)
     return ci_report(
         branches,
@@ -77,6 +87,15 @@ def _name_warnings(target: CITarget, runs: Sequence[WorkflowRun]) -> list[str]:
     if not seen:
         return []
     return [f"{target.repository}: {w.message}" for w in check_names(target.required_workflows, seen)]
+
+
+def _unread_ref(target: CITarget, ref: str, exc: CockpitError) -> RepoCIVerdict:
+    """A ref GitHub does not know (404, or 422 for a tag pushed a moment ago and not seen yet) is its own
+    row's trouble, UNKNOWN with the reason; anything else (a timeout, a 5xx, the rate limit) is the
+    pane's, which then keeps its last good report marked stale."""
+    if getattr(exc, "status", None) not in (404, 422):
+        raise exc
+    return RepoCIVerdict(target.repository, ref, GateStatus.UNKNOWN, f"GitHub could not read {ref}: {exc}")
 
 
 def _history(gh: GitHubPort, target: CITarget, head: str) -> Iterator[tuple[str, Sequence[CheckRun]]]:

@@ -127,8 +127,11 @@ def ci_gate(branch_verdicts: Sequence[RepoCIVerdict], rc_verdicts: Sequence[Repo
     details = tuple(f"{v.repository} @ {v.ref}: {v.status.value}: {v.reason}" for v in verdicts)
     if status is GateStatus.GREEN:
         return Gate(GATE_NAME, GATE_TITLE, status, f"all {len(verdicts)} green", details)
-    at_fault = [f"{v.repository} @ {v.ref}" for v in verdicts if v.status is status]
-    return Gate(GATE_NAME, GATE_TITLE, status, f"{status.value}: {', '.join(at_fault)}", details)
+    at_fault = [v for v in verdicts if v.status is status]
+    # The status is said beside the summary wherever it is shown: the summary names who, not the colour again;
+    # for an unknown verdict, also why (what GitHub answered), as a pane that fails to load would.
+    why = f": {at_fault[0].reason}" if status is GateStatus.UNKNOWN else ""
+    return Gate(GATE_NAME, GATE_TITLE, status, ", ".join(f"{v.repository} @ {v.ref}" for v in at_fault) + why, details)
 
 
 BranchRuns = tuple[CITarget, str, Sequence[CheckRun], Iterable[tuple[str, Sequence[CheckRun]]]]

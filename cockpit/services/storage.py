@@ -56,9 +56,11 @@ PROBLEM_ORDER = (
     "bad_metadata",
     "no_checksum",
     "size_unknown",
+    "metadata_unknown",
 )
 BLOCKING = frozenset({"missing", "yanked", "truncated", "wrong_version", "oversize"})
-UNKNOWN_ONLY = frozenset({"size_unknown"})  # alone, these leave the gate UNKNOWN: nothing is known to be wrong
+# Alone, these leave the gate UNKNOWN: nothing is known to be wrong.
+UNKNOWN_ONLY = frozenset({"size_unknown", "metadata_unknown"})
 
 
 def expected_artifacts(
@@ -284,6 +286,7 @@ def _count_words(limit_mb: float, warn_mb: float) -> dict[str, str]:
         "bad_metadata": "with bad metadata",
         "no_checksum": "without checksum",
         "size_unknown": "of unknown size",
+        "metadata_unknown": "with unread metadata",
     }
 
 
@@ -307,6 +310,7 @@ _KIND_WORDS = {
     "no_checksum": "no checksum",
     "size_unknown": "size unknown",
     "bad_metadata": "bad metadata",
+    "metadata_unknown": "metadata unread",
 }
 
 
@@ -358,7 +362,9 @@ def _file_problems(
 
     if not file.sha256:
         add("no_checksum", "the index link has no #sha256= digest")
-    if file.metadata_error:
+    if file.metadata_unread:  # a timeout under load is not a finding: the gate stays UNKNOWN for it
+        add("metadata_unknown", file.metadata_unread)
+    elif file.metadata_error:
         add("bad_metadata", file.metadata_error)
     elif file.metadata_name and normalise_name(file.metadata_name) != normalise_name(file.filename.split("-", 1)[0]):
         add("bad_metadata", f"its METADATA says Name: {file.metadata_name}")

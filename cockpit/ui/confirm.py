@@ -105,7 +105,8 @@ class TextInputScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text(self.prompt))
-            yield Input(value=self.value, id="text-input")
+            # Not selected: a prefilled "@author " stays when the first key is typed after it.
+            yield Input(value=self.value, id="text-input", select_on_focus=False)
             yield Label("enter to save · esc to cancel", classes="dialog-hint")
 
     @on(Input.Submitted)

@@ -5,12 +5,9 @@ toolong draw: it looks and answers like a ``DataTable`` with a row cursor (the s
 and messages, the methods the panes call), but a pane hands it all its rows at once. ``DataTable``
 adds rows one by one and then measures every cell of every new row, rendering each through Rich:
 on 600 rows of nine columns, about a hundred milliseconds for every filter or sort keystroke. Here
-the pane measures its rows once per report (``fit_columns``: column widths only grow, so they do
-not jump while a filter is typed) and ``replace_rows`` only puts them in their new order.
-
-A line is drawn by ``cockpit.ui.table_lines``: each cell's characters are kept until the next
-report, each line until the rows, the cursor or the styles change; a filter, a sort or the focus
-moving costs only the styles of the lines on screen.
+the pane measures its rows once per report (``fit_columns``: widths only grow, so they do not jump
+while a filter is typed; the widest are narrowed to the view, ``fit_widths``, on every resize) and
+``replace_rows`` only puts them in their new order. A line is drawn by ``cockpit.ui.table_lines``.
 """
 
 from __future__ import annotations
@@ -38,6 +35,7 @@ from cockpit.ui.table_parts import (
     RowHighlighted,
     RowSelected,
     TableColumn,
+    fit_widths,
 )
 
 __all__ = ["RowsTable", "TableColumn", "cell_width"]
@@ -47,6 +45,7 @@ class RowsTable(ScrollView, can_focus=True):
     """Rows of cells under a header, with a row cursor (``cursor_type="row"``) or none."""
 
     ALLOW_SELECT = False
+    FIT = True  # the widest columns narrow to the view (``fit_widths``); False: natural widths, scrolled sideways
     BINDINGS: ClassVar[list[BindingType]] = TABLE_BINDINGS
     COMPONENT_CLASSES: ClassVar[set[str]] = set(COMPONENTS)
     DEFAULT_CSS = TABLE_CSS
@@ -72,9 +71,7 @@ class RowsTable(ScrollView, can_focus=True):
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self.zebra_stripes = zebra_stripes
-        self.cursor_type = cursor_type
-        self.show_cursor = show_cursor
+        self.zebra_stripes, self.cursor_type, self.show_cursor = zebra_stripes, cursor_type, show_cursor
         self.show_header = show_header
         self.cell_padding = max(0, cell_padding)
         self.columns: dict[ColumnKey, TableColumn] = {}
@@ -188,19 +185,24 @@ class RowsTable(ScrollView, can_focus=True):
         self.cursor_coordinate = self.cursor_coordinate  # within the new count
 
     def _fit(self, rows: Iterable[Sequence[Any]]) -> None:
-        console = self.app.console
-        columns = self.ordered_columns
+        console, columns = self.app.console, self.ordered_columns
         for cells in rows:
             for column, cell in zip(columns, cells, strict=False):
                 if column.width is None:
                     column.content_width = max(column.content_width, cell_width(cell, console))
 
     def _changed(self) -> None:
-        """The rows or the columns changed: new lines, a new size."""
+        """The rows, the columns or the view's width changed: new lines, a new size."""
         self._drawing.lines.clear()
-        width = sum(column.get_render_width(self.cell_padding) for column in self.columns.values())
-        self.virtual_size = Size(width, self.row_count + self._header_height)
+        self.virtual_size = Size(sum(self._widths(self.size.width)), self.row_count + self._header_height)
         self.refresh()
+
+    def _widths(self, view: int) -> list[int]:  # each column's width in a view ``view`` cells wide
+        natural = [c.get_render_width(self.cell_padding) for c in self.ordered_columns]
+        return fit_widths(natural, view) if self.FIT else natural
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._changed()  # the columns follow the terminal: recomputed on every resize
 
     @property
     def _header_height(self) -> int:
@@ -390,7 +392,7 @@ class RowsTable(ScrollView, can_focus=True):
         if strip is None:
             columns = self.ordered_columns
             values = [c.label for c in columns] if row_key is None else self._cells[row_key]
-            widths = [column.get_render_width(self.cell_padding) for column in columns]
+            widths = self._widths(width)
             look = LineLook(row_index, self.zebra_stripes, row_cursor, cursor, hover)
             strip = drawing.lines[key] = drawing.draw(
                 self.app, look, values, widths, width, scroll_x, self.cell_padding

@@ -105,7 +105,7 @@ def _plain_line(cell: Text, width: int, padding: int, console: Console, options:
     if length > inner:  # cut to the column (as Padding's render does); otherwise the cell as it is
         line = cell.copy()
         line.end = ""
-        line.truncate(inner, overflow=cell.overflow or options.overflow or "fold")
+        line.truncate(inner, overflow=cell.overflow or "ellipsis")  # cut text says so: "…"
     line = _NEWLINE.join([line])  # as Text.__rich_console__ does: the text's own style becomes a span
     segments = Segment.adjust_line_length(list(line.render(console)), inner)
     return [*pad, *segments, *pad]

@@ -7,6 +7,7 @@ a pane looks as it did when its table was a ``DataTable``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -109,6 +110,26 @@ class TableColumn:
     def get_render_width(self, cell_padding: int) -> int:
         """The column's width on screen, with ``cell_padding`` on either side."""
         return 2 * cell_padding + (self.content_width if self.width is None else self.width)
+
+
+FIT_FLOOR = 8
+"""No column is narrowed below this many cells (padding included) to fit the view."""
+
+
+def fit_widths(natural: Sequence[int], available: int, *, floor: int = FIT_FLOOR) -> list[int]:
+    """Column widths for a view ``available`` cells wide: the natural ones when they fit, else the widest
+    columns narrowed to one common cap (their text then ends in "…", whole in the detail view), never
+    below ``floor``; when even that does not fit, the table scrolls sideways as before."""
+    if sum(natural) <= available or available <= 0:
+        return list(natural)
+    low, high = floor, max(natural)
+    while low < high:  # the largest cap with which the columns fit
+        cap = (low + high + 1) // 2
+        if sum(min(n, cap) for n in natural) <= available:
+            low = cap
+        else:
+            high = cap - 1
+    return [min(n, low) for n in natural]
 
 
 class TableMessage(Message):

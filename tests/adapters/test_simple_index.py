@@ -111,7 +111,25 @@ def test_metadata_files_are_read_and_their_digest_checked(index, emulator):
 def test_a_metadata_file_that_fails_to_load_is_reported_not_raised(index, emulator):
     emulator.faults.status_burst(500, count=None, path=r"\.metadata$")
     [file] = index.with_metadata(index.project_files("torchlet", variant="cu128"))
-    assert file.metadata_version is None and "500" in file.metadata_error
+    # not read is not wrong: the failure is kept apart from a metadata file that was read and is bad
+    assert file.metadata_version is None and "500" in file.metadata_unread and file.metadata_error == ""
+
+
+def test_metadata_that_could_not_be_read_leaves_the_gate_unknown_never_a_finding():
+    from dataclasses import replace
+
+    from cockpit.domain.gates import GateStatus
+    from cockpit.services.storage import expected_artifacts, storage_gate, validate_rc
+
+    expected = expected_artifacts(["torchlet"], "2.5.0", ["manylinux_2_28_x86_64"], ["cp312"])
+    name = "torchlet-2.5.0-cp312-cp312-manylinux_2_28_x86_64.whl"
+    found = IndexFile(name, "http://index/" + name, sha256="a" * 64, size=500 * 2**20, has_metadata=True)
+    unread = replace(found, metadata_unread="http://index/x.metadata: no answer in 15 s")
+    gate = storage_gate(validate_rc(expected, [unread], version="2.5.0", size_limit_mb=1000, size_warn_mb=850))
+    assert gate.status is GateStatus.UNKNOWN and "metadata unread" in " ".join(gate.details)
+    bad = replace(found, metadata_error="its METADATA says Name: other")
+    bad_gate = storage_gate(validate_rc(expected, [bad], version="2.5.0", size_limit_mb=1000, size_warn_mb=850))
+    assert bad_gate.status is not GateStatus.UNKNOWN
 
 
 def test_a_missing_project_page_is_project_not_found(index):

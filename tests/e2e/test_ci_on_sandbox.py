@@ -130,3 +130,22 @@ async def test_a_read_only_viewer_sends_no_re_run(sandbox):
             assert app.pane("ci").report.branches[0].status is GateStatus.RED
     finally:
         backend.state.close()
+
+
+def test_a_ref_github_does_not_know_is_its_rows_trouble_not_the_panes(sandbox):
+    """One CI target on a branch the emulator never heard of (GitHub answers 422): that row is UNKNOWN
+    with the reason, every other row is judged as before, and the pane loads."""
+    from dataclasses import replace
+
+    config = sandbox.config
+    ghost = replace(config.ci[0], branch="release/9.9")
+    backend = build_backend(replace(config, ci=(*config.ci, ghost)), read_only=True)
+    try:
+        report = backend.load_ci()
+    finally:
+        backend.state.close()
+    rows = {(v.repository, v.ref): v for v in report.branches}
+    unknown = rows[(ghost.repository, "release/9.9")]
+    assert unknown.status is GateStatus.UNKNOWN and "release/9.9" in unknown.reason and "422" in unknown.reason
+    assert len(report.branches) == len(config.ci) + 1
+    assert all(v.status is not GateStatus.UNKNOWN for v in report.branches if v is not unknown)

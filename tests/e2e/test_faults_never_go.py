@@ -199,8 +199,9 @@ def test_no_wheel_index_fault_turns_the_release_go(green, check, family, fault):
     reason = "unknown size" if family == "the wheels' HEAD sizes" and fault != "a malformed body" else ""
     if family == "the wheels' HEAD sizes" and fault == "a malformed body":
         reason = "truncated"  # a 200 with a 22-byte body: the size of an error page, not of a wheel
-    if family == "the wheels' metadata files":
-        reason = "with bad metadata"  # PEP 658 says what a wheel is; unread, the wheel is not known good
+    if family == "the wheels' metadata files":  # PEP 658 says what a wheel is; unread, it is not known good
+        # read and wrong is a finding; not read (no answer, 5xx, 404) is unknown, never green either
+        reason = "with bad metadata" if fault == "a malformed body" else "with unread metadata"
     if fault == "a 404" and family in ("the RC project pages", "one variant's project page"):
         reason = "answered 404"  # nothing staged there: those wheels are missing, the other pages still judged
     assert_no_go_naming(status, lines, (RC,), reason or "could not load", f"{fault} on {family}")

@@ -26,7 +26,7 @@ def test_check_of_one_library_is_that_librarys_release(multi_sandbox, capsys):
     status, out, _ = run(capsys, multi_sandbox, "check", "--repo", "vision")
     lines = out.splitlines()
     assert status == 1 and lines[0] == "NO-GO: release 0.20.0"
-    assert "red: Branch diff clean: 1 missing" in lines and "red: CI green: red: acme/vision @ release/0.20" in lines
+    assert "red: Branch diff clean: 1 missing" in lines and "red: CI green: acme/vision @ release/0.20" in lines
     assert not any("[" in line.split(":")[1] for line in lines if line.startswith("red:"))
 
 

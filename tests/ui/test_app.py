@@ -57,6 +57,20 @@ async def test_tab_and_brackets_step_through_the_panes_and_tab_still_moves_the_f
         await pilot.press("escape")
 
 
+async def test_after_a_resize_every_table_fits_its_view_and_cut_text_ends_in_an_ellipsis():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.resize_terminal(80, 24)
+        for key in "12345":
+            await pilot.press(key)
+            await settle(app, pilot)
+            table = app.query_one(f"#pane-{app.current_name} .pane-table", RowsTable)
+            assert table.virtual_size.width <= table.size.width, app.current_name
+        lines = [table.render_line(y).text for y in range(table.size.height)]
+        assert any("…" in line for line in lines), lines  # the checklist's steps and states are cut, and say so
+
+
 async def test_every_pane_is_one_key_away_shows_its_report_and_lists_its_keys():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -81,7 +81,7 @@ def report(requests=20, not_modified=0) -> CIReport:
         job_count=46,
         head_sha="2112d0cb" + "0" * 32,
     )
-    gate = Gate("ci_green", "CI green", GateStatus.RED, "red: acme/torchlet @ release/2.5")
+    gate = Gate("ci_green", "CI green", GateStatus.RED, "acme/torchlet @ release/2.5")
     return CIReport(
         (torchlet, vision, audio),
         (rc,),

@@ -169,7 +169,8 @@ async def test_reply_is_written_in_a_box_addressed_to_the_author_and_confirmed()
         assert isinstance(app.screen, TextInputScreen)
         box = app.screen.query_one(Input)
         assert box.value == "@bob "
-        box.value += "please add the issue link"
+        await pilot.press(*"please")  # typed, as a user does: the mention is kept, not replaced
+        box.value += " add the issue link"
         await pilot.press("enter")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")

@@ -254,7 +254,7 @@ def test_gate_is_the_worst_and_names_the_repositories_at_fault():
     gate = ci_gate([torchlet, vision], [])
     assert gate.name == "ci_green"
     assert gate.status is GateStatus.RED
-    assert gate.summary == "red: acme/torchlet @ release/2.5"
+    assert gate.summary == "acme/torchlet @ release/2.5"  # the status is said beside it, not in it
     assert any(d.startswith("acme/vision @ release/0.20: amber") for d in gate.details)
 
 
