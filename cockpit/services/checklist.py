@@ -335,11 +335,11 @@ def _open_status(view: StepView) -> GateStatus:
 
 
 def _open_line(view: StepView) -> str:
+    if view.blocked:
+        return f"{view.step.title}: {view.blocked}"
     if view.step.kind.judged and view.gate is not None:
         lapsed = lapsed_override(view)
         return f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}" + (f" ({lapsed})" if lapsed else "")
-    if view.blocked:
-        return f"{view.step.title}: {view.blocked}"
     if view.signoff is not None and view.signoff.who and not view.signoff.done:
         return f"{view.step.title}: reopened by {view.signoff.who}"
     return f"{view.step.title}: not signed"
