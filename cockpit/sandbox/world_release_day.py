@@ -8,8 +8,11 @@
   ``channel``, ``version``; jobs in the protected ``pytorchbot-env`` / ``promote-env``), in our
   words; and ``release/release_versions.sh`` with one variable left at the previous version;
 - their runs (``world.release_day``, served by ``github_actions_routes``): a staging dry run that
-  passed, an upload dry run that failed on one job with a readable log tail, and a real promotion
-  to the download site waiting for a reviewer's approval in ``promote-env``.
+  passed, then the real staging that succeeded, an upload dry run that failed on one job with a readable log
+  tail, a real promotion to the download site waiting for a reviewer's approval in ``promote-env`` (started
+  outside the cockpit: not in the journal), and the checksum recompute waiting for the same approval;
+- ``world.release_day["journal"]``: the dispatch journal of the runs the cockpit started (GitHub lists no
+  inputs), which the demo writes into its state file, and ``[evidence.release_workflows]``.
 
 ``world.truth["release_day"]`` says what was planted, for the tests.
 """
@@ -209,7 +212,26 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
             "wait_timer": 0,
         }
     ]
+    t3 = t0 - 6 * HOUR  # the real staging, after a dry run the day before: started from the cockpit (journalled)
+    run(3, ".github/workflows/release-stage-pypi.yml", "Stage wheels for PyPI", real, "success", t3, [
+        _job(FIRST_JOB + 4, "stage", "success", iso(t3), [*ok, ("Stage", "success")], "staged 3 wheels\n"),
+    ])  # fmt: skip
+    t4 = t2 + HOUR  # the checksums of the promoted files, waiting for promote-env's approval
+    sums = {"project": "torch", "version": version}
+    run(4, ".github/workflows/release-post-promotion.yml", "Recompute checksums", sums, None, t4, [
+        _job(FIRST_JOB + 5, "checksums", None, iso(t4), [], "Waiting for a review of promote-env\n"),
+    ])  # fmt: skip
+    runs[-1]["pending"] = [
+        {
+            "environment": "promote-env",
+            "environment_id": RELEASE_ENV_IDS["promote-env"],
+            "reviewers": [p.login for p in RELEASE_MANAGERS],
+            "wait_timer": 0,
+        }
+    ]
     truth = {
+        "staged": FIRST_RUN + 3,
+        "checksums_waiting": FIRST_RUN + 4,
         "dry_run_failed": FIRST_RUN + 1,
         "failed_job": "check staged set",
         "log_line": "error: the staged set is incomplete: 1 of 3 expected wheels missing",
@@ -217,6 +239,20 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
         "waiting_environment": "promote-env",
     }
     return runs, truth
+
+
+def _journalled(run: dict, *, manager: str) -> dict:
+    """The dispatch journal's entry for a run the cockpit started (its inputs: GitHub does not list them)."""
+    inputs = {k: str(v) for k, v in run["inputs"].items()}
+    return {
+        "workflow": f"{TEST_INFRA}:{run['workflow_path']}",
+        "inputs": inputs,
+        "dry_run": inputs.get("dryrun", "disabled") != "disabled",
+        "ref": run["head_branch"],
+        "dispatched_at": run["created_at"],
+        "by": manager,
+        "run_id": run["id"],
+    }
 
 
 def add_release_day(world: World) -> None:
@@ -234,5 +270,8 @@ def add_release_day(world: World) -> None:
     files[VERSIONS_PATH] = text
     sha = repo.branches.get(REF, "0" * 40)
     runs, truth = _runs(world.version, sha, packages[0])
-    world.release_day = {"repository": TEST_INFRA, "ref": REF, "workflows": workflows, "runs": runs}
+    journal = [_journalled(r, manager=RELEASE_MANAGERS[0].login) for r in runs if r["id"] != FIRST_RUN + 2]
+    world.release_day = {"repository": TEST_INFRA, "ref": REF, "workflows": workflows, "runs": runs, "journal": journal}
+    # the steps these workflows perform are judged from their runs and the journal (the demo seeds it)
+    world.evidence_config["release_workflows"] = {"repository": TEST_INFRA, "ref": REF, "packages": [packages[0]]}
     world.truth["release_day"] = {**truth, "versions": planted, "versions_path": VERSIONS_PATH}
