@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from cockpit.sandbox.model import World
+from cockpit.sandbox.model import SbWorkflowRun, World
 from cockpit.sandbox.world_libraries import CORE_PACKAGE, libraries
 from cockpit.sandbox.world_names import DAY, HOUR, RELEASE_MANAGERS, T_END, iso
 
@@ -103,6 +103,7 @@ def workflow_files(packages: list[str], version: str) -> dict[str, tuple[str, st
         "release-post-promotion.yml": ("Recompute checksums", version_input, "checksums", "promote-env", "Recompute"),
         "release-docker.yml": ("Publish docker images", docker + channel, "publish", "promote-env", "Publish"),
         "validate-binaries.yml": ("Validate binaries", channel + version_input, "validate", "''", "Validate"),
+        "validate-docker-images.yml": ("Validate docker images", channel, "validate", "''", "Validate"),
     }
     return {
         f".github/workflows/{path}": (name, _workflow(name, inputs, job, env, step), job, env.strip("'"))
@@ -241,6 +242,48 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
     return runs, truth
 
 
+def _create_release_run(world: World) -> None:
+    """The core's ``create_release.yml`` ran when the previous release was published (event ``release`` on its
+    tag); this release has none yet, so its step is open, not a 404."""
+    core = world.repos.get(world.repository)
+    if core is None:
+        return
+    previous = str(world.truth.get("closed_milestone", {}).get("title", "2.4.1"))
+    core.workflow_runs.append(
+        SbWorkflowRun(
+            FIRST_RUN + 50,
+            "Create Release",
+            "c" * 40,
+            f"v{previous}",
+            event="release",
+            check_suite_id=FIRST_RUN + 1_000_050,
+            created_at=iso(T_END - 40 * DAY),
+            path=".github/workflows/create_release.yml",
+            display_title=f"v{previous}",
+        )
+    )
+
+
+def _smoke_test_dispatch(repo, manager: str) -> list[dict]:
+    """The journal entry of the smoke tests on the final RC: the newest validate-binaries run dispatched from
+    main (the world plants it, green or failed, in ``world_evidence``), started from the cockpit on the test channel."""
+    runs = [r for r in repo.workflow_runs if r.path.endswith("/validate-binaries.yml") and r.head_branch == REF]
+    if not runs:
+        return []
+    newest = max(runs, key=lambda r: (r.created_at, r.id))
+    return [
+        {
+            "workflow": f"{TEST_INFRA}:{newest.path}",
+            "inputs": {"channel": "test", "os": "all"},
+            "dry_run": False,
+            "ref": REF,
+            "dispatched_at": newest.created_at,
+            "by": manager,
+            "run_id": newest.id,
+        }
+    ]
+
+
 def _journalled(run: dict, *, manager: str) -> dict:
     """The dispatch journal's entry for a run the cockpit started (its inputs: GitHub does not list them)."""
     inputs = {k: str(v) for k, v in run["inputs"].items()}
@@ -270,7 +313,9 @@ def add_release_day(world: World) -> None:
     files[VERSIONS_PATH] = text
     sha = repo.branches.get(REF, "0" * 40)
     runs, truth = _runs(world.version, sha, packages[0])
+    _create_release_run(world)
     journal = [_journalled(r, manager=RELEASE_MANAGERS[0].login) for r in runs if r["id"] != FIRST_RUN + 2]
+    journal += _smoke_test_dispatch(repo, RELEASE_MANAGERS[0].login)
     world.release_day = {"repository": TEST_INFRA, "ref": REF, "workflows": workflows, "runs": runs, "journal": journal}
     # the steps these workflows perform are judged from their runs and the journal (the demo seeds it)
     world.evidence_config["release_workflows"] = {"repository": TEST_INFRA, "ref": REF, "packages": [packages[0]]}
