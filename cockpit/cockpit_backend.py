@@ -236,12 +236,12 @@ class CockpitBackend:
 
     def workflow_gates(self) -> dict[str, Gate]:
         """The gates of the steps a release workflow performs, from its runs and the dispatch journal; read
-        again at most every ``EVIDENCE_REUSE_S`` (at once after a checklist action, as the promotion gates)."""
+        again once the refresh interval (``[github] refresh_interval``) has passed, as the promotion gates."""
         from cockpit.loaders.workflow_steps import workflow_gates
 
         if self.config.evidence.release_workflows is None:
             return {}
-        return self.shared.workflow_runs.get(lambda: workflow_gates(self), reuse_within=EVIDENCE_REUSE_S)
+        return self.shared.workflow_runs.get(lambda: workflow_gates(self), reuse_within=self.config.github.refresh_s)
 
     def promotion_gates(self) -> dict[str, Gate]:
         """The gates of the steps after the final RC (RC tag builds, final tag, staging, promotion).
