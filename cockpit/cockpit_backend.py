@@ -226,11 +226,22 @@ class CockpitBackend:
         from cockpit.services.status_read import with_team_signoffs
 
         evidence = {g.name: g for g in self.load_evidence().gates}
-        live = {**gates, **evidence, **self.promotion_gates()}
+        live = {**gates, **evidence, **self.promotion_gates(), **self.workflow_gates()}
         team = self.shared.team_status
         signoffs = with_team_signoffs(self.state.signoffs(), team)  # the team's, from the tracker
         report = checklist_report(self.checklist_steps(), signoffs, {**live, **self.phase_gates(live)})
-        return replace(report, team_problems=team.problems) if team is not None and team.problems else report
+        report = replace(report, team_problems=team.problems) if team is not None and team.problems else report
+        self.shared.checklist = report  # the step actions refuse a step it shows blocked
+        return report
+
+    def workflow_gates(self) -> dict[str, Gate]:
+        """The gates of the steps a release workflow performs, from its runs and the dispatch journal; read
+        again once the refresh interval (``[github] refresh_interval``) has passed, as the promotion gates."""
+        from cockpit.loaders.workflow_steps import workflow_gates
+
+        if self.config.evidence.release_workflows is None:
+            return {}
+        return self.shared.workflow_runs.get(lambda: workflow_gates(self), reuse_within=self.config.github.refresh_s)
 
     def promotion_gates(self) -> dict[str, Gate]:
         """The gates of the steps after the final RC (RC tag builds, final tag, staging, promotion).

@@ -22,7 +22,7 @@ from cockpit.domain.artifacts import PLAIN
 if TYPE_CHECKING:
     from cockpit.config import Config
     from cockpit.domain.artifacts import IndexFile
-    from cockpit.domain.checklist import ChecklistStep, Signoff
+    from cockpit.domain.checklist import ChecklistStep, Dispatch, Signoff
     from cockpit.domain.ci import CheckRun, WorkflowRun
     from cockpit.domain.commits import CommitRecord
     from cockpit.domain.evidence import RepoFile
@@ -260,6 +260,10 @@ class SessionState(Protocol):
     def rc_sizes(self) -> dict[str, dict[str, int]]: ...
 
     def record_rc_sizes(self, tag: str, sizes: dict[str, int]) -> bool: ...
+
+    def dispatches(self) -> list[Dispatch]:
+        """The dispatch journal: the workflow runs the cockpit started, with their inputs."""
+        ...
 
 
 class Ports(Protocol):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from cockpit.actions.checklist_override import register_override
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.actions.step_context import locked_reason, placeholder_values
-from cockpit.domain.checklist import StepKind, StepRun
+from cockpit.domain.checklist import StepRun
 from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
 
     def toggle_applies(step_id: str) -> str | None:
         step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
-        if step is not None and step.kind is StepKind.AUTOMATIC:
+        if step is not None and step.kind.judged:
             current = backend.state.signoffs().get(step_id)
             if not (current and current.done and current.override):
                 return (

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.actions.step_context import locked_reason
-from cockpit.domain.checklist import StepKind, StepOverride
+from cockpit.domain.checklist import StepOverride
 from cockpit.domain.gates import GateStatus
 
 if TYPE_CHECKING:
@@ -23,14 +23,15 @@ OVERRIDABLE = (GateStatus.RED, GateStatus.UNKNOWN)
 def override_refusal(target: StepOverride) -> str | None:
     """Why ``target`` cannot be signed over its gate, in words, or None."""
     step, gate = target.step, target.gate
-    if step.kind is not StepKind.AUTOMATIC:
+    if not step.kind.judged:
         return f"'{step.title}' is a manual step: tick it with space; an override is for a step a gate decides"
     if gate.status is GateStatus.GREEN:
         return f"'{step.title}' is already done: its gate is green, there is nothing to override"
-    if gate.status not in OVERRIDABLE:
+    if gate.status not in OVERRIDABLE and not (gate.status is GateStatus.AMBER and gate.signable):
         return (
             f"'{step.title}' cannot be overridden while its gate is {gate.status.value} ({gate.summary}): "
-            "an override signs over a red or unknown gate; wait until this one has finished"
+            "an override signs over a red or unknown gate (or a run whose inputs are unknown); "
+            "wait until this one has finished"
         )
     if not target.note.strip():
         return (

@@ -7,18 +7,36 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cockpit.domain.checklist import ChecklistStep
     from cockpit.ports import Ports
 
 
 def locked_reason(backend: Ports, step_id: str) -> str | None:
-    """Why the step is done for good (the version is already on PyPI), or None.
+    """Why the step is done for good (the version is already on PyPI), or may not be acted on yet (the
+    runbook's order: an earlier step's gate is not green), or None.
 
-    Read from the last storage load (the ``pypi_gate`` it left in the shared results).
+    Read from the last storage load (the ``pypi_gate`` it left in the shared results) and the last checklist
+    report (a step it shows blocked).
     """
+    step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
+    if step is None:
+        return None
+    done = _done_for_good(backend, step)
+    if done:
+        return done
+    report = backend.shared.checklist
+    view = next((v for v in report.steps if v.step.id == step_id), None) if report is not None else None
+    if view is not None and view.blocked:
+        return f"'{step.title}' is {view.blocked}"
+    if step.needs and view is None:
+        return f"'{step.title}' waits for the checklist to be judged (it needs '{step.needs}' green first)"
+    return None
+
+
+def _done_for_good(backend: Ports, step: ChecklistStep) -> str | None:
     from cockpit.services.checklist import locked_reason as why
 
-    step = next((s for s in backend.checklist_steps() if s.id == step_id), None)
-    if step is None or not step.gate:
+    if not step.gate:
         return None
     if step.gate == "pypi_promoted":  # the automatic PyPI step reads the same answer of PyPI
         step = replace(step, gate="pypi_not_published")

@@ -251,6 +251,7 @@ def run_from(data: Any) -> WorkflowRun:
         attempt=_attempt(d.get("run_attempt")),
         created_at=_time(d.get("created_at")),
         display_title=_text(d, "display_title"),
+        actor=_login(d, "actor"),
     )
 
 

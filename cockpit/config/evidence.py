@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from cockpit.config import pytorch
-from cockpit.config.kinds import Kind, Number, Repository, Retired, Text, TitleForms, key, typed
+from cockpit.config.kinds import Kind, Number, Repository, Retired, Text, Texts, TitleForms, key, typed
 from cockpit.config.tables import Strict, Table
 from cockpit.config.where import Where
 from cockpit.domain.validation import VALIDATION_ISSUE_TITLE, VALIDATION_PHRASE, unknown_placeholders
@@ -217,6 +217,23 @@ class ColabEvidence:
     title: str = key(Pattern(), "The issue's title, a pattern.", default=pytorch.COLAB_TITLE)
 
 
+@dataclass(frozen=True, slots=True)
+class ReleaseWorkflowsEvidence:
+    """``[evidence.release_workflows]``: where the go-live workflows run, for the checklist steps they perform."""
+
+    repository: str = key(
+        Repository(),
+        "The repository of the release workflows (the template names pytorch/test-infra; a fork or mirror here).",
+        default=pytorch.RELEASE_WORKFLOWS_REPOSITORY,
+    )
+    ref: str = key(Pattern(), "The ref they are dispatched from.", default=pytorch.RELEASE_WORKFLOWS_REF)
+    packages: tuple[str, ...] = key(
+        Texts(),
+        "The packages the staging and PyPI workflows are run for, one real run each ({packages} in the template).",
+        default=pytorch.RELEASE_WORKFLOWS_PACKAGES,
+    )
+
+
 _STEP = Strict(sort=True)  # a step's table lists its keys when one is unknown, as it always did
 
 
@@ -263,6 +280,11 @@ class EvidenceConfig:
     colab_issue: ColabEvidence | None = key(
         Table(ColabEvidence, strict=_STEP),
         "The issue in Colab's repository naming the version (after the release).",
+        default=None,
+    )
+    release_workflows: ReleaseWorkflowsEvidence | None = key(
+        Table(ReleaseWorkflowsEvidence, strict=_STEP),
+        "The go-live workflows' runs judge the checklist steps they perform (with the cockpit's dispatch journal).",
         default=None,
     )
 

@@ -46,6 +46,10 @@ PUBLISHED_VERSIONS_PR = (
     _PROFILE.text("titles.published_versions_pr_repository"),
     _PROFILE.text("titles.published_versions_pr"),
 )
+RELEASE_WORKFLOWS_REPOSITORY = _PROFILE.text("release_workflows.repository")
+RELEASE_WORKFLOWS_REF = _PROFILE.text("release_workflows.ref")
+RELEASE_WORKFLOWS_PACKAGES = _PROFILE.strings("release_workflows.packages")
+RELEASE_WORKFLOWS_CORE = _PROFILE.text("release_workflows.core_repository")
 TRITON_PIN_PATH = _PROFILE.text("triton.pin_file")
 TRITON_VERSION_PATH = _PROFILE.text("triton.version_file")
 TRITON_PACKAGE = _PROFILE.text("triton.pypi_package")

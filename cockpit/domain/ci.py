@@ -74,6 +74,7 @@ class WorkflowRun:
     attempt: int = 1  # GitHub's ``run_attempt``: 2 and up once someone re-ran it
     created_at: datetime | None = None
     display_title: str = ""  # what the run calls itself on GitHub (a dispatch's run-name, a push's subject)
+    actor: str = ""  # the login that started the run
 
 
 @dataclass(frozen=True)

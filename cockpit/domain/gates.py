@@ -39,6 +39,7 @@ class Gate:
     status: GateStatus
     summary: str
     details: tuple[str, ...] = ()
+    signable: bool = False  # an amber gate a person may sign over after checking (a run whose inputs are unknown)
 
 
 def carried_gate(report: Any) -> Gate:

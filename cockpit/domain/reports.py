@@ -87,6 +87,7 @@ class StepView:
     related_gate: Gate | None = None  # shown beside a manual step (is it already on PyPI?)
     locked: str = ""  # why the step is done for good and can be neither unticked nor re-run
     override: str = ""  # an automatic step done by a signed override over its gate: who, when, over what, why
+    blocked: str = ""  # why the step may not be run, ticked or signed yet (an earlier step's gate is not green)
 
     @property
     def done(self) -> bool:

@@ -80,12 +80,15 @@ def family(name: str) -> tuple[GateSpec, ...]:
 
 
 def known_gate(name: str) -> bool:
-    """Whether ``name`` is a declared gate, or a domain library's own (``branch_diff_clean[vision]``)."""
+    """Whether ``name`` is a declared gate, a domain library's own (``branch_diff_clean[vision]``), or one
+    step's answer of a per-step gate (``workflow_run[stage_pypi]``)."""
     if name in registry():
         return True
     base, bracket, library = name.partition("[")
     spec = registry().get(base)
-    return bool(bracket and library.endswith("]") and library[:-1] and spec and spec.library)
+    return bool(
+        bracket and library.endswith("]") and library[:-1] and spec and (spec.library or spec.family == "workflow")
+    )
 
 
 def unknown_gate(name: str) -> str:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate
     from cockpit.domain.github import Milestone, MilestoneItem
-    from cockpit.domain.reports import BranchReport, PicksReport
+    from cockpit.domain.reports import BranchReport, ChecklistReport, PicksReport
     from cockpit.domain.status import ReadStatus
 
 T = TypeVar("T")
@@ -78,6 +78,10 @@ def _builds() -> Shared[PythonBuilds]:
     return Shared()
 
 
+def _workflow_runs() -> Shared[dict[str, Gate]]:
+    return Shared()
+
+
 @dataclass
 class SharedResults:
     """What one pane's load leaves for the other panes and for the actions, in one session."""
@@ -92,6 +96,10 @@ class SharedResults:
     """The checklist's evidence steps (the checklist pane re-evaluates often: read once per ``EVIDENCE_REUSE_S``)."""
     python_builds: Shared[PythonBuilds] = field(default_factory=_builds)
     """The build matrix's Python builds (storage and promotion panes; read once per ``MATRIX_REUSE_S``)."""
+    workflow_runs: Shared[dict[str, Gate]] = field(default_factory=_workflow_runs)
+    """The gates of the steps the release workflows perform (``loaders/workflow_steps.py``)."""
+    checklist: ChecklistReport | None = None
+    """The latest checklist report: the step actions refuse a step it shows blocked (the runbook's order)."""
     pypi_gate: Gate | None = None
     """From the latest storage load: the checklist actions lock the PyPI step on it."""
     team_status: ReadStatus | None = None

@@ -284,6 +284,29 @@ def seed_rc_sizes(config: Config, world: World) -> int:
         store.close()
 
 
+def seed_dispatches(config: Config, world: World) -> int:
+    """Write the world's dispatch journal (the release workflow runs a cockpit started, with their inputs) into
+    the session state, only when it holds none yet. Returns how many entries were written."""
+    from cockpit.state.store import StateStore
+
+    journal = world.release_day.get("journal") or []
+    if not journal:
+        return 0
+    store = StateStore(config.resolved_state_path)
+    try:
+        if store.read_only or store.dispatches():
+            return 0
+        with store.one_write():
+            for entry in journal:
+                key = store.journal_dispatch(
+                    entry["workflow"], entry["inputs"], dry_run=entry["dry_run"], ref=entry["ref"], by=entry["by"]
+                )
+                store.complete_dispatch(key, int(entry["run_id"]))
+        return len(journal)
+    finally:
+        store.close()
+
+
 class SandboxServers:
     """The GitHub and wheel-index emulators for one world, on ephemeral 127.0.0.1 ports."""
 

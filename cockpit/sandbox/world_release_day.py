@@ -8,15 +8,18 @@
   ``channel``, ``version``; jobs in the protected ``pytorchbot-env`` / ``promote-env``), in our
   words; and ``release/release_versions.sh`` with one variable left at the previous version;
 - their runs (``world.release_day``, served by ``github_actions_routes``): a staging dry run that
-  passed, an upload dry run that failed on one job with a readable log tail, and a real promotion
-  to the download site waiting for a reviewer's approval in ``promote-env``.
+  passed, then the real staging that succeeded, an upload dry run that failed on one job with a readable log
+  tail, a real promotion to the download site waiting for a reviewer's approval in ``promote-env`` (started
+  outside the cockpit: not in the journal), and the checksum recompute waiting for the same approval;
+- ``world.release_day["journal"]``: the dispatch journal of the runs the cockpit started (GitHub lists no
+  inputs), which the demo writes into its state file, and ``[evidence.release_workflows]``.
 
 ``world.truth["release_day"]`` says what was planted, for the tests.
 """
 
 from __future__ import annotations
 
-from cockpit.sandbox.model import World
+from cockpit.sandbox.model import SbWorkflowRun, World
 from cockpit.sandbox.world_libraries import CORE_PACKAGE, libraries
 from cockpit.sandbox.world_names import DAY, HOUR, RELEASE_MANAGERS, T_END, iso
 
@@ -100,6 +103,7 @@ def workflow_files(packages: list[str], version: str) -> dict[str, tuple[str, st
         "release-post-promotion.yml": ("Recompute checksums", version_input, "checksums", "promote-env", "Recompute"),
         "release-docker.yml": ("Publish docker images", docker + channel, "publish", "promote-env", "Publish"),
         "validate-binaries.yml": ("Validate binaries", channel + version_input, "validate", "''", "Validate"),
+        "validate-docker-images.yml": ("Validate docker images", channel, "validate", "''", "Validate"),
     }
     return {
         f".github/workflows/{path}": (name, _workflow(name, inputs, job, env, step), job, env.strip("'"))
@@ -209,7 +213,26 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
             "wait_timer": 0,
         }
     ]
+    t3 = t0 - 6 * HOUR  # the real staging, after a dry run the day before: started from the cockpit (journalled)
+    run(3, ".github/workflows/release-stage-pypi.yml", "Stage wheels for PyPI", real, "success", t3, [
+        _job(FIRST_JOB + 4, "stage", "success", iso(t3), [*ok, ("Stage", "success")], "staged 3 wheels\n"),
+    ])  # fmt: skip
+    t4 = t2 + HOUR  # the checksums of the promoted files, waiting for promote-env's approval
+    sums = {"project": "torch", "version": version}
+    run(4, ".github/workflows/release-post-promotion.yml", "Recompute checksums", sums, None, t4, [
+        _job(FIRST_JOB + 5, "checksums", None, iso(t4), [], "Waiting for a review of promote-env\n"),
+    ])  # fmt: skip
+    runs[-1]["pending"] = [
+        {
+            "environment": "promote-env",
+            "environment_id": RELEASE_ENV_IDS["promote-env"],
+            "reviewers": [p.login for p in RELEASE_MANAGERS],
+            "wait_timer": 0,
+        }
+    ]
     truth = {
+        "staged": FIRST_RUN + 3,
+        "checksums_waiting": FIRST_RUN + 4,
         "dry_run_failed": FIRST_RUN + 1,
         "failed_job": "check staged set",
         "log_line": "error: the staged set is incomplete: 1 of 3 expected wheels missing",
@@ -217,6 +240,62 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
         "waiting_environment": "promote-env",
     }
     return runs, truth
+
+
+def _create_release_run(world: World) -> None:
+    """The core's ``create_release.yml`` ran when the previous release was published (event ``release`` on its
+    tag); this release has none yet, so its step is open, not a 404."""
+    core = world.repos.get(world.repository)
+    if core is None:
+        return
+    previous = str(world.truth.get("closed_milestone", {}).get("title", "2.4.1"))
+    core.workflow_runs.append(
+        SbWorkflowRun(
+            FIRST_RUN + 50,
+            "Create Release",
+            "c" * 40,
+            f"v{previous}",
+            event="release",
+            check_suite_id=FIRST_RUN + 1_000_050,
+            created_at=iso(T_END - 40 * DAY),
+            path=".github/workflows/create_release.yml",
+            display_title=f"v{previous}",
+        )
+    )
+
+
+def _smoke_test_dispatch(repo, manager: str) -> list[dict]:
+    """The journal entry of the smoke tests on the final RC: the newest validate-binaries run dispatched from
+    main (the world plants it, green or failed, in ``world_evidence``), started from the cockpit on the test channel."""
+    runs = [r for r in repo.workflow_runs if r.path.endswith("/validate-binaries.yml") and r.head_branch == REF]
+    if not runs:
+        return []
+    newest = max(runs, key=lambda r: (r.created_at, r.id))
+    return [
+        {
+            "workflow": f"{TEST_INFRA}:{newest.path}",
+            "inputs": {"channel": "test", "os": "all"},
+            "dry_run": False,
+            "ref": REF,
+            "dispatched_at": newest.created_at,
+            "by": manager,
+            "run_id": newest.id,
+        }
+    ]
+
+
+def _journalled(run: dict, *, manager: str) -> dict:
+    """The dispatch journal's entry for a run the cockpit started (its inputs: GitHub does not list them)."""
+    inputs = {k: str(v) for k, v in run["inputs"].items()}
+    return {
+        "workflow": f"{TEST_INFRA}:{run['workflow_path']}",
+        "inputs": inputs,
+        "dry_run": inputs.get("dryrun", "disabled") != "disabled",
+        "ref": run["head_branch"],
+        "dispatched_at": run["created_at"],
+        "by": manager,
+        "run_id": run["id"],
+    }
 
 
 def add_release_day(world: World) -> None:
@@ -234,5 +313,10 @@ def add_release_day(world: World) -> None:
     files[VERSIONS_PATH] = text
     sha = repo.branches.get(REF, "0" * 40)
     runs, truth = _runs(world.version, sha, packages[0])
-    world.release_day = {"repository": TEST_INFRA, "ref": REF, "workflows": workflows, "runs": runs}
+    _create_release_run(world)
+    journal = [_journalled(r, manager=RELEASE_MANAGERS[0].login) for r in runs if r["id"] != FIRST_RUN + 2]
+    journal += _smoke_test_dispatch(repo, RELEASE_MANAGERS[0].login)
+    world.release_day = {"repository": TEST_INFRA, "ref": REF, "workflows": workflows, "runs": runs, "journal": journal}
+    # the steps these workflows perform are judged from their runs and the journal (the demo seeds it)
+    world.evidence_config["release_workflows"] = {"repository": TEST_INFRA, "ref": REF, "packages": [packages[0]]}
     world.truth["release_day"] = {**truth, "versions": planted, "versions_path": VERSIONS_PATH}

@@ -17,8 +17,11 @@ from cockpit.domain.reports import ChecklistReport, StepView
 from cockpit.domain.text import inert_json
 from cockpit.errors import ConfigError
 from cockpit.gates import gate_title, known_gate, registry, unknown_gate
+from cockpit.services.checklist_workflow import parse_workflow
 
 GATE_NAME = "checklist"
+WORKFLOW_GATE = "workflow_run"
+"""The gate of a step a workflow performs, answered per step as ``workflow_run[<step id>]``."""
 GATE_TITLE = gate_title(GATE_NAME)
 PLACEHOLDERS = ("version", "branch", "rc_tag", "remote")
 PACKAGED = "cockpit/templates/checklist.toml (packaged)"
@@ -34,7 +37,7 @@ LOCKED_WHEN_GREEN = {spec.name: spec.locked_when_green for spec in registry().va
 _PLACEHOLDER = re.compile(r"(?<!\$)\{(\w*)\}")  # ${VAR} is the shell's, not ours
 _STEP_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 _TOP_KEYS = {"schema", "section"}
-_SECTION_KEYS = {"title", "required", "after_go", "patch_only", "step"}
+_SECTION_KEYS = {"title", "required", "after_go", "patch_only", "minor_only", "step"}
 _STEP_KEYS = {
     "id",
     "title",
@@ -47,7 +50,12 @@ _STEP_KEYS = {
     "required",
     "after_go",
     "action",
+    "runbook",
+    "minor_only",
+    "needs",
+    "workflow",
 }
+_KINDS = "'automatic', 'gate' or 'manual'"
 
 
 def load_template(path: Path | None = None) -> tuple[ChecklistStep, ...]:
@@ -96,13 +104,20 @@ def parse_template(source: str, data: Mapping[str, Any]) -> tuple[ChecklistStep,
         required = _get(source, where, section, "required", bool, "true or false", True)
         after_go = _get(source, where, section, "after_go", bool, "true or false", False)
         patch_only = _get(source, where, section, "patch_only", bool, "true or false", False)
+        minor_only = _get(source, where, section, "minor_only", bool, "true or false", False)
         raw_steps = _get(source, where, section, "step", list, "[[section.step]] tables")
         for j, raw in enumerate(raw_steps):
             step = _step(source, f"{where}.step[{j}]", raw, title, required, after_go)
             step = replace(step, patch_only=patch_only) if patch_only else step
+            step = replace(step, minor_only=True) if minor_only else step
             if step.id in seen:
                 raise ConfigError(
                     f"{source}: {where}.step[{j}] ('{step.id}'), key 'id': duplicate; {seen[step.id]} already uses it"
+                )
+            if step.needs is not None and step.needs not in seen:
+                raise ConfigError(
+                    f"{source}: {where}.step[{j}] ('{step.id}'), key 'needs': expected the id of an earlier step, "
+                    f"got {step.needs!r}"
                 )
             seen[step.id] = f"{where}.step[{j}]"
             steps.append(step)
@@ -120,16 +135,23 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
     where = f"{where} ('{step_id}')"
     _unknown_keys(source, where, raw, _STEP_KEYS)
     title = _get(source, where, raw, "title", str, "a non-empty string")
-    kind_text = _get(source, where, raw, "kind", str, "'manual' or 'automatic'")
+    kind_text = _get(source, where, raw, "kind", str, _KINDS)
     try:
         kind = StepKind(kind_text)
     except ValueError:
-        raise ConfigError(
-            f"{source}: {where}, key 'kind': expected 'manual' or 'automatic', got {kind_text!r}"
-        ) from None
+        raise ConfigError(f"{source}: {where}, key 'kind': expected {_KINDS}, got {kind_text!r}") from None
     gate = _get(source, where, raw, "gate", str, "a gate name such as 'ci_green'", None)
-    if kind is StepKind.AUTOMATIC and not gate:
-        raise ConfigError(f"{source}: {where}, key 'gate': an automatic step needs the gate name that decides it")
+    workflow = parse_workflow(source, where, raw["workflow"]) if "workflow" in raw else None
+    if workflow is not None:
+        if gate:
+            raise ConfigError(
+                f"{source}: {where}, key 'gate': a step with a workflow is judged by its runs; drop the gate"
+            )
+        gate = f"{WORKFLOW_GATE}[{step_id}]"
+    if kind.judged and not gate:
+        raise ConfigError(
+            f"{source}: {where}, key 'gate': an {kind.value} step needs the gate name that decides it (or a workflow)"
+        )
     if gate and not known_gate(gate):
         raise ConfigError(f"{source}: {where}, key 'gate': {unknown_gate(gate)}")
     command = _get(source, where, raw, "command", str, "a command string", None)
@@ -157,7 +179,20 @@ def _step(source: str, where: str, raw: Any, section: str, required: bool, after
         required=_get(source, where, raw, "required", bool, "true or false", required),
         after_go=_get(source, where, raw, "after_go", bool, "true or false", after_go),
         action=action,
+        minor_only=_get(source, where, raw, "minor_only", bool, "true or false", False),
+        runbook=_runbook(source, where, raw),
+        needs=_get(source, where, raw, "needs", str, "the id of an earlier step", None),
+        workflow=workflow,
     )
+
+
+def _runbook(source: str, where: str, raw: Mapping[str, Any]) -> int | None:
+    number: int | None = _get(source, where, raw, "runbook", int, "the runbook's step number (1 or more)", None)
+    if number is not None and number < 1:
+        raise ConfigError(
+            f"{source}: {where}, key 'runbook': expected the runbook's step number (1 or more), got {number}"
+        )
+    return number
 
 
 def _get(
@@ -181,8 +216,9 @@ def _unknown_keys(source: str, where: str, table: Mapping[str, Any], known: set[
 
 
 def steps_for_release(steps: Sequence[ChecklistStep], *, patch: bool) -> tuple[ChecklistStep, ...]:
-    """The steps that apply to this release: sections marked ``patch_only`` only for a patch release."""
-    return tuple(step for step in steps if patch or not step.patch_only)
+    """The steps that apply to this release: ``patch_only`` ones only for a patch release (X.Y.Z, Z not 0),
+    ``minor_only`` ones (the compatibility matrix) only for a minor release."""
+    return tuple(step for step in steps if (patch or not step.patch_only) and not (patch and step.minor_only))
 
 
 def fill_placeholders(text: str, values: Mapping[str, str]) -> str:
@@ -203,7 +239,7 @@ def checklist_report(
     views = []
     for step in steps:
         signoff = signoffs.get(step.id)
-        if step.kind is StepKind.AUTOMATIC:
+        if step.kind.judged:
             gate = gates.get(step.gate or "") or Gate(
                 step.gate or "", step.title, GateStatus.UNKNOWN, "not evaluated yet"
             )
@@ -213,7 +249,27 @@ def checklist_report(
         else:
             related = gates.get(step.gate) if step.gate else None
             views.append(StepView(step, signoff, related_gate=related, locked=locked_reason(step, related)))
+    views = with_order_enforced(views)
     return ChecklistReport(tuple(views), checklist_gate(views))
+
+
+def with_order_enforced(views: Sequence[StepView]) -> list[StepView]:
+    """Each step that ``needs`` an earlier one, blocked (with the reason) until that step's gate is green.
+
+    The runbook's order: stage, inspect, then promote; PyPI takes a file once, so the promotion waits for the
+    inspection's gate itself, not a signature over it. A step already done for good (locked) is left as it is.
+    """
+    by_id = {view.step.id: view for view in views}
+    out = []
+    for view in views:
+        needed = by_id.get(view.step.needs or "")
+        if needed is not None and not view.locked:
+            gate = needed.gate
+            if gate is None or gate.status is not GateStatus.GREEN:
+                now = f"{gate.status.value}: {gate.summary}" if gate is not None else "not judged by a gate"
+                view = replace(view, blocked=f"locked until '{needed.step.title}' is green (now {now})")
+        out.append(view)
+    return out
 
 
 def standing_override(signoff: Signoff | None, gate: Gate) -> str:
@@ -273,13 +329,15 @@ def checklist_gate(views: Sequence[StepView]) -> Gate:
 
 
 def _open_status(view: StepView) -> GateStatus:
-    if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
+    if view.step.kind.judged and view.gate is not None:
         return view.gate.status
     return GateStatus.AMBER
 
 
 def _open_line(view: StepView) -> str:
-    if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
+    if view.blocked:
+        return f"{view.step.title}: {view.blocked}"
+    if view.step.kind.judged and view.gate is not None:
         lapsed = lapsed_override(view)
         return f"{view.step.title}: {view.gate.status.value}, {view.gate.summary}" + (f" ({lapsed})" if lapsed else "")
     if view.signoff is not None and view.signoff.who and not view.signoff.done:

@@ -29,12 +29,23 @@ def how_to_automate(gate: str) -> str:
     return f"add [evidence.{gate}] to cockpit.toml ({_WHERE[gate]}) and this step judges itself"
 
 
+WORKFLOWS = "release_workflows"
+_WORKFLOWS_WHERE = (
+    "add [evidence.release_workflows] to cockpit.toml (repository, ref and packages default to PyTorch's) and "
+    "this step is judged from the workflow's runs"
+)
+
+
 def evidence_steps(steps: Sequence[ChecklistStep], configured: Collection[str]) -> tuple[ChecklistStep, ...]:
-    """``steps`` with each evidence step whose evidence is not configured turned back into a manual step."""
+    """``steps`` with each evidence step whose evidence is not configured turned back into a manual step: the
+    ``[evidence.<gate>]`` steps, and the steps a release workflow performs without ``[evidence.release_workflows]``."""
     out = []
     for step in steps:
-        if step.kind is StepKind.AUTOMATIC and step.gate in EVIDENCE_GATES and step.gate not in configured:
+        if step.kind.judged and step.gate in EVIDENCE_GATES and step.gate not in configured:
             help_text = f"{step.help}\n\nA signature for now: {how_to_automate(step.gate)}.".strip()
+            step = replace(step, kind=StepKind.MANUAL, gate=None, help=help_text)
+        elif step.workflow is not None and WORKFLOWS not in configured:
+            help_text = f"{step.help}\n\nA signature for now: {_WORKFLOWS_WHERE}.".strip()
             step = replace(step, kind=StepKind.MANUAL, gate=None, help=help_text)
         out.append(step)
     return tuple(out)

@@ -53,9 +53,7 @@ def go_no_go(
     reasons += [f"not signed: {step.title}" for step in unsigned]
     before_go = [v for v in checklist.steps if v.step.required and not v.step.after_go]
     automatic = [
-        v
-        for v in before_go
-        if v.step.kind is StepKind.AUTOMATIC and v.step.gate not in blocking and v.step.gate not in PANE_GATES
+        v for v in before_go if v.step.kind.judged and v.step.gate not in blocking and v.step.gate not in PANE_GATES
     ]
     not_done = [v for v in automatic if not v.done and v.gate is not None]  # it holds GO as a signature would
     reasons += [f"not done: {v.step.title} ({v.gate.status.value}: {v.gate.summary})" for v in not_done if v.gate]
@@ -73,6 +71,6 @@ def _overridden_gates(checklist: ChecklistReport) -> set[str]:
     """Gates every required step following them is signed over (a gate two steps follow needs both)."""
     following: dict[str, list[bool]] = {}
     for view in checklist.steps:
-        if view.step.kind is StepKind.AUTOMATIC and view.step.required and view.step.gate:
+        if view.step.kind.judged and view.step.required and view.step.gate:
             following.setdefault(view.step.gate, []).append(bool(view.override))
     return {gate for gate, signed in following.items() if all(signed)}

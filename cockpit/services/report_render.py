@@ -14,7 +14,6 @@ from datetime import date, datetime
 from enum import Enum
 from typing import Any
 
-from cockpit.domain.checklist import StepKind
 from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import OMIT_WHEN_EMPTY
@@ -214,7 +213,7 @@ def _checklist(p: ReleasePicture) -> list[str]:
         note = f" ({_cell(view.signoff.note)})" if view.signoff and view.signoff.note else ""
         optional = "" if view.step.required else " _(optional)_"
         rows.append(f"- [{mark}] {md_text(view.step.title)}{optional}{who}{note}")
-        if view.gate is not None and view.gate.status is not GateStatus.GREEN and view.step.kind is StepKind.AUTOMATIC:
+        if view.gate is not None and view.gate.status is not GateStatus.GREEN and view.step.kind.judged:
             rows += [f"  - {_cell(detail)}" for detail in view.gate.details[:_EVIDENCE_LINES]]
         if view.signoff is not None and view.signoff.problem:
             rows.append(f"  - {_cell(view.signoff.problem)}")

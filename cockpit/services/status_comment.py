@@ -73,7 +73,7 @@ def published_status(
     steps = []
     for step_id, view in merged.items():
         shared = signoffs.get(step_id)
-        done = view.done if view.step.kind is StepKind.AUTOMATIC or shared is None else (shared.done or view.done)
+        done = view.done if view.step.kind.judged or shared is None else (shared.done or view.done)
         steps.append(PublishedStep(step_id, view.step.section, view.step.title, done))
     return PublishedStatus(
         release=picture.version,

@@ -15,8 +15,9 @@ from typing import Any
 from cockpit.domain.checklist import Signoff
 from cockpit.domain.text import inert
 
-OVERRIDABLE = ("red", "unknown")
-"""Gate statuses a release manager may sign over: a failing gate, or one whose evidence could not be read."""
+OVERRIDABLE = ("red", "unknown", "amber")
+"""Gate statuses a release manager may sign over: a failing gate, one whose evidence could not be read, or an
+amber one that asks for it (a workflow run that succeeded with inputs the cockpit does not know)."""
 _KEYS = ("override", "gate_status", "gate_summary", "override_note")
 
 

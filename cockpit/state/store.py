@@ -16,7 +16,7 @@ from cockpit.state.state_file import SCHEMA, StateFile, describe_state_file, gua
 __all__ = ["SCHEMA", "StateStore", "describe_state_file", "iso", "redact"]
 
 if TYPE_CHECKING:  # the checklist types load with the checklist, after the first screen
-    from cockpit.domain.checklist import AuditEntry, Signoff
+    from cockpit.domain.checklist import AuditEntry, Dispatch, Signoff
 
 _PREF_TYPES = (str, int, float, bool, list)
 
@@ -203,6 +203,38 @@ class StateStore(StateFile):
         self._mutable_table("rc_sizes")[tag] = dict(sizes)
         self._save()
         return True
+
+    @guarded
+    def dispatches(self) -> list[Dispatch]:
+        """The dispatch journal, oldest first; a damaged entry carries its ``problem`` (and is not counted)."""
+        from cockpit.state.dispatches import read_dispatch
+
+        return [
+            read_dispatch(key, entry, where=f"{self.path}: [dispatches.{key}]")
+            for key, entry in self._table("dispatches").items()
+        ]
+
+    @guarded
+    def journal_dispatch(self, workflow: str, inputs: dict[str, str], *, dry_run: bool, ref: str, by: str) -> str:
+        """Record a dispatch about to be sent (before sending it) and save; its key, for ``complete_dispatch``."""
+        from cockpit.state.dispatches import dispatch_entry, new_key
+
+        table = self._mutable_table("dispatches")
+        key = new_key(table)
+        table[key] = dispatch_entry(workflow, inputs, dry_run=dry_run, ref=ref, when=iso(self._clock()), by=by)
+        self._save()
+        return key
+
+    @guarded
+    def complete_dispatch(self, key: str, run_id: int) -> None:
+        """Record the run a journalled dispatch made, once GitHub names it, and save."""
+        entry = self._mutable_table("dispatches").get(key)
+        if not isinstance(entry, dict):
+            raise StateError(f"{self.path}: no dispatch {key!r} in the journal to complete")
+        if not isinstance(run_id, int) or isinstance(run_id, bool) or run_id <= 0:
+            raise StateError(f"dispatch {key}: expected a run id, got {run_id!r}")
+        entry["run_id"] = run_id
+        self._save()
 
     @guarded
     def acknowledge(self, key: str) -> None:

@@ -5,7 +5,6 @@ Shared by the checklist pane, its detail view and the walkthrough, so the three 
 
 from __future__ import annotations
 
-from cockpit.domain.checklist import StepKind
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.panes import pane_facts
 from cockpit.domain.reports import StepView
@@ -28,6 +27,9 @@ BUILT_IN = {
 }
 """What each built-in step action does, in the detail view."""
 
+BLOCKED_MARK = "⊘"
+"""A step the runbook's order holds back: an earlier step's gate is not green yet."""
+
 OVERRIDE_MARK = "⚑"
 """A step signed by hand over a gate that is not green: done, but not green."""
 
@@ -41,6 +43,8 @@ def step_mark(view: StepView) -> tuple[str, GateStatus]:
         return ("🔒" if view.locked else "✔"), GateStatus.GREEN
     if view.gate is not None and view.gate.status is GateStatus.RED:
         return "✘", GateStatus.RED
+    if view.blocked:
+        return BLOCKED_MARK, GateStatus.UNKNOWN
     if view.step.irreversible:
         return "⚠", GateStatus.AMBER
     return "○", GateStatus.UNKNOWN
@@ -50,7 +54,9 @@ def step_state(view: StepView) -> str:
     """Who signed and when for manual steps; the gate for automatic ones; why a locked step is done."""
     if view.locked:
         return view.locked
-    if view.step.kind is StepKind.AUTOMATIC:
+    if view.blocked and not view.done:
+        return view.blocked
+    if view.step.kind.judged:
         gate = view.gate
         if gate is None:
             return f"gate {view.step.gate}: not known yet"
@@ -65,7 +71,9 @@ def step_state(view: StepView) -> str:
 def step_evidence(view: StepView) -> list[str]:
     """The live evidence: the gate and its details for automatic steps, the sign-off for manual ones."""
     lines = [step_state(view)]
-    if view.step.kind is StepKind.AUTOMATIC and view.gate is not None:
+    if view.blocked and not view.done and view.gate is not None:
+        lines.append(f"gate {view.step.gate}: {STATUS_WORD[view.gate.status]} · {view.gate.summary}")
+    if view.step.kind.judged and view.gate is not None:
         if view.override:
             lines.append(
                 f"Signed by hand over the gate: it was {view.signoff.gate_status if view.signoff else '?'} "
@@ -98,6 +106,20 @@ def step_commands(view: StepView) -> list[str]:
         lines.append(f"Command: {step.command}")
     if step.dry_run:
         lines.append(f"Dry run: {step.dry_run}")
+    if step.workflow is not None:
+        wf = step.workflow
+        inputs = ", ".join(f"{k}={'|'.join(v)}" for k, v in wf.inputs)
+        lines.append(
+            f"Workflow: {wf.repository} {wf.path} on {wf.ref} ({wf.event}){f'; inputs {inputs}' if inputs else ''}"
+        )
+        if wf.real_run is not None:
+            lines.append(
+                f"A real run has {wf.real_run[0]}={wf.real_run[1]}; anything else is a dry run (run it first)."
+            )
+        if wf.source:
+            lines.append(f"Source: {wf.source}")
+    if step.runbook is not None:
+        lines.append(f"Runbook step {step.runbook} ({step.kind.value}).")
     if step.irreversible:
         lines.append("This step cannot be undone: running it asks for the version typed back.")
     return lines
@@ -108,7 +130,9 @@ def next_to_do(view: StepView) -> str:
     step = view.step
     if view.locked:
         return "Nothing: this step is done for good and cannot be unticked or run again."
-    if step.kind is StepKind.AUTOMATIC:
+    if view.blocked and not view.done:
+        return f"Wait: this step is {view.blocked}."
+    if step.kind.judged:
         if view.override:
             return "Signed over its gate by hand (see the override). Press space to withdraw the override."
         if view.done:

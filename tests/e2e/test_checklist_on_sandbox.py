@@ -133,8 +133,13 @@ def test_the_pypi_upload_is_locked_once_the_version_is_published(sandbox, clone)
     try:
         backend.load_storage()
         upload = StepRun(replace(step(backend, "promote_pypi"), command="twine upload dist/*"))
-        assert backend.actions.refusal("checklist.run_irreversible", upload) is None, (
-            "2.5.0 is not on PyPI in the sandbox"
+        # not on PyPI yet, but the runbook's order holds it: promote only after the staged wheels' inspection
+        before = backend.actions.refusal("checklist.run_irreversible", upload)
+        assert before is not None and "'stage_pypi' green first" in before
+        backend.load_checklist({})
+        judged = backend.actions.refusal("checklist.run_irreversible", upload)
+        assert (
+            "is locked until 'Inspect the staged PyPI wheels (sizes, versions, platforms)' is green (now red" in judged
         )
         backend.shared.pypi_gate = Gate(
             "pypi_not_published", "Not yet on PyPI", GateStatus.AMBER, "2.5.0 is already on PyPI"

@@ -12,6 +12,7 @@ from cockpit.config.evidence import (
     ColabEvidence,
     DocsEvidence,
     PullEvidence,
+    ReleaseWorkflowsEvidence,
     TritonEvidence,
     ValidateBinariesEvidence,
     ValidationCommentsEvidence,
@@ -28,6 +29,7 @@ EVIDENCE_STEPS = (
     "published_versions_pr",
     "triton_pin_release",
     "colab_issue",
+    "release_workflows",  # not a gate of its own: where the go-live workflows run, for the steps they perform
 )
 
 
@@ -68,3 +70,4 @@ def test_the_evidence_example_uncommented_loads_with_every_step_automatic_and_py
     assert evidence.published_versions_pr == PullEvidence(*PULL_DEFAULTS["published_versions_pr"])
     assert evidence.triton_pin_release == TritonEvidence()
     assert evidence.colab_issue == ColabEvidence()
+    assert evidence.release_workflows == ReleaseWorkflowsEvidence()

@@ -24,7 +24,7 @@ from fake_world import (  # a sibling module: pytest puts tests/ui on sys.path
 )
 
 from cockpit.config import Config, GitConfig, GitHubConfig
-from cockpit.domain.checklist import Signoff, StepKind
+from cockpit.domain.checklist import Dispatch, Signoff, StepKind
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, Milestone, MilestoneItem
 from cockpit.domain.release import Release
@@ -100,6 +100,9 @@ class FakeState:
         changed = self.sizes.get(tag) != sizes
         self.sizes[tag] = dict(sizes)
         return changed
+
+    def dispatches(self) -> list[Dispatch]:
+        return []
 
     def set_triage_answer(self, key: str, question: str, value: bool | None) -> None:
         entry = self.triage.setdefault(key, {})

@@ -35,6 +35,7 @@ NOTE = "vision's wheel build failed on a runner outage; rebuilt by hand and smok
 class Shared:
     pypi_gate: Gate | None = None
     team_status: None = None  # no status comment read: this session's sign-offs only
+    checklist: None = None  # no checklist judged yet: no step is held back by the runbook's order
 
 
 @dataclass

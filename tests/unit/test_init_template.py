@@ -48,7 +48,7 @@ def test_every_example_uncommented_loads_as_written_without_a_warning():
     assert config.storage.staging_channel == "staging" and dict(config.storage.variants)["rocm6.3"] == (
         "manylinux_2_28_x86_64",
     )
-    assert len(config.evidence.configured) == 8 and config.state_path == PATH.with_name("cockpit-state.toml")
+    assert len(config.evidence.configured) == 9 and config.state_path == PATH.with_name("cockpit-state.toml")
 
 
 def test_each_key_is_explained_in_the_schemas_words():

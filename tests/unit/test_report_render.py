@@ -187,6 +187,7 @@ def test_the_json_has_the_whole_picture_in_plain_values():
         "status": "red",
         "summary": "1 open: " + NASTY,
         "details": [],
+        "signable": False,  # only an amber workflow step whose run's inputs are unknown may be signed over
     }
     assert data["verdict"]["go"] is False and data["verdict"]["unsigned"] == ["perf"]
     step = data["checklist"]["steps"][0]

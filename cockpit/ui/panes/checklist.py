@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from cockpit.domain.checklist import StepKind, StepOverride, StepRun
+from cockpit.domain.checklist import StepOverride, StepRun
 from cockpit.domain.gates import Gate
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.gates import names_on
@@ -185,10 +185,11 @@ class ChecklistPane(TablePane):
 
     def toggle(self, view: StepView) -> None:
         """Tick or untick a manual step (the version typed back before ticking an irreversible one)."""
-        if view.locked:
-            self.notify(f"'{view.step.title}' is {view.locked}.", title="Not done", severity="warning", markup=False)
+        if view.locked or view.blocked:
+            why = view.locked or view.blocked
+            self.notify(f"'{view.step.title}' is {why}.", title="Not done", severity="warning", markup=False)
             return
-        if view.step.kind is StepKind.AUTOMATIC:
+        if view.step.kind.judged:
             if view.override:  # space withdraws the override; the registry audits it
                 perform(self, self.PANE, "checklist.toggle", view.step.id, on_done=self._reload_if_done)
                 return
@@ -220,8 +221,9 @@ class ChecklistPane(TablePane):
         """The built-in action, or the dry run then (once it succeeded) the command; output in ``log``
         (the pane's own by default)."""
         step = view.step
-        if view.locked:
-            self.notify(f"'{step.title}' is {view.locked}.", title="Not run", severity="warning", markup=False)
+        if view.locked or view.blocked:
+            why = view.locked or view.blocked
+            self.notify(f"'{step.title}' is {why}.", title="Not run", severity="warning", markup=False)
             return
         log = log or self.query_one("#step-log", StepLog)
         target = StepRun(step, on_line=self._line_writer(log))
@@ -292,11 +294,14 @@ class ChecklistPane(TablePane):
     def override(self, view: StepView) -> None:
         """Ask why, then sign an automatic step over its red or unknown gate (the registry refuses the rest)."""
         gate = view.gate
-        if view.step.kind is not StepKind.AUTOMATIC or gate is None:
+        if not view.step.kind.judged or gate is None:
             self.notify(f"'{view.step.title}' is a manual step: tick it with space.", markup=False)
             return
         if view.override:
             self.notify(f"'{view.step.title}' is already signed over its gate: {view.override}", markup=False)
+            return
+        if view.blocked:
+            self.notify(f"'{view.step.title}' is {view.blocked}.", title="Not signed", severity="warning", markup=False)
             return
         step = view.step
 
