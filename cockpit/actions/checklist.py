@@ -11,6 +11,7 @@ from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.actions.step_context import locked_reason, placeholder_values
 from cockpit.domain.checklist import StepRun
 from cockpit.errors import ActionRefused
+from cockpit.gates import registry
 
 if TYPE_CHECKING:
     from cockpit.ports import Ports
@@ -41,7 +42,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             current = backend.state.signoffs().get(step_id)
             if not (current and current.done and current.override):
                 return (
-                    f"'{step.title}' is automatic: it follows the gate {step.gate}; to sign it over a red or "
+                    f"'{step.title}' is automatic: it follows its gate ({_title(step.gate)}); to sign it over a red or "
                     "unknown gate, override it with a note (checklist.override)"
                 )
         return locked_reason(backend, step_id)
@@ -129,3 +130,9 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
                 label=lambda target: target.step.id,
             )
         )
+
+
+def _title(gate: str | None) -> str:
+    """A gate's title for a sentence (its id only where no gate of that name is declared)."""
+    spec = registry().get(gate or "")
+    return spec.title if spec is not None else gate or "none named"

@@ -30,15 +30,18 @@ def workflow_gates(ports: Ports) -> dict[str, Gate]:
     cfg = ports.config.evidence.release_workflows
     if cfg is None:
         return {}
+    gates = {"release_versions": versions_gate(ports, cfg)}
     steps = [s for s in ports.checklist_steps() if s.workflow is not None and s.kind.judged]
     if not steps:
-        return {}
+        return gates
     try:
         journal: list[Dispatch] = list(ports.state.dispatches())
     except CockpitError as exc:
-        return {gate_key(s.id): _unknown(s.id, f"the dispatch journal cannot be read: {exc}") for s in steps}
+        return {
+            **gates,
+            **{gate_key(s.id): _unknown(s.id, f"the dispatch journal cannot be read: {exc}") for s in steps},
+        }
     problems = tuple(d.problem for d in journal if d.problem)
-    gates = {}
     for step in steps:
         spec = release_spec(ports, cfg, step)
         try:
@@ -51,6 +54,34 @@ def workflow_gates(ports: Ports) -> dict[str, Gate]:
             gate = Gate(gate.name, gate.title, gate.status, gate.summary, (*gate.details, *problems), gate.signable)
         gates[gate_key(step.id)] = gate
     return gates
+
+
+def versions_gate(ports: Ports, cfg: ReleaseWorkflowsEvidence) -> Gate:
+    """``release_versions``: ``release/release_versions.sh`` on the ref the workflows run from, read as data,
+    against the release's version and each ``[[repo]]`` library's; unreadable is UNKNOWN with the reason."""
+    from cockpit.domain.release_versions import RELEASE_VERSIONS_PATH
+    from cockpit.services.release_versions import (
+        expected_versions,
+        own_packages,
+        parse_release_versions,
+        release_versions_gate,
+    )
+
+    config = ports.config
+    core = config.repositories[0]
+    libraries = [(r.name, r.release.version, r.packages) for r in config.repositories[1:]]
+    expected, notes = expected_versions(
+        config.release.version, own_packages(core.repository, core.packages) or ["torch"], libraries
+    )
+    where = f"{cfg.repository}@{cfg.ref}"
+    try:
+        found = ports.github.repo_file(cfg.repository, RELEASE_VERSIONS_PATH, cfg.ref)
+    except CockpitError as exc:
+        return release_versions_gate(None, expected, ref=where, unreadable=str(exc))
+    if found is None or found.text is None:
+        why = "not found (404)" if found is None else "the contents API sent no UTF-8 text"
+        return release_versions_gate(None, expected, ref=where, unreadable=f"{RELEASE_VERSIONS_PATH}: {why}")
+    return release_versions_gate(parse_release_versions(found.text), expected, ref=where, notes=notes)
 
 
 def release_spec(ports: Ports, cfg: ReleaseWorkflowsEvidence, step: ChecklistStep) -> StepWorkflow:

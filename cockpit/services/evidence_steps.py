@@ -30,6 +30,7 @@ def how_to_automate(gate: str) -> str:
 
 
 WORKFLOWS = "release_workflows"
+VERSIONS_GATE = "release_versions"  # read from the workflows' repository and ref: judged with them
 _WORKFLOWS_WHERE = (
     "add [evidence.release_workflows] to cockpit.toml (repository, ref and packages default to PyTorch's) and "
     "this step is judged from the workflow's runs"
@@ -44,7 +45,7 @@ def evidence_steps(steps: Sequence[ChecklistStep], configured: Collection[str]) 
         if step.kind.judged and step.gate in EVIDENCE_GATES and step.gate not in configured:
             help_text = f"{step.help}\n\nA signature for now: {how_to_automate(step.gate)}.".strip()
             step = replace(step, kind=StepKind.MANUAL, gate=None, help=help_text)
-        elif step.workflow is not None and WORKFLOWS not in configured:
+        elif (step.workflow is not None or step.gate == VERSIONS_GATE) and WORKFLOWS not in configured:
             help_text = f"{step.help}\n\nA signature for now: {_WORKFLOWS_WHERE}.".strip()
             step = replace(step, kind=StepKind.MANUAL, gate=None, help=help_text)
         out.append(step)

@@ -5,7 +5,7 @@ Shared by the checklist pane, its detail view and the walkthrough, so the three 
 
 from __future__ import annotations
 
-from cockpit.domain.gates import GateStatus
+from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.panes import pane_facts
 from cockpit.domain.reports import StepView
 from cockpit.gates import registry
@@ -59,20 +59,26 @@ def step_state(view: StepView) -> str:
     if view.step.kind.judged:
         gate = view.gate
         if gate is None:
-            return f"gate {view.step.gate}: not known yet"
+            return "not judged yet"
         if view.override:
             return f"OVERRIDE, gate {STATUS_WORD[gate.status]}: {view.override}"
-        return f"gate {view.step.gate}: {STATUS_WORD[gate.status]} · {gate.summary}"
+        return f"{STATUS_WORD[gate.status]} · {gate.summary}"  # beside the step's title: no id, no title again
     if view.signoff and view.signoff.done:
         return f"signed by {view.signoff.who} at {view.signoff.when}"
     return "open" + (" (required)" if view.step.required else " (optional)")
 
 
+def gate_line(gate: Gate) -> str:
+    """A gate in words, for the detail view: its title, state and summary (its id is for the config)."""
+    return f"{gate.title}: {STATUS_WORD[gate.status]} · {gate.summary}"
+
+
 def step_evidence(view: StepView) -> list[str]:
     """The live evidence: the gate and its details for automatic steps, the sign-off for manual ones."""
-    lines = [step_state(view)]
+    plain = view.step.kind.judged and view.gate is not None and not (view.locked or view.blocked or view.override)
+    lines = [gate_line(view.gate) if plain and view.gate is not None else step_state(view)]
     if view.blocked and not view.done and view.gate is not None:
-        lines.append(f"gate {view.step.gate}: {STATUS_WORD[view.gate.status]} · {view.gate.summary}")
+        lines.append(gate_line(view.gate))
     if view.step.kind.judged and view.gate is not None:
         if view.override:
             lines.append(

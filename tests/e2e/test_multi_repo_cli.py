@@ -143,3 +143,18 @@ def test_locate_prints_each_librarys_clone(multi_sandbox, capsys):
     clones = {lib["name"]: lib["clone_path"] for lib in multi_sandbox.world.libraries}
     assert status == 0
     assert f"clone vision:   {clones['vision']}" in out and f"clone audio:    {clones['audio']}" in out
+
+
+def test_check_and_report_name_the_versions_file_variable_that_disagrees_with_both_values(multi_sandbox, capsys):
+    """release/release_versions.sh in the workflows' repository left vision at its previous release: check says
+    which variable, what the file says and what the release needs; the JSON report carries the gate."""
+    import json
+
+    status, out, _ = run(capsys, multi_sandbox, "check")
+    line = next(line for line in out.splitlines() if "versions file" in line)
+    assert status == 1 and line.startswith("not done: ") and "(red: " in line
+    assert "TORCHLET_VISION_VERSION=0.19.0" in line and "0.20.0" in line  # the sandbox's torchlet_vision
+    _, report, _ = run(capsys, multi_sandbox, "report", "--format", "json")
+    steps = json.loads(report)["checklist"]["steps"]
+    gate = next(s["gate"] for s in steps if s["step"]["id"] == "release_versions")
+    assert gate["status"] == "red" and "TORCHLET_VISION_VERSION=0.19.0" in gate["summary"]

@@ -120,7 +120,7 @@ async def test_the_release_manager_signs_off_manual_steps_but_not_automatic_ones
         table.move_cursor(row=table.get_row_index("ci_green"))
         await pilot.press("space")
         assert app.backend.actions.runs == []
-        assert "follows the gate ci_green" in notes(app)
+        assert "follows its gate (CI green: RED" in notes(app)
 
         table.move_cursor(row=table.get_row_index("final_rc_tag"))
         await pilot.press("space")

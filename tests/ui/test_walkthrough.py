@@ -38,7 +38,7 @@ async def test_the_walkthrough_moves_with_brackets_and_arrows_and_shows_each_ste
         assert "Promote wheels to PyPI" in shown(app, "title"), "the last step stays the last"
         await pilot.press("left_square_bracket")
         evidence = shown(app, "evidence")
-        assert "Staged binaries validated" in shown(app, "title") and "gate rc_artifacts: RED" in evidence
+        assert "Staged binaries validated" in shown(app, "title") and "RC artifacts valid: RED" in evidence
         assert "missing: torchlet-2.5.0-cp313t-cp313t-manylinux_2_28_x86_64.whl" in evidence
         assert "Overview (RC artifacts) pane (press esc, then 0)" in shown(app, "next")
         await pilot.press("up", "left", "left")

@@ -59,6 +59,7 @@ def test_the_packaged_template_keeps_the_steps_the_cockpit_judges_and_the_rc_tag
     by_id = {s.id: s for s in steps}
     judged = {s.id: s.gate for s in steps if s.kind.judged and s.workflow is None}
     assert judged == {
+        "release_versions": "release_versions",
         "milestone_empty": "milestone_empty",
         "milestone_prs_in_branch": "branch_diff_clean",
         "picks_clear": "picks_clear",

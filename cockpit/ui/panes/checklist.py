@@ -194,9 +194,9 @@ class ChecklistPane(TablePane):
                 perform(self, self.PANE, "checklist.toggle", view.step.id, on_done=self._reload_if_done)
                 return
             gate = view.gate
-            why = f"{STATUS_WORD[gate.status]}: {gate.summary}" if gate else "not known yet"
+            why = f"{gate.title}: {STATUS_WORD[gate.status]}, {gate.summary}" if gate else "not judged yet"
             self.notify(
-                f"'{view.step.title}' is automatic: it follows the gate {view.step.gate} ({why}); "
+                f"'{view.step.title}' is automatic: it follows its gate ({why}); "
                 "press O to sign it by hand over a red or unknown gate, with a note.",
                 markup=False,
             )
