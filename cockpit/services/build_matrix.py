@@ -3,8 +3,11 @@
 PyTorch's policy is every CPython minor version that is not end-of-life (RFC-0038), but which builds
 exist, free-threaded ones included, is what test-infra's ``generate_binary_build_matrix.py`` says for
 its ``release`` (or ``test``) channel: read that, do not derive it from a rule. The file's dictionaries
-(``PYTHON_ARCHES_DICT``, ``CUDA_ARCHES_DICT``, ``ROCM_ARCHES_DICT``, ``STABLE_CUDA_VERSIONS``) are
-literals, read here with ``ast.literal_eval`` from text an adapter fetched; nothing is executed.
+(``PYTHON_ARCHES_DICT``, ``CUDA_ARCHES_DICT``, ``ROCM_ARCHES_DICT``, ``STABLE_CUDA_VERSIONS``, and the lists
+``CUDA_ARCHES_NO_WINDOWS`` and ``CUDA_AARCH64_ARCHES``) are literals, read here with ``ast.literal_eval``
+from text an adapter fetched; nothing is executed. A CUDA or ROCm version must be digits and dots
+(``12.6``): it becomes a sub-index name (``cu126``) put in URLs and on the screen, so anything else
+(``12.6; rm -rf``, an escape sequence) makes the whole matrix unreadable, said with the reason.
 
 Platform tags: every Linux x86_64 wheel, CPU, CUDA, ROCm and XPU alike, is built in a manylinux 2.28
 image and tagged ``manylinux_2_28_x86_64`` (never ``linux_x86_64``).
@@ -13,12 +16,16 @@ image and tagged ``manylinux_2_28_x86_64`` (never ``linux_x86_64``).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from cockpit.domain.artifacts import VARIANT_NAME
 from cockpit.errors import ConfigError
 
 CHANNELS = ("release", "test", "nightly")
+_VERSION = re.compile(r"^[0-9]{1,3}(\.[0-9]{1,3}){0,2}$")  # 12.6, 7.14: what a sub-index name is made of
+AARCH64_SUFFIX = "-aarch64"  # CUDA_AARCH64_ARCHES spells its entries 13.0-aarch64
 
 
 class MatrixError(ConfigError):
@@ -37,6 +44,7 @@ class BuildMatrix:
     rocm: tuple[str, ...]
     stable_cuda: str
     cuda_not_on_windows: tuple[str, ...] = ()
+    cuda_aarch64: tuple[str, ...] | None = None  # CUDA_AARCH64_ARCHES, suffix dropped; None: not in the file
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,27 @@ def _versions(table: object, name: str, channel: str) -> tuple[str, ...]:
     return tuple(values)
 
 
+def _checked_versions(values: Sequence[str], name: str) -> tuple[str, ...]:
+    """``values`` when each is a version such as 12.6; a ``MatrixError`` naming the first that is not."""
+    for value in values:
+        if not _VERSION.match(value):
+            raise MatrixError(f"{name} has {value!r}, which is not a version such as 12.6 or 7.2")
+    return tuple(values)
+
+
+def _optional_list(tree: ast.Module, name: str) -> list[str] | None:
+    """A list of strings the generator may leave out (None then); another shape is a ``MatrixError``."""
+    try:
+        value = _literal(tree, name)
+    except MatrixError as exc:
+        if exc.message.startswith("the build matrix generator has no"):
+            return None
+        raise
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MatrixError(f"{name} must be a list of version strings, got {value!r}")
+    return value
+
+
 def read_build_matrix(text: str, channel: str = "release") -> BuildMatrix:
     """The ``channel`` of the matrix generator ``text``; ``MatrixError`` names what is missing."""
     try:
@@ -85,17 +114,22 @@ def read_build_matrix(text: str, channel: str = "release") -> BuildMatrix:
     stable = _literal(tree, "STABLE_CUDA_VERSIONS")
     if not isinstance(stable, dict) or not isinstance(stable.get(channel), str):
         raise MatrixError(f"STABLE_CUDA_VERSIONS has no {channel!r} version")
-    try:
-        no_windows = _literal(tree, "CUDA_ARCHES_NO_WINDOWS")
-    except MatrixError:
-        no_windows = []
+    no_windows = _optional_list(tree, "CUDA_ARCHES_NO_WINDOWS") or []
+    aarch64 = _optional_list(tree, "CUDA_AARCH64_ARCHES")
+    python = _versions(_literal(tree, "PYTHON_ARCHES_DICT"), "PYTHON_ARCHES_DICT", channel)
+    cuda = _versions(_literal(tree, "CUDA_ARCHES_DICT"), "CUDA_ARCHES_DICT", channel)
     return BuildMatrix(
         channel=channel,
-        python=_versions(_literal(tree, "PYTHON_ARCHES_DICT"), "PYTHON_ARCHES_DICT", channel),
-        cuda=_versions(_literal(tree, "CUDA_ARCHES_DICT"), "CUDA_ARCHES_DICT", channel),
-        rocm=_versions(_literal(tree, "ROCM_ARCHES_DICT"), "ROCM_ARCHES_DICT", channel),
-        stable_cuda=stable[channel],
-        cuda_not_on_windows=tuple(v for v in no_windows if isinstance(v, str)) if isinstance(no_windows, list) else (),
+        python=python,
+        cuda=_checked_versions(cuda, f"CUDA_ARCHES_DICT[{channel!r}]"),
+        rocm=_checked_versions(
+            _versions(_literal(tree, "ROCM_ARCHES_DICT"), "ROCM_ARCHES_DICT", channel), f"ROCM_ARCHES_DICT[{channel!r}]"
+        ),
+        stable_cuda=_checked_versions([stable[channel]], f"STABLE_CUDA_VERSIONS[{channel!r}]")[0],
+        cuda_not_on_windows=_checked_versions(no_windows, "CUDA_ARCHES_NO_WINDOWS"),
+        cuda_aarch64=None
+        if aarch64 is None
+        else _checked_versions([v.removesuffix(AARCH64_SUFFIX) for v in aarch64], "CUDA_AARCH64_ARCHES"),
     )
 
 
@@ -127,16 +161,19 @@ def expected_variants(
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Each variant of the release and the platforms its wheels are built for, as the matrix says.
 
-    CPU everywhere; CUDA on Linux x86_64 and Windows (less the versions kept off Windows), the stable
-    CUDA also on Linux aarch64; ROCm on Linux x86_64; XPU on Linux x86_64 and Windows. Every Linux
-    x86_64 wheel carries the manylinux 2.28 tag.
+    CPU everywhere; CUDA on Linux x86_64 and Windows (less the versions kept off Windows), and on Linux
+    aarch64 those of ``CUDA_AARCH64_ARCHES`` (``generate_wheels_matrix`` builds them there), or the stable
+    CUDA alone when the file has no such list; ROCm on Linux x86_64; XPU on Linux x86_64 and Windows.
+    Every Linux x86_64 wheel carries the manylinux 2.28 tag. A name that is not a sub-index name
+    (``VARIANT_NAME``) is a ``MatrixError``: it would be put in a URL.
     """
     variants: list[tuple[str, tuple[str, ...]]] = [
         ("cpu", (tags.linux_x86_64, tags.linux_aarch64, tags.windows, tags.macos_arm64))
     ]
+    on_aarch64 = (matrix.stable_cuda,) if matrix.cuda_aarch64 is None else matrix.cuda_aarch64
     for cuda in matrix.cuda:
         platforms = [tags.linux_x86_64]
-        if cuda == matrix.stable_cuda:
+        if cuda in on_aarch64:
             platforms.append(tags.linux_aarch64)
         if cuda not in matrix.cuda_not_on_windows:
             platforms.append(tags.windows)
@@ -144,7 +181,20 @@ def expected_variants(
     variants.extend((variant_name("rocm", rocm), (tags.linux_x86_64,)) for rocm in matrix.rocm)
     if xpu:
         variants.append(("xpu", (tags.linux_x86_64, tags.windows)))
+    for name, _platforms in variants:
+        if not VARIANT_NAME.match(name):
+            raise MatrixError(f"{name!r} is not a variant name such as cu130 or rocm7.2")
     return tuple(variants)
+
+
+def bound_table(bound: Sequence[tuple[str, str]], stable_cuda: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``pypi.bound_variants`` pairs as ``[storage.pypi_bound]`` holds them (variant -> platforms), the
+    ``stable_cuda`` one named by ``stable_cuda``; ``""`` (no local version, macOS) is the ``cpu`` entry's."""
+    table: dict[str, list[str]] = {}
+    for platform, which in bound:
+        variant = variant_name("cuda", stable_cuda) if which == "stable_cuda" else which or "cpu"
+        table.setdefault(variant, []).append(platform)
+    return tuple((variant, tuple(platforms)) for variant, platforms in table.items())
 
 
 def pypi_bound(variant: str, platform: str, bound: Sequence[tuple[str, str]], matrix: BuildMatrix) -> bool:
@@ -190,4 +240,5 @@ def matrix_from_profile(values: Mapping[str, object]) -> BuildMatrix:
         rocm=strs("variants.rocm"),
         stable_cuda=stable,
         cuda_not_on_windows=strs("variants.cuda_not_on_windows"),
+        cuda_aarch64=strs("variants.cuda_aarch64") if "variants.cuda_aarch64" in values else None,
     )
