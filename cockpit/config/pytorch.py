@@ -11,14 +11,14 @@ triage labels) and ``domain.merge_methods`` (how a release PR is merged).
 
 from __future__ import annotations
 
-from cockpit.profile import load_profile
-from cockpit.services.build_matrix import (
+from cockpit.domain.build_matrix import (
     PlatformTags,
     bound_pairs,
     bound_table,
     expected_variants,
     matrix_from_profile,
 )
+from cockpit.profile import load_profile
 
 _PROFILE = load_profile("pytorch")
 
