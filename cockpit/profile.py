@@ -185,8 +185,8 @@ def raw_profile(name: str = "pytorch") -> dict[str, Any]:
 
 
 # Which config default reads which profile value: config key -> profile key. The first group is read
-# by ``cockpit.config.pytorch`` (tests/unit/test_config_pytorch_defaults.py checks each default against
-# its profile value); the [storage] and [schedule] ones are still to be wired.
+# by ``cockpit.config.pytorch`` or the schema itself (tests/unit/test_config_pytorch_defaults.py checks
+# the defaults against their profile values); staging_prefix is the example ``cockpit init`` shows.
 CONFIG_DEFAULTS: Mapping[str, str] = {
     "[[ci]] required": "ci.required_workflows",
     "[[ci]] binary_workflows (for the release's own repository)": "ci.binary_build_workflows",
@@ -205,7 +205,17 @@ CONFIG_DEFAULTS: Mapping[str, str] = {
     "[evidence.triton_pin_release] pin_path": "triton.pin_file",
     "[evidence.triton_pin_release] version_path": "triton.version_file",
     "[evidence.triton_pin_release] package": "triton.pypi_package",
-    "[storage] variants (the example's Linux tag)": "platform_tags.linux_x86_64",
+    "[storage] variants (every Linux variant's x86_64 tag: CPU, CUDA, ROCm, XPU)": "platform_tags.linux_x86_64",
+    "[storage] variants (the Linux aarch64 tag)": "platform_tags.linux_aarch64",
+    "[storage] variants (the Windows tag)": "platform_tags.windows",
+    "[storage] variants (the cpu variant's macOS tag)": "platform_tags.macos_arm64_wheel",
+    "[storage] variants empty, the build matrix unreadable: the CUDA variants of": "variants.cuda",
+    "[storage] variants empty, the build matrix unreadable: the ROCm variants of": "variants.rocm",
+    "[storage] variants empty, the build matrix unreadable: the CUDA on aarch64 of": "variants.cuda_aarch64",
+    "[storage] variants empty, the build matrix unreadable: the CUDA off Windows of": "variants.cuda_not_on_windows",
+    "[storage] variants empty: the xpu variant (Linux and Windows) when": "variants.xpu",
+    "[storage] pypi_bound's default (its CUDA the stable one of the matrix)": "pypi.bound_variants",
+    "[storage] pypi_bound's default, the build matrix unreadable: its CUDA": "variants.stable_cuda",
     "[release] skip_labels": "milestone.skip_labels",
     "[schedule] cherry_pick_deadline given as a day: its hour": "patch.cherry_pick_deadline_time",
     "[schedule] cherry_pick_deadline given as a day: its zone": "patch.cherry_pick_deadline_zone",
@@ -219,10 +229,9 @@ CONFIG_DEFAULTS: Mapping[str, str] = {
     "[storage] (the build matrix is read on this ref; no key)": "python.matrix_ref",
     "[storage] python_tags empty, the build matrix unreadable: the tags of": "python.release_builds",
     "[storage] python_tags empty: the PyPI staging check leaves out": "python.not_staged_for_pypi",
-    # still to be wired
     "[storage] size_limit_mb (PyPI-bound wheels only)": "pypi.size_limit_mb",
     "[storage] size_warn_mb": "sizes.download_site_ceiling_mb",
-    "[storage] size_jump_ratio (new)": "sizes.jump_ratio",
-    "[storage] size_jump_mb (new)": "sizes.jump_mb",
-    "[storage] staging_prefix (new)": "pypi.staging_prefix",
+    "[storage] size_jump_ratio": "sizes.jump_ratio",
+    "[storage] size_jump_mb": "sizes.jump_mb",
+    "[storage] staging_prefix (the example init shows; empty by default)": "pypi.staging_prefix",
 }

@@ -45,6 +45,7 @@ class Discovery:
     )
     binary: Found = field(default_factory=lambda: Found((), ""))  # [[ci]] binary_workflows
     python: Found = field(default_factory=lambda: profile_python_tags("not looked up (--offline)"))  # [storage]
+    variants: Found = field(default_factory=lambda: profile_variants("not looked up (--offline)"))  # [storage]
 
     def summary(self) -> list[str]:
         """One line per value, as the config has it: ``milestone = 12   # found: ...``, or ``not found: ...``."""
@@ -57,6 +58,7 @@ class Discovery:
             ("required", self.required),
             ("binary_workflows", self.binary),
             ("python_tags", self.python),
+            ("variants", self.variants),
             ("RC tags", self.rc_tags),
         ):
             if found.missing:
@@ -64,8 +66,7 @@ class Discovery:
             elif key == "RC tags":
                 lines.append(found.note.removeprefix("found: "))
             elif found.note:
-                value = ", ".join(found.value) if isinstance(found.value, (list, tuple)) else found.value
-                lines.append(f"{key} = {value}   # {found.note}")
+                lines.append(f"{key} = {_listed(found.value)}   # {found.note}")
         return lines
 
 
@@ -117,7 +118,7 @@ def discover_github(
     found.milestone = _given(args.milestone_value, "--milestone") or _milestone(github, repository, version)
     found.tracker = _given(args.tracker_value, "--tracker") or _tracker(github, repository, version)
     _workflows(github, found, repository, branch)
-    found.python = python_tags(github)
+    found.python, found.variants = build_matrix(github)
 
 
 def discover_offline(found: Discovery, args: argparse.Namespace) -> Discovery:
@@ -220,20 +221,42 @@ def _binaries(found: Discovery, seen: rd.Workflows, tag: str, branch: str, tag_r
         found.binary = Found((), f"TODO: no workflow named like a binary build {on}; list those building the wheels")
 
 
-def python_tags(github: Any) -> Found:
-    """``[storage] python_tags``: the build matrix generator's release builds (the repository and file
-    ``[storage] build_matrix_repository`` and ``build_matrix_file`` default to), else the profile's copy
-    with why. Another repository than the release's: its failure never stops ``init``."""
+def build_matrix(github: Any) -> tuple[Found, Found]:
+    """``[storage] python_tags`` and ``[storage.variants]`` from one read of the build matrix generator (the
+    repository and file ``[storage] build_matrix_repository`` and ``build_matrix_file`` default to), else the
+    profile's copies with why. Another repository than the release's: its failure never stops ``init``."""
     from cockpit.config.storage import StorageConfig
     from cockpit.errors import CockpitError
-    from cockpit.loaders.build_matrix import read_matrix, unreadable
+    from cockpit.loaders.build_matrix import read_release_matrix, unreadable
 
     st = StorageConfig()
     try:
-        builds = read_matrix(github, st.build_matrix_repository, st.build_matrix_file)
+        read = read_release_matrix(github, st.build_matrix_repository, st.build_matrix_file)
     except CockpitError as exc:
-        return profile_python_tags(f"build matrix unreadable: {unreadable(exc)}")
-    return Found(builds.tags, "found: " + builds.source.removeprefix("Python builds: "))
+        why = f"build matrix unreadable: {unreadable(exc)}"
+        return profile_python_tags(why), profile_variants(why)
+    return (
+        Found(read.builds.tags, "found: " + read.builds.source.removeprefix("Python builds: ")),
+        Found(read.indexes.indexes, "found: " + read.indexes.source.removeprefix("Variants: ")),
+    )
+
+
+def profile_variants(why: str) -> Found:
+    """The variants of the profile's copy of the build matrix (``config.pytorch.VARIANTS``), the note naming
+    the profile's entries and their source and why the file was not read."""
+    from cockpit.config.pytorch import VARIANTS
+    from cockpit.profile import load_profile
+
+    source = load_profile("pytorch").get("variants.cuda").source.partition(" (")[0]
+    keys = "[variants] cuda, rocm, stable_cuda, cuda_not_on_windows, cuda_aarch64, xpu"
+    return Found(VARIANTS, f"the profile's copy ({keys}: {source}; [platform_tags]); {why}")
+
+
+def _listed(value: Any) -> str:
+    """A value as the summary line shows it: a list joined, a (variant, platforms) pair by its variant's name."""
+    if not isinstance(value, list | tuple):
+        return str(value)
+    return ", ".join(str(v[0]) if isinstance(v, tuple) else str(v) for v in value)
 
 
 def profile_python_tags(why: str) -> Found:

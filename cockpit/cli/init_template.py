@@ -167,7 +167,7 @@ def render(*, version: str, repository: str, clone: Path, api_url: str, found: D
 {unstable}
 
 # The release candidates' wheels: uncomment to check what is staged in the test channel.
-{commented(StorageConfig, "storage", _STORAGE, found={"python_tags": found.python})}
+{commented(StorageConfig, "storage", _STORAGE, found={"python_tags": found.python, "variants": found.variants})}
 
 # Evidence that turns checklist steps automatic: uncomment a table and its step judges itself from
 # what it reads (PyTorch's values shown; a key left out takes that value). A step without one stays a signature.

@@ -11,6 +11,13 @@ triage labels) and ``domain.merge_methods`` (how a release PR is merged).
 
 from __future__ import annotations
 
+from cockpit.domain.build_matrix import (
+    PlatformTags,
+    bound_pairs,
+    bound_table,
+    expected_variants,
+    matrix_from_profile,
+)
 from cockpit.profile import load_profile
 
 _PROFILE = load_profile("pytorch")
@@ -66,16 +73,47 @@ BUILD_MATRIX_REF = _PROFILE.text("python.matrix_ref")
 RELEASE_BUILDS = _PROFILE.strings("python.release_builds")
 NOT_STAGED_FOR_PYPI = _PROFILE.strings("python.not_staged_for_pypi")
 
+# The profile's recorded copy of the build matrix's release channel (Python builds, CUDA, ROCm, the stable
+# CUDA, the CUDA kept off Windows and built on aarch64: profile [python] and [variants], each sourced to
+# test-infra's generate_binary_build_matrix.py), used when the file itself cannot be read.
+PROFILE_MATRIX = matrix_from_profile(
+    {
+        key: _PROFILE.value(key)
+        for key in (
+            "python.release_builds",
+            "variants.cuda",
+            "variants.rocm",
+            "variants.stable_cuda",
+            "variants.cuda_not_on_windows",
+            "variants.cuda_aarch64",
+        )
+    }
+)
+# The platform tags each OS's wheels carry (profile [platform_tags]: manylinux 2.28 for every Linux
+# accelerator, ROCm and XPU included; macOS as test-infra's validate_pypi_staging.py lists it).
+PLATFORM_TAGS = PlatformTags(
+    linux_x86_64=_PROFILE.text("platform_tags.linux_x86_64"),
+    linux_aarch64=_PROFILE.text("platform_tags.linux_aarch64"),
+    windows=_PROFILE.text("platform_tags.windows"),
+    macos_arm64=_PROFILE.text("platform_tags.macos_arm64_wheel"),
+)
+# The profile's pypi.bound_variants pairs (platform glob, stable_cuda / cpu / "" for no local version).
+PYPI_BOUND_PAIRS = bound_pairs(_PROFILE.value("pypi.bound_variants"))
+# [storage.pypi_bound]'s default: those pairs with the profile's stable CUDA (cu130 on both Linux platforms,
+# cpu on Windows and macOS, whose cpu wheels carry no local version).
+PYPI_BOUND = bound_table(PYPI_BOUND_PAIRS, PROFILE_MATRIX.stable_cuda)
+# XPU builds exist on Linux and Windows (profile variants.xpu, from generate_wheels_matrix).
+XPU = bool(_PROFILE.value("variants.xpu"))
+
 # Examples 'cockpit init' shows for [storage] (commented out: each release names its own).
 INDEX_URL = "https://download.pytorch.org"
 PACKAGES = ("torch",)
-PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64", "macosx_11_0_arm64", "win_amd64")
-# Linux wheels of every accelerator carry the manylinux 2.28 tag (the profile's platform_tags.linux_x86_64).
-_LINUX = _PROFILE.text("platform_tags.linux_x86_64")
-VARIANTS = (
-    ("cpu", (_LINUX, "manylinux_2_28_aarch64", "win_amd64", "macosx_11_0_arm64")),
-    ("cu126", (_LINUX, "win_amd64")),
-    ("cu128", (_LINUX, "manylinux_2_28_aarch64", "win_amd64")),
-    ("rocm6.3", (_LINUX,)),
-    ("xpu", (_LINUX, "win_amd64")),
+PLATFORMS = (
+    PLATFORM_TAGS.linux_x86_64,
+    PLATFORM_TAGS.linux_aarch64,
+    PLATFORM_TAGS.macos_arm64,
+    PLATFORM_TAGS.windows,
 )
+# [storage.variants]: the variants of the profile's copy of the build matrix with the profile's platform
+# tags (services.build_matrix.expected_variants); 'cockpit init' writes those of the file itself.
+VARIANTS = expected_variants(PROFILE_MATRIX, PLATFORM_TAGS, xpu=XPU)

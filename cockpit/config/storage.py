@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from cockpit.config import pytorch
 from cockpit.config.kinds import Kind, Number, Repository, Retired, Text, Texts, key, typed
 from cockpit.config.where import Where
+from cockpit.domain.artifacts import VARIANT_NAME
 from cockpit.profile import load_profile
 
-_VARIANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _PROFILE = load_profile("pytorch")
-
-
-def _profile_pypi_bound() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The profile's ``pypi.bound_variants`` as ``[storage.pypi_bound]`` holds them: variant -> platforms.
-
-    The profile pairs a platform with ``stable_cuda``, ``cpu`` or ``""`` (no local version, as on macOS,
-    whose wheels live in the ``cpu`` sub-index); the stable CUDA is the profile's ``variants.stable_cuda``.
-    """
-    stable = "cu" + _PROFILE.text("variants.stable_cuda").replace(".", "")
-    table: dict[str, list[str]] = {}
-    for platform, which in _PROFILE.value("pypi.bound_variants"):
-        variant = stable if which == "stable_cuda" else which or "cpu"
-        table.setdefault(variant, []).append(platform)
-    return tuple((variant, tuple(platforms)) for variant, platforms in table.items())
 
 
 class S3Prefix(Kind):
@@ -52,7 +37,7 @@ class Variants(Kind):
         table, inner = typed(where, key, value, dict, "a table"), where.child(key)
         variants = []
         for name, platforms in table.items():
-            if not _VARIANT.match(name):
+            if not VARIANT_NAME.match(name):
                 raise inner.fail(
                     name, "a variant name such as cu126, cpu, rocm6.3 or xpu (letters, digits, '.', '-', '_')", name
                 )
@@ -87,7 +72,9 @@ class StorageConfig:
     packages: tuple[str, ...] = key(Texts(), "The packages released.", default=(), example=pytorch.PACKAGES)
     platforms: tuple[str, ...] = key(
         Texts(),
-        "Platform tags every RC must have a wheel for in the plain index <index_url>/whl/test/<package>/.",
+        "Platform tags every RC must have a wheel for in the plain index <index_url>/whl/test/<package>/. Set "
+        "(or variants set), the indexes are exactly what the config names; neither set: the build matrix's "
+        "variants, and no plain index.",
         default=(),
         example=pytorch.PLATFORMS,
     )
@@ -100,13 +87,15 @@ class StorageConfig:
     )
     build_matrix_repository: str = key(
         Repository(),
-        "The repository of the build matrix generator, read (its default branch) when python_tags is empty.",
+        "The repository of the build matrix generator, read (its default branch) when python_tags is empty or "
+        "neither platforms nor variants is set.",
         default=pytorch.BUILD_MATRIX_REPOSITORY,
     )
     build_matrix_file: str = key(
         Text(nonempty=True, trim=lambda path: path.strip().strip("/")),
         "The build matrix generator: its PYTHON_ARCHES_DICT['release'] names the Python builds (3.13t: "
-        "free-threaded) the wheels must cover.",
+        "free-threaded) the wheels must cover, its CUDA_ARCHES_DICT, ROCM_ARCHES_DICT and STABLE_CUDA_VERSIONS "
+        "the variants.",
         default=pytorch.BUILD_MATRIX_FILE,
     )
     free_threaded: str = key(
@@ -120,7 +109,11 @@ class StorageConfig:
         "their own variant's history.",
         default=_PROFILE.number("pypi.size_limit_mb"),
     )
-    size_warn_mb: float = key(Number(minimum=1), "PyPI-bound wheels over this size, in MB, warn.", default=850.0)
+    size_warn_mb: float = key(
+        Number(minimum=1),
+        "PyPI-bound wheels over this size, in MB, warn.",
+        default=_PROFILE.number("sizes.download_site_ceiling_mb"),
+    )
     size_jump_ratio: float = key(
         Number(minimum=1),
         "A wheel this many times the size of the same wheel (package, variant, Python tag, platform) in the "
@@ -136,7 +129,7 @@ class StorageConfig:
         Variants(),
         "The wheels that go to PyPI and face its size limit: variant = platform tags (globs; the cpu entry also "
         "covers wheels without a local version). The rest stay on the download site.",
-        default=_profile_pypi_bound(),
+        default=pytorch.PYPI_BOUND,
     )
     release_date: str = key(
         Text(), "The release's ISO date: from that day the checklist's release-day evidence is due.", default=""
@@ -144,7 +137,9 @@ class StorageConfig:
     variants: tuple[tuple[str, tuple[str, ...]], ...] = key(
         Variants(),
         "Accelerator variants, each in its sub-index <index_url>/whl/test/<variant>/<package>/, with the platforms "
-        "it publishes (quote names with a dot).",
+        "it publishes (quote names with a dot). Empty and platforms empty: the build matrix's CUDA, ROCm, XPU and "
+        "CPU variants (read with the Python builds, else the profile's copy, said in the gate), and "
+        "[storage.pypi_bound] left at its default follows the matrix's stable CUDA.",
         default=(),
         example=pytorch.VARIANTS,
     )
@@ -171,8 +166,20 @@ class StorageConfig:
     )
 
     @property
+    def indexes_configured(self) -> bool:
+        """Whether the config names its indexes (``platforms`` or ``[storage.variants]``); when not, the
+        loaders derive the variants from the build matrix (``loaders.build_matrix.release_indexes``)."""
+        return bool(self.platforms or self.variants)
+
+    @property
+    def pypi_bound_default(self) -> bool:
+        """Whether ``[storage.pypi_bound]`` is the profile's (not written, or written the same)."""
+        return self.pypi_bound == pytorch.PYPI_BOUND
+
+    @property
     def indexes(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """Where wheels are expected: ``("", platforms)`` for the plain ``<base>/whl/test/<pkg>/``
-        when ``platforms`` is set, then each ``(variant, platforms)`` of ``[storage.variants]``."""
+        """Where the config says wheels are expected: ``("", platforms)`` for the plain
+        ``<base>/whl/test/<pkg>/`` when ``platforms`` is set, then each ``(variant, platforms)`` of
+        ``[storage.variants]``. Empty when neither is set: see ``indexes_configured``."""
         plain = (("", self.platforms),) if self.platforms else ()
         return plain + self.variants

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 PLAIN = ""
@@ -99,3 +100,33 @@ class PythonBuilds:
     pypi_tags: tuple[str, ...]
     source: str
     fallback: bool = False
+
+
+# A variant's sub-index name, as it is put in a URL path and on the screen: ``cu130``, ``rocm7.2``, ``xpu``.
+# The one rule for names written in [storage.variants] and for names derived from the build matrix.
+VARIANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class ReleaseIndexes:
+    """Where the release's wheels are expected and which of them go to PyPI, with where that came from.
+
+    ``indexes``: ``("", platforms)`` for the plain index, then each ``(variant, platforms)`` sub-index;
+    ``pypi_bound``: variant -> platform globs facing PyPI's limit. ``derived``: read from the build matrix
+    (not the config); ``fallback``: the matrix was unreadable and these are the profile's copy, ``source``
+    saying so with the reason.
+    """
+
+    indexes: tuple[tuple[str, tuple[str, ...]], ...]
+    pypi_bound: tuple[tuple[str, tuple[str, ...]], ...]
+    source: str
+    derived: bool = False
+    fallback: bool = False
+
+
+@dataclass(frozen=True)
+class MatrixRead:
+    """One read of the build matrix: its Python builds and its variants (both the profile's copy on a fallback)."""
+
+    builds: PythonBuilds
+    indexes: ReleaseIndexes

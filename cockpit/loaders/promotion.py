@@ -121,7 +121,7 @@ def pypi_staged(backend: Ports) -> Gate:
     """``pypi_staged``: the staging channel against the wheels PyPI will get, and PyPI without the version."""
     from dataclasses import replace
 
-    from cockpit.loaders.build_matrix import python_builds, with_source
+    from cockpit.loaders.build_matrix import python_builds, release_indexes, with_source
     from cockpit.services.promotion_gates import PYPI_STAGED, staged_gate
     from cockpit.services.storage import expected_artifacts, validate_rc
 
@@ -135,7 +135,8 @@ def pypi_staged(backend: Ports) -> Gate:
         )
     builds = python_builds(backend)
     tags = builds.pypi_tags
-    platforms = st.staging_platforms or tuple(dict.fromkeys(p for _v, ps in st.indexes for p in ps))
+    where = release_indexes(backend)
+    platforms = st.staging_platforms or tuple(dict.fromkeys(p for _v, ps in where.indexes for p in ps))
     expected: list[ExpectedArtifact] = []
     found: list[IndexFile] = []
     absent: list[tuple[str, str]] = []
@@ -160,7 +161,7 @@ def pypi_staged(backend: Ports) -> Gate:
     gate = staged_gate(
         replace(report, absent_pages=()), channel=st.staging_channel, published=published, version=version
     )
-    return with_source(gate, builds)
+    return with_source(gate, builds, where)
 
 
 def _staged_on_s3(backend: Ports) -> Gate:
@@ -168,13 +169,14 @@ def _staged_on_s3(backend: Ports) -> Gate:
     against the PyPI-bound platforms and Python tags; unreadable staging is amber with the reason."""
     from cockpit.domain.staging import StagingTrouble
     from cockpit.errors import StagingUnreadable, StorageError
-    from cockpit.loaders.build_matrix import python_builds, with_source
+    from cockpit.loaders.build_matrix import python_builds, release_indexes, with_source
     from cockpit.services.staging_gate import staged_on_s3, staging_gate, staging_url, unreadable_gate
 
     st, version = backend.config.storage, backend.config.release.version
     builds = python_builds(backend)
     tags = builds.pypi_tags
-    platforms = st.staging_platforms or tuple(dict.fromkeys(p for _v, ps in st.pypi_bound for p in ps))
+    where = release_indexes(backend)
+    platforms = st.staging_platforms or tuple(dict.fromkeys(p for _v, ps in where.pypi_bound for p in ps))
     staging = backend.staging
     gates = []
     for package in st.packages:
@@ -199,7 +201,7 @@ def _staged_on_s3(backend: Ports) -> Gate:
             )
         )
     published = any(version in vs for vs in _pypi_versions(backend, st.packages).values())
-    return with_source(staged_on_s3(gates, published=published, version=version), builds)
+    return with_source(staged_on_s3(gates, published=published, version=version), builds, where)
 
 
 def _pypi_versions(backend: Ports, packages: tuple[str, ...]) -> dict[str, list[str]]:
@@ -209,16 +211,18 @@ def _pypi_versions(backend: Ports, packages: tuple[str, ...]) -> dict[str, list[
 
 def stable_promoted(backend: Ports) -> Gate:
     """``stable_promoted``: the RC channel's files of the version, every one also in the stable index."""
+    from cockpit.loaders.build_matrix import release_indexes
     from cockpit.services.promotion_gates import STABLE_PROMOTED, stable_gate
 
     st, version = backend.config.storage, backend.config.release.version
     index = backend.wheel_index
-    if index is None or not st.packages or not st.indexes:
+    if index is None or not st.packages:
         return _not_configured(STABLE_PROMOTED, "no wheel index configured: set [storage] index_url and packages")
+    indexes = release_indexes(backend).indexes
     expected: dict[str, str] = {}
     stable: set[str] = set()
     for package in st.packages:
-        for variant, _platforms in st.indexes:
+        for variant, _platforms in indexes:
             try:
                 rc_files = index.project_files(package, channel="test", variant=variant)
             except ProjectNotFound:

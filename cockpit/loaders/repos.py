@@ -56,8 +56,8 @@ class RepoPorts:
         self.base, self.repo = base, repo
         self._config = base.config.for_repo(repo.name)
         self._git: Lazy[GitPort] = Lazy(git)
-        # the build matrix's Python builds are the release's, the core's [storage] says where: read once for all
-        self._shared = SharedResults(python_builds=base.shared.python_builds)
+        # the build matrix (Python builds, variants) is the release's, where the core's [storage] says: one read
+        self._shared = SharedResults(build_matrix=base.shared.build_matrix)
 
     @property
     def config(self) -> Config:

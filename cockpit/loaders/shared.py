@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from cockpit.errors import CockpitError
 
 if TYPE_CHECKING:
-    from cockpit.domain.artifacts import PythonBuilds
+    from cockpit.domain.artifacts import MatrixRead
     from cockpit.domain.evidence import EvidenceReport
     from cockpit.domain.gates import Gate
     from cockpit.domain.github import Milestone, MilestoneItem
@@ -74,7 +74,7 @@ def _evidence() -> Shared[EvidenceReport]:
     return Shared()
 
 
-def _builds() -> Shared[PythonBuilds]:
+def _matrix() -> Shared[MatrixRead]:
     return Shared()
 
 
@@ -94,8 +94,8 @@ class SharedResults:
     """The latest cherry-pick load: the validation issue lists its accepted picks."""
     evidence: Shared[EvidenceReport] = field(default_factory=_evidence)
     """The checklist's evidence steps (the checklist pane re-evaluates often: read once per ``EVIDENCE_REUSE_S``)."""
-    python_builds: Shared[PythonBuilds] = field(default_factory=_builds)
-    """The build matrix's Python builds (storage and promotion panes; read once per ``MATRIX_REUSE_S``)."""
+    build_matrix: Shared[MatrixRead] = field(default_factory=_matrix)
+    """The build matrix's Python builds and variants (storage and promotion; one read per ``MATRIX_REUSE_S``)."""
     workflow_runs: Shared[dict[str, Gate]] = field(default_factory=_workflow_runs)
     """The gates of the steps the release workflows perform (``loaders/workflow_steps.py``)."""
     checklist: ChecklistReport | None = None

@@ -17,13 +17,16 @@ from cockpit.errors import ProjectNotFound, StorageError
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from cockpit.domain.artifacts import IndexFile
+    from cockpit.domain.artifacts import IndexFile, ReleaseIndexes
     from cockpit.ports import Ports
 
 
-def previous_release_sizes(backend: Ports, current: Mapping[str, int]) -> tuple[str, dict[str, int]]:
-    """(``v2.4.1``, filename -> bytes) of the previous release's wheels in the stable channel that are the
-    same wheels (package, variant, Python tag, platform) as one of ``current``; ("", {}) when stable has none."""
+def previous_release_sizes(
+    backend: Ports, current: Mapping[str, int], where: ReleaseIndexes
+) -> tuple[str, dict[str, int]]:
+    """(``v2.4.1``, filename -> bytes) of the previous release's wheels in the stable channel (in the
+    release's indexes, ``where``) that are the same wheels (package, variant, Python tag, platform) as one
+    of ``current``; ("", {}) when stable has none."""
     from cockpit.services.variant_sizes import by_key, of_version, previous_release, size_key
 
     st, index = backend.config.storage, backend.wheel_index
@@ -31,7 +34,7 @@ def previous_release_sizes(backend: Ports, current: Mapping[str, int]) -> tuple[
         return "", {}
     stable: list[IndexFile] = []
     for package in st.packages:
-        for variant, _platforms in st.indexes or (("", ()),):
+        for variant, _platforms in where.indexes or (("", ()),):
             with suppress(ProjectNotFound):  # nothing of the package in stable yet
                 stable.extend(
                     f for f in index.project_files(package, channel="stable", variant=variant) if not f.yanked
@@ -46,9 +49,14 @@ def previous_release_sizes(backend: Ports, current: Mapping[str, int]) -> tuple[
 
 
 def wheel_sizes(
-    backend: Ports, found: list[IndexFile], rc_history: Mapping[str, Mapping[str, int]], tag: str
+    backend: Ports,
+    found: list[IndexFile],
+    rc_history: Mapping[str, Mapping[str, int]],
+    tag: str,
+    where: ReleaseIndexes,
 ) -> tuple[Gate, tuple[str, dict[str, int]], tuple[str, ...]]:
-    """The ``wheel_sizes`` gate over the current RC's wheels (``found``, the RC ``tag``), the previous
+    """The ``wheel_sizes`` gate over the current RC's wheels (``found``, the RC ``tag``, in the indexes and
+    with the PyPI-bound set of ``where``), the previous
     release's sizes it was judged against (label and sizes; ("", {}) when stable has none), and the
     wheels it flags."""
     from cockpit.services.variant_sizes import judge_sizes, previous_rc, pypi_matcher, size_gate
@@ -61,7 +69,7 @@ def wheel_sizes(
         earlier.append(before)
     why = ""
     try:
-        release = previous_release_sizes(backend, current)
+        release = previous_release_sizes(backend, current, where)
     except StorageError as exc:  # the stable channel unreadable: judged against the previous RC alone
         release, why = ("", {}), f"the previous release could not be read: {exc}"
     if release[1]:
@@ -69,7 +77,7 @@ def wheel_sizes(
     findings = judge_sizes(
         current,
         earlier,
-        goes_to_pypi=pypi_matcher(st.pypi_bound),
+        goes_to_pypi=pypi_matcher(where.pypi_bound),
         limit_mb=st.size_limit_mb,
         jump_ratio=st.size_jump_ratio,
         jump_mb=st.size_jump_mb,

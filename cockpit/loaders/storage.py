@@ -44,7 +44,7 @@ def rc_size_history(backend: Ports, found: list[IndexFile]) -> tuple[dict[str, d
 
 
 def load_storage(backend: Ports) -> StorageGateReport:
-    from cockpit.loaders.build_matrix import python_builds, with_source
+    from cockpit.loaders.build_matrix import python_builds, release_indexes, with_source
     from cockpit.loaders.sizes import wheel_sizes
     from cockpit.services.storage import (
         expected_artifacts,
@@ -59,7 +59,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
         raise ConfigError(
             f"{backend.config.path}: table [storage] needs 'index_url' and 'packages' to check release candidates"
         )
-    builds = python_builds(backend)
+    builds, where = python_builds(backend), release_indexes(backend)
     tags = builds.tags
     index = backend.wheel_index
     expected: list[ExpectedArtifact] = []
@@ -67,7 +67,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
     absent: list[tuple[str, str]] = []
     not_found: list[str] = []
     for package in st.packages:
-        for variant, platforms in st.indexes:
+        for variant, platforms in where.indexes:
             expected.extend(expected_artifacts([package], version, platforms, tags, variant=variant))
             try:
                 listed.extend(index.project_files(package, channel="test", variant=variant))
@@ -77,7 +77,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
     # One batch for every page's files: the index's concurrency is shared, and an index that stops
     # answering costs a couple of timeouts for the whole RC, not a couple per page.
     found = index.with_metadata(index.with_sizes(listed))
-    if absent and len(absent) == len(st.packages) * len(st.indexes):
+    if absent and len(absent) == len(st.packages) * len(where.indexes):
         raise StorageError(
             f"{not_found[0]}; every project page answered 404: check [storage] index_url, "
             "packages and variants in the config"
@@ -90,7 +90,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
         size_warn_mb=st.size_warn_mb,
         index_url=st.index_url,
         absent=absent,
-        goes_to_pypi=_faces_limit(pypi_matcher(st.pypi_bound)),
+        goes_to_pypi=_faces_limit(pypi_matcher(where.pypi_bound)),
     )
     report = replace(report, absent_pages=tuple(not_found))
     versions: list[str] = []
@@ -100,16 +100,16 @@ def load_storage(backend: Ports) -> StorageGateReport:
     published = version in versions
     report = replace(report, published_on_pypi=published, pypi_versions=tuple(versions))
     rc_sizes, tag = rc_size_history(backend, found)
-    sizes_gate, release_sizes, flagged = wheel_sizes(backend, found, rc_sizes, tag)
+    sizes_gate, release_sizes, flagged = wheel_sizes(backend, found, rc_sizes, tag, where)
     result = StorageGateReport(
         report=report,
-        gate=with_source(storage_gate(report), builds),
+        gate=with_source(storage_gate(report), builds, where),
         pypi_gate=pypi_gate(published, version),
         rc_sizes=rc_sizes,
         sizes_gate=sizes_gate,
         release_sizes=release_sizes,
         size_flagged=flagged,
-        pypi_bound=st.pypi_bound,
+        pypi_bound=where.pypi_bound,
     )
     backend.shared.pypi_gate = result.pypi_gate  # the checklist actions lock the PyPI step on it
     return result

@@ -5,7 +5,8 @@ on ``main`` of ``pytorch/test-infra`` (the repository and file ``[storage] build
 ``build_matrix_file`` default to, from the profile), read through the contents API. It holds only the
 dictionaries the cockpit reads, shaped as test-infra's are (a channel -> versions literal each); its
 ``release`` channel is exactly the builds of the world's wheels (``world_wheels.PYTHON_TAGS``: 3.10 to
-3.13 and the free-threaded 3.13t) and its CUDA and ROCm versions are the world's variants. The ``test`` and
+3.13 and the free-threaded 3.13t) and its CUDA and ROCm versions are the world's variants (the CUDA built on
+aarch64 too, in ``CUDA_AARCH64_ARCHES``), so the variants derived from it are exactly ``VARIANTS``. The ``test`` and
 ``nightly`` channels add a pre-release CPython, as the real file does, which the release must not expect.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import hashlib
 
 from cockpit.sandbox.model import SbRepo, World
-from cockpit.sandbox.world_wheels import PYPI_BOUND, PYTHON_TAGS, VARIANTS, X86
+from cockpit.sandbox.world_wheels import ARM, PYPI_BOUND, PYTHON_TAGS, VARIANTS, X86
 
 REPOSITORY, PATH, REF = "pytorch/test-infra", "tools/scripts/generate_binary_build_matrix.py", "main"
 PRERELEASE = ("3.14", "3.14t")  # in the test and nightly channels only: not yet released
@@ -25,8 +26,8 @@ def builds(tags: tuple[str, ...] = PYTHON_TAGS) -> tuple[str, ...]:
     return tuple(f"{t[2]}.{t[3:].removesuffix('t')}{'t' if t.endswith('t') else ''}" for t in tags)
 
 
-def _versions(prefix: str) -> list[str]:
-    names = [v.removeprefix(prefix) for v in VARIANTS if v.startswith(prefix)]
+def _versions(prefix: str, platform: str = X86) -> list[str]:
+    names = [v.removeprefix(prefix) for v, on in VARIANTS.items() if v.startswith(prefix) and platform in on]
     return [f"{n[:-1]}.{n[-1]}" if prefix == "cu" else n for n in names]
 
 
@@ -47,6 +48,8 @@ def generator_text(python: tuple[str, ...] | None = None) -> str:
         f"ROCM_ARCHES_DICT = {dict.fromkeys(channels, rocm)!r}",
         f"STABLE_CUDA_VERSIONS = {dict.fromkeys(channels, stable)!r}",
         "CUDA_ARCHES_NO_WINDOWS = []",
+        # the CUDA builds on aarch64, spelt as test-infra's are (13.0-aarch64): the world's cu128 only
+        f"CUDA_AARCH64_ARCHES = {[f'{v}-aarch64' for v in _versions('cu', ARM)]!r}",
         "",
         "",
         "def main() -> None:",

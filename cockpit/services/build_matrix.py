@@ -3,8 +3,11 @@
 PyTorch's policy is every CPython minor version that is not end-of-life (RFC-0038), but which builds
 exist, free-threaded ones included, is what test-infra's ``generate_binary_build_matrix.py`` says for
 its ``release`` (or ``test``) channel: read that, do not derive it from a rule. The file's dictionaries
-(``PYTHON_ARCHES_DICT``, ``CUDA_ARCHES_DICT``, ``ROCM_ARCHES_DICT``, ``STABLE_CUDA_VERSIONS``) are
-literals, read here with ``ast.literal_eval`` from text an adapter fetched; nothing is executed.
+(``PYTHON_ARCHES_DICT``, ``CUDA_ARCHES_DICT``, ``ROCM_ARCHES_DICT``, ``STABLE_CUDA_VERSIONS``, and the lists
+``CUDA_ARCHES_NO_WINDOWS`` and ``CUDA_AARCH64_ARCHES``) are literals, read here with ``ast.literal_eval``
+from text an adapter fetched; nothing is executed. A CUDA or ROCm version must be digits and dots
+(``12.6``): it becomes a sub-index name (``cu126``) put in URLs and on the screen, so anything else
+(``12.6; rm -rf``, an escape sequence) makes the whole matrix unreadable, said with the reason.
 
 Platform tags: every Linux x86_64 wheel, CPU, CUDA, ROCm and XPU alike, is built in a manylinux 2.28
 image and tagged ``manylinux_2_28_x86_64`` (never ``linux_x86_64``).
@@ -13,40 +16,21 @@ image and tagged ``manylinux_2_28_x86_64`` (never ``linux_x86_64``).
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Sequence
 
-from cockpit.errors import ConfigError
+from cockpit.domain.build_matrix import BuildMatrix as BuildMatrix
+from cockpit.domain.build_matrix import MatrixError as MatrixError
+from cockpit.domain.build_matrix import PlatformTags as PlatformTags
+from cockpit.domain.build_matrix import bound_pairs as bound_pairs
+from cockpit.domain.build_matrix import bound_table as bound_table
+from cockpit.domain.build_matrix import expected_variants as expected_variants
+from cockpit.domain.build_matrix import matrix_from_profile as matrix_from_profile
+from cockpit.domain.build_matrix import variant_name as variant_name
 
 CHANNELS = ("release", "test", "nightly")
-
-
-class MatrixError(ConfigError):
-    """The build matrix generator's text does not hold the dictionaries expected."""
-
-    title = "Build matrix"
-
-
-@dataclass(frozen=True)
-class BuildMatrix:
-    """One channel of the build matrix: Python builds (``3.14t`` free-threaded), CUDA and ROCm versions."""
-
-    channel: str
-    python: tuple[str, ...]
-    cuda: tuple[str, ...]
-    rocm: tuple[str, ...]
-    stable_cuda: str
-    cuda_not_on_windows: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class PlatformTags:
-    """The wheel platform tags of each OS the release builds for."""
-
-    linux_x86_64: str = "manylinux_2_28_x86_64"
-    linux_aarch64: str = "manylinux_2_28_aarch64"
-    windows: str = "win_amd64"
-    macos_arm64: str = "macosx_*_arm64"
+_VERSION = re.compile(r"^[0-9]{1,3}(\.[0-9]{1,3}){0,2}$")  # 12.6, 7.14: what a sub-index name is made of
+AARCH64_SUFFIX = "-aarch64"  # CUDA_AARCH64_ARCHES spells its entries 13.0-aarch64
 
 
 def _literal(tree: ast.Module, name: str) -> object:
@@ -74,6 +58,27 @@ def _versions(table: object, name: str, channel: str) -> tuple[str, ...]:
     return tuple(values)
 
 
+def _checked_versions(values: Sequence[str], name: str) -> tuple[str, ...]:
+    """``values`` when each is a version such as 12.6; a ``MatrixError`` naming the first that is not."""
+    for value in values:
+        if not _VERSION.match(value):
+            raise MatrixError(f"{name} has {value!r}, which is not a version such as 12.6 or 7.2")
+    return tuple(values)
+
+
+def _optional_list(tree: ast.Module, name: str) -> list[str] | None:
+    """A list of strings the generator may leave out (None then); another shape is a ``MatrixError``."""
+    try:
+        value = _literal(tree, name)
+    except MatrixError as exc:
+        if exc.message.startswith("the build matrix generator has no"):
+            return None
+        raise
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MatrixError(f"{name} must be a list of version strings, got {value!r}")
+    return value
+
+
 def read_build_matrix(text: str, channel: str = "release") -> BuildMatrix:
     """The ``channel`` of the matrix generator ``text``; ``MatrixError`` names what is missing."""
     try:
@@ -85,17 +90,22 @@ def read_build_matrix(text: str, channel: str = "release") -> BuildMatrix:
     stable = _literal(tree, "STABLE_CUDA_VERSIONS")
     if not isinstance(stable, dict) or not isinstance(stable.get(channel), str):
         raise MatrixError(f"STABLE_CUDA_VERSIONS has no {channel!r} version")
-    try:
-        no_windows = _literal(tree, "CUDA_ARCHES_NO_WINDOWS")
-    except MatrixError:
-        no_windows = []
+    no_windows = _optional_list(tree, "CUDA_ARCHES_NO_WINDOWS") or []
+    aarch64 = _optional_list(tree, "CUDA_AARCH64_ARCHES")
+    python = _versions(_literal(tree, "PYTHON_ARCHES_DICT"), "PYTHON_ARCHES_DICT", channel)
+    cuda = _versions(_literal(tree, "CUDA_ARCHES_DICT"), "CUDA_ARCHES_DICT", channel)
     return BuildMatrix(
         channel=channel,
-        python=_versions(_literal(tree, "PYTHON_ARCHES_DICT"), "PYTHON_ARCHES_DICT", channel),
-        cuda=_versions(_literal(tree, "CUDA_ARCHES_DICT"), "CUDA_ARCHES_DICT", channel),
-        rocm=_versions(_literal(tree, "ROCM_ARCHES_DICT"), "ROCM_ARCHES_DICT", channel),
-        stable_cuda=stable[channel],
-        cuda_not_on_windows=tuple(v for v in no_windows if isinstance(v, str)) if isinstance(no_windows, list) else (),
+        python=python,
+        cuda=_checked_versions(cuda, f"CUDA_ARCHES_DICT[{channel!r}]"),
+        rocm=_checked_versions(
+            _versions(_literal(tree, "ROCM_ARCHES_DICT"), "ROCM_ARCHES_DICT", channel), f"ROCM_ARCHES_DICT[{channel!r}]"
+        ),
+        stable_cuda=_checked_versions([stable[channel]], f"STABLE_CUDA_VERSIONS[{channel!r}]")[0],
+        cuda_not_on_windows=_checked_versions(no_windows, "CUDA_ARCHES_NO_WINDOWS"),
+        cuda_aarch64=None
+        if aarch64 is None
+        else _checked_versions([v.removesuffix(AARCH64_SUFFIX) for v in aarch64], "CUDA_AARCH64_ARCHES"),
     )
 
 
@@ -113,40 +123,6 @@ def python_tags(builds: Sequence[str], *, not_for_pypi: Sequence[str] = ()) -> t
     return tuple(python_tag(b) for b in builds if b not in set(not_for_pypi))
 
 
-def variant_name(kind: str, version: str = "") -> str:
-    """The sub-index a variant's wheels live in: ``cu130``, ``rocm7.2``, ``xpu``, ``cpu``."""
-    if kind == "cuda":
-        return "cu" + version.replace(".", "")
-    if kind == "rocm":
-        return f"rocm{version}"
-    return kind
-
-
-def expected_variants(
-    matrix: BuildMatrix, tags: PlatformTags = PlatformTags(), *, xpu: bool = True
-) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Each variant of the release and the platforms its wheels are built for, as the matrix says.
-
-    CPU everywhere; CUDA on Linux x86_64 and Windows (less the versions kept off Windows), the stable
-    CUDA also on Linux aarch64; ROCm on Linux x86_64; XPU on Linux x86_64 and Windows. Every Linux
-    x86_64 wheel carries the manylinux 2.28 tag.
-    """
-    variants: list[tuple[str, tuple[str, ...]]] = [
-        ("cpu", (tags.linux_x86_64, tags.linux_aarch64, tags.windows, tags.macos_arm64))
-    ]
-    for cuda in matrix.cuda:
-        platforms = [tags.linux_x86_64]
-        if cuda == matrix.stable_cuda:
-            platforms.append(tags.linux_aarch64)
-        if cuda not in matrix.cuda_not_on_windows:
-            platforms.append(tags.windows)
-        variants.append((variant_name("cuda", cuda), tuple(platforms)))
-    variants.extend((variant_name("rocm", rocm), (tags.linux_x86_64,)) for rocm in matrix.rocm)
-    if xpu:
-        variants.append(("xpu", (tags.linux_x86_64, tags.windows)))
-    return tuple(variants)
-
-
 def pypi_bound(variant: str, platform: str, bound: Sequence[tuple[str, str]], matrix: BuildMatrix) -> bool:
     """Whether the wheels of ``variant`` for ``platform`` go to PyPI (the profile's ``pypi.bound_variants``).
 
@@ -160,34 +136,3 @@ def pypi_bound(variant: str, platform: str, bound: Sequence[tuple[str, str]], ma
         if fnmatchcase(platform, plat) and (variant == wanted or (not wanted and variant in ("", "cpu"))):
             return True
     return False
-
-
-def bound_pairs(raw: object) -> tuple[tuple[str, str], ...]:
-    """The profile's ``pypi.bound_variants`` as (platform, variant) pairs; ``MatrixError`` for another shape."""
-    if not isinstance(raw, list) or not all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in raw
-    ):
-        raise MatrixError(f"pypi.bound_variants must be a list of [platform, variant] pairs, got {raw!r}")
-    return tuple((p[0], p[1]) for p in raw)
-
-
-def matrix_from_profile(values: Mapping[str, object]) -> BuildMatrix:
-    """A ``BuildMatrix`` from the profile's recorded copy (used until the file itself is read)."""
-
-    def strs(key: str) -> tuple[str, ...]:
-        raw = values[key]
-        if not isinstance(raw, list | tuple) or not all(isinstance(v, str) for v in raw):
-            raise MatrixError(f"{key} must be a list of strings, got {raw!r}")
-        return tuple(raw)
-
-    stable = values["variants.stable_cuda"]
-    if not isinstance(stable, str):
-        raise MatrixError(f"variants.stable_cuda must be a string, got {stable!r}")
-    return BuildMatrix(
-        channel="release",
-        python=strs("python.release_builds"),
-        cuda=strs("variants.cuda"),
-        rocm=strs("variants.rocm"),
-        stable_cuda=stable,
-        cuda_not_on_windows=strs("variants.cuda_not_on_windows"),
-    )

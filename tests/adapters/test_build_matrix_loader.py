@@ -168,7 +168,7 @@ def test_unreachable_github_falls_back_and_the_next_load_tries_again(world, tmp_
         ports = Ports(config(tmp_path), client)
         builds = python_builds(ports)  # type: ignore[arg-type]
         assert builds.fallback and "build matrix unreadable" in builds.source
-        assert ports.shared.python_builds.last is None  # a failure is not kept: the next load reads again
+        assert ports.shared.build_matrix.last is None  # a failure is not kept: the next load reads again
 
 
 def test_the_gate_states_the_source_and_a_fallback_in_its_summary_too(world, tmp_path):

@@ -64,3 +64,43 @@ def test_offline_init_writes_the_profiles_copy_not_looked_up(sandbox, tmp_path):
     assert init(sandbox, out, "--offline") == 0
     _tags, note = python_tags(out.read_text(encoding="utf-8"))
     assert note.startswith("# the profile's copy (") and note.endswith("; not looked up (--offline)")
+
+
+def variants(text: str) -> tuple[dict[str, list[str]], str]:
+    """The ``[storage.variants]`` table once uncommented, and the note written above it."""
+    lines = storage_lines(text)
+    k = lines.index("[storage.variants]")
+    body = "\n".join(lines[k:])
+    return tomllib.loads(body)["storage"]["variants"], lines[k - 1]
+
+
+def test_init_writes_the_build_matrix_variants_with_their_source(sandbox, tmp_path, capsys):
+    from cockpit.sandbox.world_wheels import VARIANTS
+
+    out = tmp_path / "init.toml"
+    assert init(sandbox, out) == 0
+    table, note = variants(out.read_text(encoding="utf-8"))
+    assert table == {v: list(p) for v, p in VARIANTS.items()}
+    assert note.startswith("# found: cpu, cu126, cu128, rocm6.3, xpu (CUDA_ARCHES_DICT['release'], ")
+    assert "of pytorch/test-infra tools/scripts/generate_binary_build_matrix.py at main, blob " in note
+    assert "variants = cpu, cu126, cu128, rocm6.3, xpu   # found: " in capsys.readouterr().out
+
+
+def test_offline_or_unreadable_init_writes_the_profiles_variants_and_says_why(sandbox, tmp_path):
+    from cockpit.config.pytorch import VARIANTS
+
+    out = tmp_path / "offline.toml"
+    assert init(sandbox, out, "--offline") == 0
+    table, note = variants(out.read_text(encoding="utf-8"))
+    assert table == {v: list(p) for v, p in VARIANTS} and "rocm7.2" in table and "cu130" in table
+    assert note.startswith("# the profile's copy ([variants] cuda, rocm, stable_cuda")
+    assert "pytorch/test-infra@61a77570 tools/scripts/generate_binary_build_matrix.py" in note
+    assert note.endswith("; not looked up (--offline)")
+    files = sandbox.github.repos[world_matrix.REPOSITORY].repo.files[world_matrix.REF]
+    files[world_matrix.PATH] = files[world_matrix.PATH].replace("'6.3'", "'6.3\x1b[2J'")
+    out = tmp_path / "hostile.toml"
+    assert init(sandbox, out) == 0
+    text = out.read_text(encoding="utf-8")
+    table, note = variants(text)
+    assert table == {v: list(p) for v, p in VARIANTS} and "\x1b" not in text
+    assert "build matrix unreadable: ROCM_ARCHES_DICT['release'] has '6.3\\x1b[2J'" in note

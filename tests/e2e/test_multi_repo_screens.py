@@ -9,7 +9,7 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.domain.repos import REPO_GATES, repo_gate_name
 from cockpit.ui.app import CockpitApp
-from tests.e2e.test_snapshots_sandbox import LOADERS, NOW, normalised, pin_evidence, showing
+from tests.e2e.test_snapshots_sandbox import LOADERS, NOW, normalised, patient, pin_evidence, showing
 
 
 class LoadedOnce:
@@ -39,7 +39,7 @@ def loaded(multi_world, tmp_path_factory):
             github_url=servers.github_url,
             index_url=servers.index_url,
         )
-        backend = build_backend(load_config(path), clock=lambda: NOW)
+        backend = build_backend(patient(load_config(path)), clock=lambda: NOW)
         urls = {servers.github_url: "http://127.0.0.1:PORT", servers.index_url: "http://127.0.0.1:PORT"}
         reports = {name: normalised(getattr(backend, name)(), urls) for name in (*LOADERS, "load_repositories")}
         pin_evidence(backend)  # as the single-repo screens: a slow run must not read it twice (the request count)

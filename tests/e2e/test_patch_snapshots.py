@@ -15,7 +15,7 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.ui.app import CockpitApp
 from tests.conftest import SMALL_WORLD
-from tests.e2e.test_snapshots_sandbox import LOADERS, LoadedOnce, normalised, pin_evidence, showing
+from tests.e2e.test_snapshots_sandbox import LOADERS, LoadedOnce, normalised, patient, pin_evidence, showing
 
 PATCH_LOADERS = (*LOADERS, "load_triage")
 
@@ -32,7 +32,7 @@ def patch_loaded(tmp_path_factory):
     now = datetime.fromisoformat(world.clock)
     with SandboxServers(world) as servers:
         path = write_config(world, root, github_url=servers.github_url, index_url=servers.index_url)
-        backend = build_backend(load_config(path), clock=lambda: now)
+        backend = build_backend(patient(load_config(path)), clock=lambda: now)
         urls = {servers.github_url: "http://127.0.0.1:PORT", servers.index_url: "http://127.0.0.1:PORT"}
         reports = {name: normalised(getattr(backend, name)(), urls) for name in PATCH_LOADERS}
         pin_evidence(backend)

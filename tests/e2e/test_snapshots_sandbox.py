@@ -68,7 +68,7 @@ def loaded(sandbox_world, tmp_path_factory):
             index_url=servers.index_url,
         )
         seed_rc_sizes(load_config(path), sandbox_world)  # rc1's sizes, as the demo plants them
-        backend = build_backend(load_config(path), clock=lambda: NOW)
+        backend = build_backend(patient(load_config(path)), clock=lambda: NOW)
         urls = {servers.github_url: "http://127.0.0.1:PORT", servers.index_url: "http://127.0.0.1:PORT"}
         reports = {name: normalised(getattr(backend, name)(), urls) for name in LOADERS}
         pin_evidence(backend)
@@ -76,11 +76,22 @@ def loaded(sandbox_world, tmp_path_factory):
         backend.state.close()
 
 
+def patient(config: Any) -> Any:
+    """The sandbox config with a 60 s timeout: the demo's 5 s is for people, and on a busy CI machine one HEAD
+    of the wheel index can take longer, which a snapshot would then record as a wheel "of unknown size"."""
+    from dataclasses import replace
+
+    return replace(config, github=replace(config.github, timeout_s=60.0))
+
+
 def pin_evidence(backend: Any) -> None:
-    """Read the checklist's evidence once and serve it to every re-evaluation: the real backend reads it again
-    after ``EVIDENCE_REUSE_S``, and a slow run must not change the request count a snapshot shows."""
-    evidence = backend.load_evidence()
+    """Read the checklist's evidence, promotion and workflow gates once and serve them to every re-evaluation:
+    the real backend reads them again after ``EVIDENCE_REUSE_S`` or the refresh interval, and a module's later
+    tests run minutes after its fixture in a slow run; that must not change the request count a snapshot shows."""
+    evidence, promotion, workflows = backend.load_evidence(), backend.promotion_gates(), backend.workflow_gates()
     backend.load_evidence = lambda: evidence
+    backend.promotion_gates = lambda: promotion
+    backend.workflow_gates = lambda: workflows
 
 
 def snapshot_app(backend: Any, theme: str) -> CockpitApp:

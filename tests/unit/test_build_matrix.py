@@ -8,6 +8,7 @@ from cockpit.profile import load_profile
 from cockpit.services.build_matrix import (
     MatrixError,
     bound_pairs,
+    bound_table,
     expected_variants,
     matrix_from_profile,
     pypi_bound,
@@ -85,3 +86,47 @@ def test_the_profile_holds_a_sourced_copy_of_the_release_channel() -> None:
     matrix = matrix_from_profile({k: profile.value(k) for k in keys})
     assert "3.14t" in matrix.python
     assert "generate_binary_build_matrix.py" in profile.get("python.release_builds").source
+
+
+def test_cuda_on_aarch64_is_what_cuda_aarch64_arches_lists_of_the_release() -> None:
+    text = GENERATOR + 'CUDA_AARCH64_ARCHES = ["13.8-aarch64", "14.2-aarch64"]\n'
+    variants = dict(expected_variants(read_build_matrix(text)))
+    assert "manylinux_2_28_aarch64" in variants["cu138"]
+    assert "manylinux_2_28_aarch64" not in variants["cu140"]  # the stable one, but not built there
+    assert "cu142" not in variants, "a CUDA only the nightly channel has is not the release's"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ('"13.8", "14.0"]', '"13.8", "14.0; rm -rf /"]', "CUDA_ARCHES_DICT['release'] has '14.0; rm -rf /'"),
+        ('"8.0", "8.1"]', '"8.0", "8.1\\x1b[2J"]', "ROCM_ARCHES_DICT['release'] has '8.1\\x1b[2J'"),
+        ('"release": "14.0"}', '"release": "../14"}', "STABLE_CUDA_VERSIONS['release'] has '../14'"),
+        ('CUDA_ARCHES_NO_WINDOWS = ["14.2"]', 'CUDA_ARCHES_NO_WINDOWS = "14.2"', "must be a list"),
+    ],
+)
+def test_a_version_that_is_not_one_makes_the_matrix_unreadable(old: str, new: str, said: str) -> None:
+    assert old in GENERATOR
+    with pytest.raises(MatrixError) as caught:
+        read_build_matrix(GENERATOR.replace(old, new))
+    assert said in caught.value.message and "\x1b" not in caught.value.message
+
+
+def test_the_pypi_bound_table_follows_the_stable_cuda() -> None:
+    bound = bound_pairs(load_profile().value("pypi.bound_variants"))
+    assert bound_table(bound, "14.0") == (
+        ("cu140", ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64")),
+        ("cpu", ("win_amd64", "macosx_*_arm64")),
+    )
+
+
+def test_the_init_example_is_the_profiles_matrix_not_a_stale_list() -> None:
+    from cockpit.config.pytorch import PYPI_BOUND, VARIANTS
+
+    profile = load_profile()
+    names = [v for v, _p in VARIANTS]
+    assert names == ["cpu", *(f"cu{c.replace('.', '')}" for c in profile.value("variants.cuda"))] + [
+        f"rocm{r}" for r in profile.value("variants.rocm")
+    ] + ["xpu"]
+    assert all(p.startswith("manylinux_2_28_") for _v, ps in VARIANTS for p in ps if "linux" in p)
+    assert dict(PYPI_BOUND)["cu130"] == ("manylinux_2_28_x86_64", "manylinux_2_28_aarch64")

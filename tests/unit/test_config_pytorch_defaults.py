@@ -129,3 +129,11 @@ def test_a_tracker_titled_in_no_form_is_noted_without_changing_the_verdict():
         "#58518 is titled '[v2.8.0] Release Tracker', not '[v2.9.0] Release Tracker' or "
         "'[v.2.9.0] Release Tracker': this release's?",
     )
+
+
+def test_the_storage_size_defaults_are_the_profiles():
+    storage = parse_config(PATH, doc()).storage
+    assert storage.size_limit_mb == PROFILE.number("pypi.size_limit_mb")
+    assert storage.size_warn_mb == PROFILE.number("sizes.download_site_ceiling_mb")
+    assert storage.size_jump_ratio == PROFILE.number("sizes.jump_ratio")
+    assert storage.size_jump_mb == PROFILE.number("sizes.jump_mb")

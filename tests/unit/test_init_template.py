@@ -45,7 +45,7 @@ def test_the_written_config_loads_without_a_warning_and_with_the_schemas_default
 def test_every_example_uncommented_loads_as_written_without_a_warning():
     config = parse_config(PATH, tomllib.loads(uncommented(written())))
     assert config.warnings == ()
-    assert config.storage.staging_channel == "staging" and dict(config.storage.variants)["rocm6.3"] == (
+    assert config.storage.staging_channel == "staging" and dict(config.storage.variants)["rocm7.2"] == (
         "manylinux_2_28_x86_64",
     )
     assert len(config.evidence.configured) == 9 and config.state_path == PATH.with_name("cockpit-state.toml")
