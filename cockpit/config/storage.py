@@ -8,7 +8,7 @@ from typing import Any
 from cockpit.config import pytorch
 from cockpit.config.kinds import Kind, Number, Repository, Retired, Text, Texts, key, typed
 from cockpit.config.where import Where
-from cockpit.domain.artifacts import VARIANT_NAME
+from cockpit.domain.build_matrix import VARIANT_NAME
 from cockpit.profile import load_profile
 
 _PROFILE = load_profile("pytorch")

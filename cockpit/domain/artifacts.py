@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 PLAIN = ""
@@ -100,11 +99,6 @@ class PythonBuilds:
     pypi_tags: tuple[str, ...]
     source: str
     fallback: bool = False
-
-
-# A variant's sub-index name, as it is put in a URL path and on the screen: ``cu130``, ``rocm7.2``, ``xpu``.
-# The one rule for names written in [storage.variants] and for names derived from the build matrix.
-VARIANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 @dataclass(frozen=True)

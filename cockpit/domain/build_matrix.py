@@ -7,11 +7,16 @@ profile's copy with these, and the config is read before the first screen, where
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from cockpit.domain.artifacts import VARIANT_NAME
 from cockpit.errors import ConfigError
+
+# A variant's sub-index name, as it is put in a URL path and on the screen: ``cu130``, ``rocm7.2``, ``xpu``.
+# The one rule for names written in [storage.variants] and for names derived from the build matrix. Here, not
+# in ``domain.artifacts``: the config reads it before the first screen, and that module is not needed then.
+VARIANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 class MatrixError(ConfigError):
