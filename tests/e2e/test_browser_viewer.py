@@ -94,12 +94,26 @@ def overview_loaded(text: str) -> bool:
     return bool(VERDICT.search(text)) and "loading" not in text and all(gate in text for gate in GATES)
 
 
-def test_a_browser_sees_the_verdict_switches_panes_and_changes_nothing(sandbox, tmp_path):
+def steps_done(sandbox, capsys) -> int:
+    """How many required steps ``cockpit check`` counts as done now (the headless picture of the same state)."""
+    from cockpit.cli.main import main
+
+    capsys.readouterr()
+    main(["--config", str(sandbox.config_path), "--read-only", "check"])
+    line = next(line for line in capsys.readouterr().out.splitlines() if ": Checklist: " in line)
+    found = re.search(r"Checklist: (\d+) of \d+ required steps done", line)
+    assert found is not None, line
+    return int(found.group(1))
+
+
+def test_a_browser_sees_the_verdict_switches_panes_and_changes_nothing(sandbox, tmp_path, capsys):
     chromium, sync_playwright = chromium_and_playwright()
     config = sandbox.config
+    done_before = steps_done(sandbox, capsys)
     manager = StateStore(config.resolved_state_path)
     manager.set_signoff("perf_no_regression", done=True, who="Release Manager", note="no regression in the nightly run")
     manager.close()  # the manager steps away: a viewer could take the lock now, if it ever tried
+    assert steps_done(sandbox, capsys) == done_before + 1
     state_before = config.resolved_state_path.read_bytes()
     sandbox.github.request_log.clear()
     screenshot = tmp_path / "browser-overview.png"
@@ -120,7 +134,8 @@ def test_a_browser_sees_the_verdict_switches_panes_and_changes_nothing(sandbox, 
             assert verdict is not None and verdict.group(1) == "NO-GO", overview
             assert "READ-ONLY" in overview.splitlines()[0], "the header wears the viewer's badge"
             assert re.search(r"Milestone empty\s+RED\s+\d+ still open", overview)
-            assert re.search(r"Checklist\s+RED\s+1 of \d+ required steps done", overview), "the manager's sign-off"
+            shown = rf"Checklist\s+RED\s+{done_before + 1} of \d+ required steps done"
+            assert re.search(shown, overview), "the manager's sign-off, counted as the headless check counts it"
 
             # While the browser's viewer runs, the release manager can take the lock again: it never held it.
             returning = StateStore(config.resolved_state_path)
