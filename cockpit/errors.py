@@ -51,6 +51,11 @@ class GitHubError(CockpitError):
     title = "GitHub"
 
 
+class GitHubUnanswered(GitHubError):
+    """GitHub did not answer at all (a timeout, an unreachable host), as opposed to answering with an error:
+    a loader asking many things stops asking after the first such failure and says so for the rest."""
+
+
 class RateLimited(GitHubError):
     """GitHub's (primary or secondary) rate limit is exhausted until ``reset_at`` (epoch seconds)."""
 

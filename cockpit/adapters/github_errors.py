@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from cockpit.errors import GitHubError, RateLimited
+from cockpit.errors import GitHubError, GitHubUnanswered, RateLimited
 
 
 def github_message(data: Any) -> str:
@@ -100,12 +100,13 @@ def status_error(
 
 def network_error(exc: httpx.HTTPError | httpx.InvalidURL, what: str, *, api_url: str, timeout: float) -> GitHubError:
     """The error for a request to ``api_url`` that got no answer (``exc`` from httpx)."""
+    error: GitHubError
     if isinstance(exc, httpx.TimeoutException):
-        error = GitHubError(
+        error = GitHubUnanswered(
             f"{what}: GitHub did not answer within {timeout:g} s. Check the network or raise github.timeout_s."
         )
     elif isinstance(exc, httpx.NetworkError):
-        error = GitHubError(f"{what}: cannot reach {api_url}. Check the network and github.api_url.")
+        error = GitHubUnanswered(f"{what}: cannot reach {api_url}. Check the network and github.api_url.")
     else:
         error = GitHubError(f"{what}: the request to {api_url} failed ({type(exc).__name__}).")
     error.status = None  # type: ignore[attr-defined]

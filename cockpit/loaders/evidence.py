@@ -16,7 +16,7 @@ from cockpit.config import pytorch
 from cockpit.config.evidence import fill
 from cockpit.domain.evidence import EVIDENCE_GATES, EvidenceReport
 from cockpit.domain.gates import Gate
-from cockpit.errors import CockpitError
+from cockpit.errors import CockpitError, GitHubUnanswered
 from cockpit.services import evidence as judge
 from cockpit.services import evidence_release_day as day
 from cockpit.services.evidence_steps import how_to_automate
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 RUNS_READ = 30  # the validation workflow's newest runs looked at
+NOT_FROM_GITHUB = frozenset({"triton_pin_release"})  # read from the clone and PyPI: asked even when GitHub is silent
 
 
 class _Reading:
@@ -92,13 +93,20 @@ def load_evidence(ports: Ports) -> EvidenceReport:
     }
     gates, manual = [], []
     before = _counts(ports)
+    silent = ""  # once GitHub has not answered one step, the others are not asked (each would wait as long)
     for name in EVIDENCE_GATES:
         step = getattr(cfg, name)
         if step is None:
             manual.append((name, how_to_automate(name)))
             continue
+        if silent and name not in NOT_FROM_GITHUB:
+            gates.append(judge.unknown(name, f"not asked: GitHub stopped answering ({silent})"))
+            continue
         try:
             gates.append(readers[name](reading, step))
+        except GitHubUnanswered as exc:
+            silent = str(exc)
+            gates.append(judge.unknown(name, silent))
         except CockpitError as exc:
             gates.append(judge.unknown(name, str(exc)))
     after = _counts(ports)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cockpit.config import pytorch
 from cockpit.domain.gates import Gate, GateStatus
-from cockpit.errors import CockpitError
+from cockpit.errors import CockpitError, GitHubUnanswered
 from cockpit.services.checklist_workflow import filled, workflow_id
 from cockpit.services.workflow_runs import TITLE, gate_key, judge_workflow_step
 
@@ -42,11 +42,17 @@ def workflow_gates(ports: Ports) -> dict[str, Gate]:
             **{gate_key(s.id): _unknown(s.id, f"the dispatch journal cannot be read: {exc}") for s in steps},
         }
     problems = tuple(d.problem for d in journal if d.problem)
+    silent = ""  # once GitHub has not answered one step's runs, the others are not asked (each would wait)
     for step in steps:
         spec = release_spec(ports, cfg, step)
+        if silent:
+            gates[gate_key(step.id)] = _unknown(step.id, f"not asked: GitHub stopped answering ({silent})")
+            continue
         try:
             runs = ports.github.workflow_file_runs(spec.repository, spec.file_name, branch=spec.ref, limit=RUNS_READ)
         except CockpitError as exc:
+            if isinstance(exc, GitHubUnanswered):
+                silent = str(exc)
             gates[gate_key(step.id)] = _unknown(step.id, f"the runs of {spec.file_name} in {spec.repository}: {exc}")
             continue
         gate = judge_workflow_step(step.id, step.title, spec, runs, journal, workflow=workflow_id(spec))
