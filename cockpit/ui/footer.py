@@ -44,16 +44,26 @@ class KeysFooter(Footer):
     ready = False
     """Whether the screen's bindings have been announced (``Footer`` composes nothing before)."""
 
+    narrow = False
+    """Whether the line was composed for a terminal under ``NARROW`` columns (quit and help first then)."""
+
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if self.shown is not None and self.is_attached and screen is self.screen and shown_keys(screen) == self.shown:
             return
         self.ready = True
         super().bindings_changed(screen)
 
+    async def on_resize(self) -> None:
+        if self.ready and self.shown is not None and (self.app.size.width < NARROW) != self.narrow:
+            self.shown = None  # the same keys in another order: composed again
+            await self.recompose()
+
     def compose(self) -> ComposeResult:
         if self.ready:  # else Footer composes nothing: nothing is shown yet
             self.shown = shown_keys(self.screen)
-        yield from without_unbound(super().compose())
+        self.narrow = self.app.size.width < NARROW
+        keys = without_unbound(super().compose())
+        yield from essentials_first(keys) if self.narrow else keys
 
 
 def without_unbound(widgets: Iterable[Widget]) -> Iterator[Widget]:
@@ -61,3 +71,17 @@ def without_unbound(widgets: Iterable[Widget]) -> Iterator[Widget]:
     for widget in widgets:
         if not is_unbound_key(str(getattr(widget, "key", ""))):
             yield widget
+
+
+NARROW = 100
+"""Under this many columns the pane's keys do not all fit: quit and help come first, so they always show."""
+ESSENTIAL = ("quit", "help")
+"""The actions of the keys shown first on a narrow line."""
+
+
+def essentials_first(widgets: Iterable[Widget]) -> Iterator[Widget]:
+    """``widgets`` with the keys of ``ESSENTIAL`` actions first (each key widget carries its ``action``)."""
+    listed = list(widgets)
+    first = [w for w in listed if str(getattr(w, "action", "")).removeprefix("app.") in ESSENTIAL]
+    yield from first
+    yield from (w for w in listed if w not in first)

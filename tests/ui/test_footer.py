@@ -131,3 +131,23 @@ async def test_an_unbound_key_is_not_on_the_line_and_cannot_be_pressed():
         assert "Sort" not in on_line and "Copy" in on_line
         await pilot.press("s")
         assert sorted_ == []
+
+
+@pytest.mark.anyio
+async def test_at_80_columns_quit_and_help_come_first_so_they_always_show():
+    from cockpit.ui.app import CockpitApp
+    from cockpit.ui.footer import KeysFooter
+    from tests.pilot import settle
+    from tests.ui.fake_backend import NOW, FakeBackend
+
+    app = CockpitApp(FakeBackend(), clock=lambda: NOW)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")  # the checklist: more keys than 80 columns hold
+        await settle(app, pilot)
+        keys = [str(getattr(w, "action", "")) for w in app.query_one(KeysFooter).children]
+        assert keys[:2] == ["app.quit", "app.help"] or keys[:2] == ["quit", "help"], keys
+        await pilot.resize_terminal(160, 48)
+        await settle(app, pilot)
+        keys = [str(getattr(w, "action", "")) for w in app.query_one(KeysFooter).children]
+        assert keys[0] not in ("app.quit", "quit"), "a wide line keeps the pane's keys first"
