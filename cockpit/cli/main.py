@@ -342,7 +342,10 @@ def _quiet_stdout() -> None:
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)  # stdout holds its own copy now
     except (OSError, ValueError):  # no real stdout (a test's capture): nothing left to flush into a pipe
         pass
 

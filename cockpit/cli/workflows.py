@@ -74,18 +74,10 @@ def versions_gate(client: GitHubActions, config: Config, repository: str) -> Gat
     """The ``release_versions`` gate over the file on ``repository``'s ``REF``, against the config's release
     and each ``[[repo]]`` library (an unreadable file is UNKNOWN with the reason, not a failure)."""
     from cockpit.domain.release_versions import RELEASE_VERSIONS_PATH
-    from cockpit.services.release_versions import (
-        expected_versions,
-        own_packages,
-        parse_release_versions,
-        release_versions_gate,
-    )
+    from cockpit.loaders.workflow_steps import release_expectations
+    from cockpit.services.release_versions import parse_release_versions, release_versions_gate
 
-    core = config.repositories[0]
-    libraries = [(r.name, r.release.version, r.packages) for r in config.repositories[1:]]
-    expected, notes = expected_versions(
-        config.release.version, own_packages(core.repository, core.packages) or ["torch"], libraries
-    )
+    expected, notes = release_expectations(config)
     where = f"{repository}@{REF}"
     try:
         text, _sha = client.file_text(repository, RELEASE_VERSIONS_PATH, REF)

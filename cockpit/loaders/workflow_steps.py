@@ -16,8 +16,10 @@ from cockpit.services.checklist_workflow import filled, workflow_id
 from cockpit.services.workflow_runs import TITLE, gate_key, judge_workflow_step
 
 if TYPE_CHECKING:
+    from cockpit.config import Config
     from cockpit.config.evidence import ReleaseWorkflowsEvidence
     from cockpit.domain.checklist import ChecklistStep, Dispatch, StepWorkflow
+    from cockpit.domain.release_versions import ExpectedVersion
     from cockpit.ports import Ports
 
 RUNS_READ = 50  # each workflow's newest runs on its ref looked at
@@ -66,19 +68,9 @@ def versions_gate(ports: Ports, cfg: ReleaseWorkflowsEvidence) -> Gate:
     """``release_versions``: ``release/release_versions.sh`` on the ref the workflows run from, read as data,
     against the release's version and each ``[[repo]]`` library's; unreadable is UNKNOWN with the reason."""
     from cockpit.domain.release_versions import RELEASE_VERSIONS_PATH
-    from cockpit.services.release_versions import (
-        expected_versions,
-        own_packages,
-        parse_release_versions,
-        release_versions_gate,
-    )
+    from cockpit.services.release_versions import parse_release_versions, release_versions_gate
 
-    config = ports.config
-    core = config.repositories[0]
-    libraries = [(r.name, r.release.version, r.packages) for r in config.repositories[1:]]
-    expected, notes = expected_versions(
-        config.release.version, own_packages(core.repository, core.packages) or ["torch"], libraries
-    )
+    expected, notes = release_expectations(ports.config)
     where = f"{cfg.repository}@{cfg.ref}"
     try:
         found = ports.github.repo_file(cfg.repository, RELEASE_VERSIONS_PATH, cfg.ref)
@@ -88,6 +80,18 @@ def versions_gate(ports: Ports, cfg: ReleaseWorkflowsEvidence) -> Gate:
         why = "not found (404)" if found is None else "the contents API sent no UTF-8 text"
         return release_versions_gate(None, expected, ref=where, unreadable=f"{RELEASE_VERSIONS_PATH}: {why}")
     return release_versions_gate(parse_release_versions(found.text), expected, ref=where, notes=notes)
+
+
+def release_expectations(config: Config) -> tuple[tuple[ExpectedVersion, ...], tuple[str, ...]]:
+    """What each variable of ``release_versions.sh`` should hold: the release's version for the core's packages,
+    each ``[[repo]]`` library's own version for its packages (``services.release_versions.expected_versions``)."""
+    from cockpit.services.release_versions import expected_versions, own_packages
+
+    core = config.repositories[0]
+    libraries = [(r.name, r.release.version, r.packages) for r in config.repositories[1:]]
+    return expected_versions(
+        config.release.version, own_packages(core.repository, core.packages) or ["torch"], libraries
+    )
 
 
 def release_spec(ports: Ports, cfg: ReleaseWorkflowsEvidence, step: ChecklistStep) -> StepWorkflow:

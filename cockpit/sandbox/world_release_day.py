@@ -205,14 +205,7 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
     run(2, ".github/workflows/release-download-site.yml", "Promote to the download site", real, None, t2, [
         _job(FIRST_JOB + 3, "promote", None, iso(t2), [], "Waiting for a review of promote-env\n"),
     ])  # fmt: skip
-    runs[-1]["pending"] = [
-        {
-            "environment": "promote-env",
-            "environment_id": RELEASE_ENV_IDS["promote-env"],
-            "reviewers": [p.login for p in RELEASE_MANAGERS],
-            "wait_timer": 0,
-        }
-    ]
+    runs[-1]["pending"] = _waiting_for("promote-env")
     t3 = t0 - 6 * HOUR  # the real staging, after a dry run the day before: started from the cockpit (journalled)
     run(3, ".github/workflows/release-stage-pypi.yml", "Stage wheels for PyPI", real, "success", t3, [
         _job(FIRST_JOB + 4, "stage", "success", iso(t3), [*ok, ("Stage", "success")], "staged 3 wheels\n"),
@@ -222,14 +215,7 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
     run(4, ".github/workflows/release-post-promotion.yml", "Recompute checksums", sums, None, t4, [
         _job(FIRST_JOB + 5, "checksums", None, iso(t4), [], "Waiting for a review of promote-env\n"),
     ])  # fmt: skip
-    runs[-1]["pending"] = [
-        {
-            "environment": "promote-env",
-            "environment_id": RELEASE_ENV_IDS["promote-env"],
-            "reviewers": [p.login for p in RELEASE_MANAGERS],
-            "wait_timer": 0,
-        }
-    ]
+    runs[-1]["pending"] = _waiting_for("promote-env")
     truth = {
         "staged": FIRST_RUN + 3,
         "checksums_waiting": FIRST_RUN + 4,
@@ -320,3 +306,15 @@ def add_release_day(world: World) -> None:
     # the steps these workflows perform are judged from their runs and the journal (the demo seeds it)
     world.evidence_config["release_workflows"] = {"repository": TEST_INFRA, "ref": REF, "packages": [packages[0]]}
     world.truth["release_day"] = {**truth, "versions": planted, "versions_path": VERSIONS_PATH}
+
+
+def _waiting_for(environment: str) -> list[dict[str, object]]:
+    """A run's pending deployment: ``environment`` waits for one of the release managers to approve it."""
+    return [
+        {
+            "environment": environment,
+            "environment_id": RELEASE_ENV_IDS[environment],
+            "reviewers": [p.login for p in RELEASE_MANAGERS],
+            "wait_timer": 0,
+        }
+    ]
