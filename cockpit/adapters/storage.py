@@ -15,6 +15,7 @@ an unchanged index costs only 304s (no page is read or parsed again by the serve
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -36,6 +37,8 @@ from cockpit.adapters.simple_index import (
 from cockpit.domain.artifacts import PLAIN, IndexFile
 from cockpit.domain.text import inert, inert_json
 from cockpit.errors import ProjectNotFound, StorageError
+
+_log = logging.getLogger("cockpit.storage")
 
 HEAD_CONCURRENCY = 8
 GIVE_UP_AFTER = 2
@@ -119,7 +122,15 @@ class _Client:
 
     def _send(self, method: str, url: str, headers: dict[str, str]) -> httpx.Response:
         try:
-            return self._http.request(method, url, headers=headers)
+            try:
+                return self._http.request(method, url, headers=headers)
+            except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError):
+                # A kept-alive connection the server (or the host) dropped between two requests: GET and HEAD
+                # change nothing, so they are asked once more on a fresh connection, as browsers and urllib3 do.
+                if method not in ("GET", "HEAD"):
+                    raise
+                _log.debug("%s %s: the connection dropped; asking once more", method, url)
+                return self._http.request(method, url, headers=headers)
         except httpx.TimeoutException as exc:
             raise Unanswered(f"{method} {url}: no answer within {self.timeout:g} s ({type(exc).__name__})") from exc
         except httpx.ConnectError as exc:

@@ -2,8 +2,8 @@
 
 The panes are declared in ``cockpit.ui.pane_table`` and placed by ``cockpit.ui.pane_slots`` (the
 overview before the first paint, the others right after it). The app is the panes' host
-(``cockpit.ui.host.PaneHost``); they tell it what they did with messages. Once a second it looks at
-the state file, the status bar and stale ages. A failing load or action becomes a notification.
+(``cockpit.ui.host.PaneHost``); they tell it what they did with messages. Once a second it looks at the
+state file, the status bar and stale ages. A failing load or action becomes a notice (``ui.notices``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 from cockpit.domain.gates import Gate
 from cockpit.ui.app_keys import APP_BINDINGS
 from cockpit.ui.keymap import merged_bindings, textual_keymap
+from cockpit.ui.notices import SaysNotices
 from cockpit.ui.pane_cycle import STEPS, stepped
 from cockpit.ui.pane_slots import PaneSlots
 from cockpit.ui.pane_table import DERIVED_FROM, PANES, PATCH_PANES, PaneSpec, pane_class, panes_for
@@ -56,11 +57,10 @@ def _cockpit_commands() -> type:
     return CockpitCommands
 
 
-class CockpitApp(App[None]):
+class CockpitApp(SaysNotices, App[None]):
     """The cockpit over one ``Backend``; ``clock`` gives "now" for ages (inject it in tests)."""
 
-    CSS_PATH = str(Path(__file__).with_name("app.tcss"))
-    """Absolute, so that a subclass defined elsewhere (a test, a benchmark) finds it too."""
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # absolute: a subclass elsewhere (a test) finds it too
     TITLE = "Release Cockpit"
     COMMANDS = App.COMMANDS | {_cockpit_commands}
     TICK_S = 1.0

@@ -105,6 +105,31 @@ def test_a_head_without_content_length_leaves_the_size_unknown(index):
     assert file.size_error == "HEAD http://index/a-1-py3-none-any.whl answered 200 with no Content-Length"
 
 
+def test_a_connection_dropped_under_a_get_is_asked_once_more_and_a_second_drop_is_told(index):
+    """A kept-alive connection closed between two requests (by the server, or under load) fails the next one
+    with a read error; a GET changes nothing, so it is sent once more on a fresh connection."""
+    calls = []
+
+    def flaky(request: httpx.Request) -> httpx.Response:
+        calls.append(request.method)
+        if len(calls) == 1:
+            raise httpx.ReadError("[Errno 9] Bad file descriptor", request=request)
+        return httpx.Response(200, headers={"Content-Length": "7"})
+
+    index._http = httpx.Client(transport=httpx.MockTransport(flaky))
+    [file] = index.with_sizes([IndexFile("a-1-py3-none-any.whl", "http://index/a-1-py3-none-any.whl")])
+    assert file.size == 7 and calls == ["HEAD", "HEAD"]
+
+    def dead(request: httpx.Request) -> httpx.Response:
+        calls.append(request.method)
+        raise httpx.ReadError("connection reset", request=request)
+
+    calls.clear()
+    index._http = httpx.Client(transport=httpx.MockTransport(dead))
+    [file] = index.with_sizes([IndexFile("a-1-py3-none-any.whl", "http://index/a-1-py3-none-any.whl")])
+    assert file.size is None and "ReadError" in file.size_error and calls == ["HEAD", "HEAD"]
+
+
 def test_pypi_says_which_versions_are_published(pypi):
     assert pypi.versions("torchlet") == ["2.4.0", "2.4.1"]
     assert pypi.release_files("torchlet", "2.4.1") == ["torchlet-2.4.1-cp312-cp312-win_amd64.whl"]

@@ -124,7 +124,7 @@ async def test_a_read_only_viewer_sends_no_re_run(sandbox):
             await pilot.press("x")
             await settle(app, pilot)
             assert not isinstance(app.screen, ConfirmScreen)
-            assert any("read-only session" in n.message for n in app._notifications)
+            assert any("read-only session" in n for n in app.notices.messages())
             assert reruns(sandbox) == []
             assert {e["method"] for e in sandbox.github.log()} <= {"GET", "HEAD"}
             assert app.pane("ci").report.branches[0].status is GateStatus.RED

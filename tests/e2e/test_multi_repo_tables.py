@@ -120,7 +120,7 @@ async def test_an_action_on_a_library_row_acts_on_that_library_or_refuses_and_ne
         await _on_row(pilot, milestone, f"vision:{other.number}")
         await pilot.press("v")
         await pilot.pause()
-        said = [n.message for n in app._notifications]
+        said = app.notices.messages()
         assert any(f"acts on {CORE} only; this row is {VISION}" in m for m in said), said
 
         # merging a vision request's release PR: refused before any request for the core's PR of that number
@@ -134,7 +134,7 @@ async def test_an_action_on_a_library_row_acts_on_that_library_or_refuses_and_ne
         for key in ("M", "c", "m"):
             await pilot.press(key)
             await pilot.pause(0.1)
-        said = [n.message for n in app._notifications]
+        said = app.notices.messages()
         for title in ("Merge the release PR", "Post cherry-pick command", "Reply on the tracker"):
             assert any(m.startswith(f"{title} acts on {CORE} only; this row is {VISION}") for m in said), said
         assert not any(path.startswith(f"/repos/{CORE}/") for _m, path in _asked(multi_sandbox, before))
@@ -148,7 +148,7 @@ async def test_an_action_on_a_library_row_acts_on_that_library_or_refuses_and_ne
         app.clear_notifications()
         await pilot.press("b")
         await pilot.pause()
-        said = [n.message for n in app._notifications]
+        said = app.notices.messages()
         assert any(m.startswith(f"Make local pick branch acts on {CORE} only; this row is {VISION}") for m in said)
         assert _written(multi_sandbox) == [("PATCH", f"/repos/{VISION}/issues/{closed.number}")]
 

@@ -27,7 +27,7 @@ def requests(sandbox) -> list[tuple[str, str]]:
 
 
 def notes(app) -> str:
-    return "\n".join(n.message for n in app._notifications)
+    return "\n".join(app.notices.messages())
 
 
 def select(app, pane: str, key: int) -> None:

@@ -150,7 +150,7 @@ async def test_a_viewer_pressing_every_key_changes_nothing_anywhere(where, priva
 
 
 def read_only_notices(app) -> list:
-    return [n for n in app._notifications if (n.title or "").startswith("Read-only")]
+    return [n for n in app.notices.said if (n.title or "").startswith("Read-only")]
 
 
 async def test_a_session_on_a_state_file_another_cockpit_holds_says_who_holds_it_and_how_to_act(sandbox):
@@ -174,7 +174,7 @@ async def test_a_session_on_a_state_file_another_cockpit_holds_says_who_holds_it
             assert f"held by {holder} since" in notice.message and "quit that cockpit" in notice.message
             await pilot.press("1", "d")
             await settle(app, pilot)
-            refusal = list(app._notifications)[-1].message
+            refusal = list(app.notices.said)[-1].message
             assert refusal.startswith("read-only session (state file ") and f"held by {holder}" in refusal
             assert "quit that cockpit" in refusal
     finally:

@@ -11,12 +11,13 @@ from textual.app import App
 from textual.widgets import Input
 
 import cockpit.ui
+from cockpit.ui.notices import SaysNotices
 from cockpit.ui.themes import install_themes
 from cockpit.ui.widgets import CockpitHeader
 from tests.pilot import settle as settle_workers
 
 
-class PaneAlone(App):
+class PaneAlone(SaysNotices, App):
     """``pane_cls`` (and the header it reports to) over ``backend``, with the app's CSS and a fixed clock;
     the pane's host (``cockpit.ui.host.PaneHost``) as the app is."""
 

@@ -34,7 +34,7 @@ def table_text(app, pane: str) -> str:
 
 
 def notes(app) -> str:
-    return "\n".join(n.message for n in app._notifications)
+    return "\n".join(app.notices.messages())
 
 
 async def test_tab_and_brackets_step_through_the_panes_and_tab_still_moves_the_focus_in_a_dialog():

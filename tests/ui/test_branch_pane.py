@@ -25,7 +25,7 @@ def rows(app) -> list[list[str]]:
 
 
 def notes(app) -> str:
-    return "\n".join(n.message for n in app._notifications)
+    return "\n".join(app.notices.messages())
 
 
 def fake_app(**kwargs) -> CockpitApp:

@@ -133,7 +133,7 @@ def log_text(app, selector: str = "#step-log") -> str:
 
 
 def notes(app) -> str:
-    return "\n".join(n.message for n in app._notifications)
+    return "\n".join(app.notices.messages())
 
 
 async def test_running_a_step_shows_the_dry_run_first_then_the_command_with_the_output_in_the_log():

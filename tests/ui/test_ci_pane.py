@@ -140,7 +140,7 @@ def status(app) -> str:
 
 
 def notes(app) -> str:
-    return "\n".join(n.message for n in app._notifications)
+    return "\n".join(app.notices.messages())
 
 
 async def test_each_repository_shows_its_verdict_reason_counts_and_last_green_commit():

@@ -144,7 +144,7 @@ async def test_a_theme_chosen_in_the_palette_is_used_and_remembered_but_not_in_a
         await palette(pilot, "theme: cockpit-light")
         assert app.theme == "cockpit-light"
         assert app.backend.state.prefs == {"theme": "cockpit-light"}
-        assert any(n.message == "Theme cockpit-light: remembered for next time." for n in app._notifications)
+        assert any(n.message == "Theme cockpit-light: remembered for next time." for n in app.notices.said)
     viewer = make_app(read_only=True)
     async with viewer.run_test(size=SIZE) as pilot:
         await settle(viewer, pilot)
@@ -152,7 +152,7 @@ async def test_a_theme_chosen_in_the_palette_is_used_and_remembered_but_not_in_a
         choose.run()
         await pilot.pause()
         assert viewer.theme == "cockpit-high-contrast" and viewer.backend.state.prefs == {}
-        assert any("not remembered, this session is read-only" in n.message for n in viewer._notifications)
+        assert any("not remembered, this session is read-only" in n.message for n in viewer.notices.said)
 
 
 def test_the_remembered_theme_is_used_at_start_and_an_unknown_configured_one_lists_the_valid_names():
@@ -221,6 +221,6 @@ async def test_a_remembered_theme_that_no_longer_exists_falls_back_to_the_defaul
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.theme == "cockpit-dark"
-        assert [n.message for n in app._notifications if n.title == "Themes"] == [
+        assert [n.message for n in app.notices.said if n.title == "Themes"] == [
             "the theme 'neon-nights' chosen last time is no longer available; using cockpit-dark"
         ]

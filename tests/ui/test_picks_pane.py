@@ -191,6 +191,6 @@ async def test_the_bot_form_preselects_the_class_and_refuses_rows_the_bot_cannot
         await settle(read_only, pilot)
         await pilot.press("c", "m")
         assert not isinstance(read_only.screen, (BotCommandForm, TextInputScreen))
-        said = "\n".join(n.message for n in read_only._notifications)
+        said = "\n".join(n.message for n in read_only.notices.said)
         assert "read-only session: Post the cherry-pick bot command" in said
         assert "read-only session: Reply on the tracker" in said

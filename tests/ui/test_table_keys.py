@@ -70,7 +70,7 @@ async def test_j_k_g_and_G_move_through_the_ci_rows_and_y_copies_the_head_sha():
         assert table.cursor_row == table.row_count - 1
         await pilot.press("g", "y")
         assert app.clipboard == "a" * 40
-        assert any(n.message == f"Copied: {'a' * 40}" for n in app._notifications)
+        assert any(n.message == f"Copied: {'a' * 40}" for n in app.notices.said)
 
 
 async def test_s_sorts_any_table_by_the_next_column_and_S_reverses_it():
