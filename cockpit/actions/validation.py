@@ -54,19 +54,24 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         return [f"GET /repos/{where}/issues?{listing}", f"GET /search/issues?{search}"]
 
     def draft(_target: Any = None) -> IssueDraft:
-        from cockpit.services.validation_issue import accepted_picks, issues_to_validate, validation_issue_body
+        from cockpit.services import validation_sections as shape
 
         milestone = backend.shared.milestone.last
         picks = backend.shared.picks
         if milestone is None or picks is None:
             missing = "the milestone (pane 1)" if milestone is None else "the cherry-picks (pane 2)"
             raise ActionRefused(f"{missing} has not loaded yet: the validation issue lists them")
-        body = validation_issue_body(
+        web = f"https://github.com/{backend.repository}"
+        tracker = rel.tracker_issue
+        body = shape.render(
             version=rel.version,
             branch=rel.branch,
-            milestone_title=milestone[0].title,
-            issues=issues_to_validate(_counted(backend, milestone[1])),
-            picks=accepted_picks(picks.rows, backend.repository),
+            milestone=(milestone[0].title, milestone[0].html_url or f"{web}/milestone/{milestone[0].number}"),
+            tracker=(tracker, f"{web}/issues/{tracker}") if tracker else None,
+            branch_url=f"{web}/tree/{rel.branch}",
+            items=shape.items_from(
+                _counted(backend, milestone[1]), picks.rows, repository=backend.repository, branch=rel.branch
+            ),
         )
         return IssueDraft(where, title, body)
 

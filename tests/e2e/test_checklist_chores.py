@@ -35,7 +35,10 @@ async def test_x_on_the_validation_issue_step_previews_opens_it_once_then_refuse
         sandbox.github.request_log.clear()
         await press_and_settle(app, pilot, "x")
         assert isinstance(app.screen, ConfirmScreen), notes(app)
-        assert f"POST /repos/{repo}/issues with the title" in app.screen.dry_run and "- [ ] #" in app.screen.dry_run
+        assert (
+            f"POST /repos/{repo}/issues with the title" in app.screen.dry_run
+            and "## Milestone Issues\n\n- [ ] " in app.screen.dry_run
+        )
         assert non_reads(sandbox) == [], "the preview only reads"
         await press_and_settle(app, pilot, "y")
         assert non_reads(sandbox) == [("POST", f"/repos/{repo}/issues")]

@@ -81,7 +81,7 @@ def test_the_validation_issue_is_opened_once_with_the_body_its_preview_showed(sa
     assert sent(gh, mark) == previewed(preview)
     assert writes(gh, mark) == [("POST", f"/repos/{sandbox.world.repository}/issues")]
     (issue,) = issues_titled(sandbox, TITLE)
-    assert issue.body in preview and "- [ ] #" in issue.body
+    assert issue.body in preview and "## Milestone Issues\n\n- [ ] " in issue.body
     again = actions.refusal("milestone.validation_issue", milestone)
     assert again and f"#{issue.number}" in again
 

@@ -43,7 +43,7 @@ async def test_the_milestone_chores_preview_then_act_once_then_refuse(sandbox):
         assert "already has its validation comment or is skipped" in notes(app)
 
         await press_and_settle(app, pilot, "N")
-        assert isinstance(app.screen, ConfirmScreen) and "- [ ] #" in app.screen.dry_run
+        assert isinstance(app.screen, ConfirmScreen) and "## Milestone Issues\n\n- [ ] " in app.screen.dry_run
         sandbox.github.request_log.clear()
         await press_and_settle(app, pilot, "y")
         assert non_reads(sandbox) == [("POST", f"/repos/{repo}/issues")]

@@ -15,7 +15,7 @@ from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRR
 from cockpit.domain.validation import VALIDATION_ISSUE_TITLE, VALIDATION_PHRASE, is_validation_comment
 from cockpit.errors import ConfigError
 from cockpit.services.merge_readiness import merge_plan
-from cockpit.services.validation_issue import issues_to_validate, validation_issue_body
+from cockpit.services.validation_sections import items_from, render
 from tests.unit.test_config import GOOD, write
 
 HOSTILE = [
@@ -31,31 +31,42 @@ def issue(number: int, title: str, *, reason: str = "completed") -> MilestoneIte
     return MilestoneItem(number, ItemKind.ISSUE, title, ItemState.CLOSED, "", state_reason=reason)
 
 
-def test_hostile_titles_make_one_inert_task_each_and_ping_nobody():
-    items = [issue(100 + k, t) for k, t in enumerate(HOSTILE)]
-    body = validation_issue_body(
+def body_of(items) -> str:
+    return render(
         version="2.5.0",
         branch="release/2.5",
-        milestone_title="2.5.0 @release-team",
-        issues=items,
-        picks=[(200, "[release/2.5] @alice's fix <b>")],
+        milestone=("2.5.0 @release-team", "https://github.com/acme/torchlet/milestone/7"),
+        tracker=None,
+        branch_url="https://github.com/acme/torchlet/tree/release/2.5",
+        items=items_from(items, [], repository="acme/torchlet", branch="release/2.5"),
     )
+
+
+def test_hostile_titles_make_one_inert_task_each_and_ping_nobody():
+    items = [issue(100 + k, t) for k, t in enumerate(HOSTILE)]
+    body = body_of(items)
     tasks = [line for line in body.splitlines() if line.startswith("- [")]
-    assert len(tasks) == len(HOSTILE) + 1 and all(line.startswith("- [ ] #") for line in tasks)
-    assert "`@everyone`" in body and "`@alice`" in body and "`@release-team`" in body
+    assert len(tasks) == len(HOSTILE) and all(line.startswith("- [ ] ") for line in tasks)
+    assert "`@everyone`" in body and "`@release-team`" in body
     assert "<img" not in body and "<b>" not in body and "](javascript" not in body
-    assert not any(line.startswith("#") and not line.startswith("## ") for line in body.splitlines())
+    assert not any(
+        line.startswith("#") and not line.startswith(("## ", "# Release 2.5.0")) for line in body.splitlines()
+    )
 
 
-def test_issues_closed_without_a_fix_and_pull_requests_are_not_validated():
+def test_issues_closed_without_a_fix_are_not_validated_and_a_fixing_pr_shares_its_issues_line():
     items = [
         issue(1, "fixed"),
         issue(2, "won't fix", reason="not_planned"),
         issue(3, "dup", reason="duplicate"),
-        MilestoneItem(4, ItemKind.PULL, "a PR", ItemState.MERGED, ""),
+        MilestoneItem(
+            4, ItemKind.PULL, "a PR", ItemState.MERGED, "https://github.com/acme/torchlet/pull/4", body="Fixes #1"
+        ),
         MilestoneItem(5, ItemKind.ISSUE, "open", ItemState.OPEN, ""),
     ]
-    assert [i.number for i in issues_to_validate(items)] == [1]
+    kept = {i.number: i for i in items_from(items, [], repository="acme/torchlet", branch="release/2.5")}
+    assert sorted(kept) == [1, 5]
+    assert kept[1].fix_url == "https://github.com/acme/torchlet/pull/4"
 
 
 def test_the_evidence_gates_and_the_actions_share_one_title_and_phrase(tmp_path):
