@@ -29,7 +29,9 @@ if TYPE_CHECKING:
         StorageGateReport,
     )
     from cockpit.domain.triage import TriageReport
+    from cockpit.domain.workflows import RunWatch
     from cockpit.ports import SessionState
+    from cockpit.services.dispatch_form import StartForm
 
 
 class ActionInfo(Protocol):
@@ -132,6 +134,18 @@ class Backend(Protocol):
         ...
 
     def go_no_go(self, gates: dict[str, Gate], checklist: ChecklistReport) -> GoNoGo: ...
+
+    def workflow_start_form(self, step_id: str) -> StartForm:
+        """The start form of the workflow that performs checklist step ``step_id`` (reads GitHub: a worker)."""
+        ...
+
+    def latest_workflow_run(self, step_id: str) -> tuple[str, int] | None:
+        """(repository, run id) of that workflow's latest run, or None (reads GitHub: a worker)."""
+        ...
+
+    def watch_run(self, repository: str, run_id: int) -> RunWatch:
+        """A run with its jobs, failed jobs' log tails and pending approvals (reads GitHub: a worker)."""
+        ...
 
     def rate_limit_text(self) -> str:
         """e.g. "GitHub 4,873/5,000 · 41 requests" (never blocks)."""

@@ -108,6 +108,7 @@ def build_backend(
         pypi=Lazy(pypi(st.pypi_url)) if st.pypi_url else None,
         step_runner=Lazy(step_runner),
         staging=Lazy(staging) if st.staging_prefix else None,
+        release_workflows=Lazy(lambda: github_actions(gh, read_only=read_only, token=token)),
         state=state,
         who=lambda: current_user(repo),
         clock=clock,

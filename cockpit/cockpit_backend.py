@@ -18,6 +18,7 @@ from cockpit.lazy import Lazy
 
 if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
     from cockpit.actions.registry import ActionRegistry
+    from cockpit.adapters.github_actions import GitHubActions
     from cockpit.config.repos import RepoConfig
     from cockpit.domain.checklist import ChecklistStep
     from cockpit.domain.evidence import EvidenceReport
@@ -33,9 +34,11 @@ if TYPE_CHECKING:  # imported by the loads and actions, after the first paint
         StorageGateReport,
     )
     from cockpit.domain.triage import TriageReport
+    from cockpit.domain.workflows import RunWatch
     from cockpit.loaders.repos import RepoPorts
     from cockpit.loaders.shared import Shared, SharedResults
     from cockpit.ports import GitHubPort, GitPort, PyPIPort, StagingPort, StepRunnerPort, WheelIndexPort
+    from cockpit.services.dispatch_form import StartForm
     from cockpit.state.store import StateStore
 
 
@@ -80,6 +83,7 @@ class CockpitBackend:
         pypi: Lazy[PyPIPort] | None,
         step_runner: Lazy[StepRunnerPort],
         staging: Lazy[StagingPort] | None = None,
+        release_workflows: Lazy[GitHubActions] | None = None,
         state: StateStore,
         who: str | Callable[[], str],
         clock: Callable[[], datetime] = utc_now,
@@ -94,6 +98,7 @@ class CockpitBackend:
         self._wheel_index = wheel_index
         self._pypi = pypi
         self._staging = staging
+        self._release_workflows = release_workflows
         self._step_runner = step_runner
         self._shared = Lazy(_shared_results)
         self._promotion: Lazy[Shared[dict[str, Gate]]] = Lazy(_shared_gates)
@@ -124,6 +129,41 @@ class CockpitBackend:
     @property
     def staging(self) -> StagingPort | None:
         return self._staging.get() if self._staging is not None else None
+
+    @property
+    def release_workflows(self) -> GitHubActions:
+        """GitHub Actions as release day drives it: start, watch, re-run, cancel, approve (actions.dispatching)."""
+        if self._release_workflows is None:
+            from cockpit.errors import ActionRefused
+
+            raise ActionRefused("this session has no GitHub Actions client: release workflows cannot be started here")
+        return self._release_workflows.get()
+
+    def workflow_start_form(self, step_id: str) -> StartForm:
+        """The start form of the release workflow that performs checklist step ``step_id`` (reads GitHub)."""
+        from cockpit.actions.release_workflows import start_form
+
+        return start_form(self, self._workflow_step(step_id))
+
+    def latest_workflow_run(self, step_id: str) -> tuple[str, int] | None:
+        """(repository, run id) of the latest run of step ``step_id``'s workflow, or None (reads GitHub)."""
+        from cockpit.actions.release_workflows import latest_run
+
+        return latest_run(self, self._workflow_step(step_id))
+
+    def watch_run(self, repository: str, run_id: int) -> RunWatch:
+        """Run ``run_id`` of ``repository`` as a watch shows it (reads GitHub)."""
+        from cockpit.actions.dispatching import watch
+
+        return watch(self.release_workflows, repository, run_id)
+
+    def _workflow_step(self, step_id: str) -> ChecklistStep:
+        step = next((s for s in self.checklist_steps() if s.id == step_id), None)
+        if step is None or step.workflow is None:
+            from cockpit.errors import ActionRefused
+
+            raise ActionRefused(f"no checklist step '{step_id}' is performed by a release workflow")
+        return step
 
     @property
     def step_runner(self) -> StepRunnerPort:

@@ -12,7 +12,7 @@ composition root) is the only place that builds them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
     from cockpit.domain.merging import CommitStatus, Review
     from cockpit.domain.staging import StagingListing
+    from cockpit.domain.workflows import Dispatched, PendingDeployment, RunJob, WorkflowFile
+    from cockpit.domain.workflows import WorkflowRun as ActionsRun
     from cockpit.loaders.shared import SharedResults
     from cockpit.state.read_only import ReadOnlyReason
 
@@ -114,7 +116,9 @@ class GitHubPort(Protocol):
 
     def rerun_failed_jobs(self, repo: str, run_id: int) -> None: ...
 
-    def create_issue(self, repo: str, title: str, body: str) -> MilestoneItem: ...
+    def create_issue(self, repo: str, title: str, body: str, *, labels: tuple[str, ...] = ()) -> MilestoneItem: ...
+
+    def edit_issue_body(self, repo: str, number: int, body: str) -> MilestoneItem: ...
 
     def pull_reviews(self, repo: str, number: int) -> list[Review]: ...
 
@@ -265,6 +269,63 @@ class SessionState(Protocol):
         """The dispatch journal: the workflow runs the cockpit started, with their inputs."""
         ...
 
+    def journal_dispatch(self, workflow: str, inputs: dict[str, str], *, dry_run: bool, ref: str, by: str) -> str:
+        """Write a dispatch about to be sent (before it is sent); its key."""
+        ...
+
+    def complete_dispatch(self, key: str, run_id: int) -> None: ...
+
+    def give_up_dispatch(self, key: str, why: str) -> None: ...
+
+
+class ReleaseWorkflowsPort(Protocol):
+    """GitHub Actions as release day drives it (``cockpit.adapters.github_actions.GitHubActions``)."""
+
+    def workflow_file(self, repo: str, path: str, ref: str) -> WorkflowFile: ...
+
+    def dispatch(
+        self,
+        repo: str,
+        workflow: str,
+        ref: str,
+        inputs: Mapping[str, str],
+        *,
+        actor: str = "",
+        since: float | None = None,
+    ) -> Dispatched: ...
+
+    def find_dispatched_run(
+        self, repo: str, workflow: str, ref: str, *, actor: str = "", since: float, skew: float = 30.0
+    ) -> Dispatched: ...
+
+    def runs(
+        self,
+        repo: str,
+        *,
+        workflow: str | None = None,
+        event: str | None = None,
+        branch: str | None = None,
+        status: str | None = None,
+        created: str | None = None,
+        limit: int = 100,
+    ) -> tuple[ActionsRun, ...]: ...
+
+    def run(self, repo: str, run_id: int) -> ActionsRun: ...
+
+    def jobs(self, repo: str, run_id: int, *, latest: bool = True) -> tuple[RunJob, ...]: ...
+
+    def job_log_tail(self, repo: str, job_id: int, *, lines: int = 40) -> tuple[str, ...]: ...
+
+    def rerun_failed_jobs(self, repo: str, run_id: int) -> None: ...
+
+    def cancel(self, repo: str, run_id: int) -> None: ...
+
+    def pending_deployments(self, repo: str, run_id: int) -> tuple[PendingDeployment, ...]: ...
+
+    def review_deployments(
+        self, repo: str, run_id: int, environment_ids: tuple[int, ...], *, approve: bool, comment: str
+    ) -> tuple[str, ...]: ...
+
 
 class Ports(Protocol):
     """What a loader or an action is given (``cockpit.cockpit_backend.CockpitBackend`` is the real one).
@@ -314,6 +375,11 @@ class Ports(Protocol):
 
     @property
     def step_runner(self) -> StepRunnerPort: ...
+
+    @property
+    def release_workflows(self) -> ReleaseWorkflowsPort:
+        """Raises ``ActionRefused`` when the session has none."""
+        ...
 
     @property
     def state(self) -> SessionState: ...

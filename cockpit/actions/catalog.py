@@ -9,7 +9,20 @@ from __future__ import annotations
 import webbrowser
 from typing import TYPE_CHECKING, Any
 
-from cockpit.actions import branch, checklist, ci, milestone, picks, publish, rc_tag, release_merge, triage, validation
+from cockpit.actions import (
+    branch,
+    checklist,
+    ci,
+    milestone,
+    picks,
+    publish,
+    rc_tag,
+    release_merge,
+    release_workflows,
+    tracking_issue,
+    triage,
+    validation,
+)
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.errors import ActionRefused
 
@@ -43,5 +56,18 @@ def register_actions(reg: ActionRegistry, backend: Ports) -> None:
             )
         )
 
-    for module in (milestone, validation, picks, release_merge, ci, branch, checklist, rc_tag, triage, publish):
+    for module in (
+        milestone,
+        validation,
+        picks,
+        release_merge,
+        ci,
+        branch,
+        checklist,
+        rc_tag,
+        triage,
+        publish,
+        release_workflows,
+        tracking_issue,
+    ):
         module.register(reg, backend)

@@ -65,10 +65,19 @@ class GitHubWrites(GitHubRest):
             f"re-run the failed jobs of run {run_id} in {repo}",
         )
 
-    def create_issue(self, repo: str, title: str, body: str) -> MilestoneItem:
-        """Open an issue; GitHub answers with it (its number and URL)."""
+    def create_issue(self, repo: str, title: str, body: str, *, labels: tuple[str, ...] = ()) -> MilestoneItem:
+        """Open an issue (with ``labels``, when given); GitHub answers with it (its number and URL)."""
         what = f"open the issue {title!r} in {repo}"
-        data, _ = self._t.request("POST", f"{repo_path(repo)}/issues", what, body={"title": title, "body": body})
+        sent: dict[str, object] = {"title": title, "body": body}
+        if labels:
+            sent["labels"] = list(labels)
+        data, _ = self._t.request("POST", f"{repo_path(repo)}/issues", what, body=sent)
+        return self._parsed(lambda: parse.item_from(data, repo), what)
+
+    def edit_issue_body(self, repo: str, number: int, body: str) -> MilestoneItem:
+        """Replace the body of issue #number; GitHub answers with the issue."""
+        what = f"edit the body of #{number} in {repo}"
+        data, _ = self._t.request("PATCH", f"{repo_path(repo)}/issues/{int(number)}", what, body={"body": body})
         return self._parsed(lambda: parse.item_from(data, repo), what)
 
     def merge_pull(self, repo: str, number: int, *, sha: str, method: str) -> str:

@@ -296,7 +296,28 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
         "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
     )
 
-    command("workflows", "cockpit.cli.workflows:run", "the release's workflows and their latest runs, as JSON")
+    flows = command(
+        "workflows",
+        "cockpit.cli.workflows:run",
+        "the release's workflows and their latest runs, as JSON; or start, watch, re-run, cancel, approve one",
+        ("config", "read-only", "take-over", "debug"),
+    )
+    flows.add_argument(
+        "workflow_command",
+        nargs="?",
+        choices=["list", "start", "watch", "rerun", "cancel", "approve", "reject"],
+        default="list",
+        help="list (default): the workflows and their latest runs; start STEP: a checklist step's workflow "
+        "(a dry run unless --real); watch/rerun/cancel/approve/reject RUN_ID",
+    )
+    flows.add_argument("target", nargs="?", help="the checklist step (start) or the run id (the others)")
+    flows.add_argument("--real", action="store_true", help="start: the real run (after a dry run that succeeded)")
+    flows.add_argument("--confirm", metavar="VERSION", help="the release's version, typed: for --real and approve")
+    flows.add_argument("--package", help="start: which of the step's packages (default: the first)")
+    flows.add_argument("--input", action="append", metavar="NAME=VALUE", help="start: set one input (repeatable)")
+    flows.add_argument("--wait", action="store_true", help="start, watch: wait for the run to end, a line per change")
+    flows.add_argument("--interval", type=float, default=10.0, help="seconds between looks while waiting (10)")
+    flows.add_argument("--comment", help="approve, reject: the reviewer's comment (required)")
     auth = command(
         "auth",
         "cockpit.cli.auth:run_auth",

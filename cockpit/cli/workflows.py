@@ -35,6 +35,10 @@ def run(args: argparse.Namespace) -> int:
     from cockpit.bootstrap import github_actions
     from cockpit.cli.commands import load
 
+    if getattr(args, "workflow_command", "list") != "list":
+        from cockpit.cli.workflow_runs import run as act
+
+        return act(args)
     config = load(args)
     client = github_actions(config.github, read_only=True)
     try:

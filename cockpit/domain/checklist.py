@@ -76,6 +76,7 @@ class Dispatch:
     by: str
     run_id: int = 0
     problem: str = ""  # what was wrong with this entry of the state file (then it is not counted)
+    no_run: str = ""  # why this dispatch is known to have made no run (looked for long enough): not awaited
 
     def input(self, name: str) -> str | None:
         return next((v for k, v in self.inputs if k == name), None)

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+FINISHED = "completed"
+"""A run's status once it ended (its conclusion then says how)."""
+
 INPUT_TYPES = ("string", "choice", "boolean", "number", "environment")
 """The input types GitHub documents for ``workflow_dispatch``; ``string`` when a file names none."""
 
@@ -167,3 +170,39 @@ class Dispatched:
     def known(self) -> bool:
         """The run this dispatch made is known for certain."""
         return self.run_id is not None
+
+
+@dataclass(frozen=True)
+class RunWatch:
+    """A run as ``gh run watch`` shows it: the run, its jobs and steps, the tail of each failed job's
+    log, and the approvals it waits for."""
+
+    repository: str
+    run: WorkflowRun
+    jobs: tuple[RunJob, ...]
+    logs: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (job id, tail) for each failed job
+    pending: tuple[PendingDeployment, ...] = ()
+    problems: tuple[str, ...] = ()  # what could not be read (a log, the approvals), said, not hidden
+
+    @property
+    def finished(self) -> bool:
+        return self.run.status == FINISHED
+
+    def log_of(self, job_id: int) -> tuple[str, ...]:
+        return dict(self.logs).get(job_id, ())
+
+
+@dataclass(frozen=True)
+class RunTarget:
+    """A run of a release workflow to act on; ``environments``: the pending deployments' (id, name);
+    ``comment``: the reviewer's comment for an approval or a rejection."""
+
+    repository: str
+    run_id: int
+    title: str = ""
+    environments: tuple[tuple[int, str], ...] = ()
+    comment: str = ""
+
+    @property
+    def html_url(self) -> str:
+        return f"https://github.com/{self.repository}/actions/runs/{self.run_id}"

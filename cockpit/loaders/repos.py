@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         GitPort,
         Ports,
         PyPIPort,
+        ReleaseWorkflowsPort,
         SessionState,
         StagingPort,
         StepRunnerPort,
@@ -102,6 +103,10 @@ class RepoPorts:
     @property
     def step_runner(self) -> StepRunnerPort:
         return self.base.step_runner
+
+    @property
+    def release_workflows(self) -> ReleaseWorkflowsPort:
+        return self.base.release_workflows
 
     @property
     def state(self) -> SessionState:

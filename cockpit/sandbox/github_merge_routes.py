@@ -49,10 +49,14 @@ class MergeHandlers:
         text = body.get("body")
         if text is not None and not isinstance(text, str):
             return self.validation_failed("Issue", "body", value=text)
+        labels = body.get("labels", [])
+        if not isinstance(labels, list) or not all(isinstance(label, str) for label in labels):
+            return self.validation_failed("Issue", "labels", value=labels)
         number = max([*state.items, *state.moved, *state.deleted, 0]) + 1
         stamp = now_iso()
         author = request.header("x-sandbox-user", "release-manager")
         issue = SbIssue(number, title, author, "open", text or "", created_at=stamp, updated_at=stamp)
+        issue.labels = list(labels)
         state.repo.issues.append(issue)
         state.items[number] = issue
         data = self._issue(state, issue)

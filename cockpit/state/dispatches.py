@@ -13,6 +13,7 @@ completes the entry with the run's id once GitHub names the run; a run whose id 
     dispatched_at = "2026-08-21T15:00:00Z"
     by = "alice"
     run_id = 123456          # 0 until GitHub names the run
+    no_run = ""              # or why it made none (no run appeared in the time GitHub takes): not awaited
 
 An entry a person or a tool damaged is not counted: it carries a ``problem`` naming the key and what was
 expected, and the step it would have decided stays as if the run were unknown (never green on a guess).
@@ -77,6 +78,10 @@ def read_dispatch(key: str, entry: Any, *, where: str) -> Dispatch:
     if not isinstance(run_id, int) or isinstance(run_id, bool) or run_id < 0:
         problem = problem or f"{where}, key 'run_id': expected a run id (0 until known), got {_shown(run_id)}"
         run_id = 0
+    no_run = entry.get("no_run", "")
+    if not isinstance(no_run, str):
+        problem = problem or f"{where}, key 'no_run': expected a text, got {_shown(no_run)}"
+        no_run = ""
     return Dispatch(
         key=inert(key),
         workflow=inert(text["workflow"]) if isinstance(text["workflow"], str) else "",
@@ -87,6 +92,7 @@ def read_dispatch(key: str, entry: Any, *, where: str) -> Dispatch:
         by=inert(text["by"]) if isinstance(text["by"], str) else "",
         run_id=run_id,
         problem=problem,
+        no_run=inert(no_run)[:200],
     )
 
 

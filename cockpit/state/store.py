@@ -237,6 +237,15 @@ class StateStore(StateFile):
         self._save()
 
     @guarded
+    def give_up_dispatch(self, key: str, why: str) -> None:
+        """Record that a journalled dispatch made no run (none appeared in the time GitHub takes), and save."""
+        entry = self._mutable_table("dispatches").get(key)
+        if not isinstance(entry, dict):
+            raise StateError(f"{self.path}: no dispatch {key!r} in the journal")
+        entry["no_run"] = why
+        self._save()
+
+    @guarded
     def acknowledge(self, key: str) -> None:
         """Acknowledge a warning; remembers when."""
         self._mutable_table("acknowledged")[key] = iso(self._clock())

@@ -29,7 +29,7 @@ from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import ItemKind, ItemState, Milestone, MilestoneItem
 from cockpit.domain.release import Release
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
-from cockpit.errors import CockpitError
+from cockpit.errors import ActionRefused, CockpitError
 from cockpit.gates import gate_title
 from cockpit.services.checklist import standing_override
 from cockpit.services.overview import BLOCKING  # the gates that hold GO, as the registry declares them
@@ -103,6 +103,15 @@ class FakeState:
 
     def dispatches(self) -> list[Dispatch]:
         return []
+
+    def journal_dispatch(self, workflow: str, inputs: dict[str, str], *, dry_run: bool, ref: str, by: str) -> str:
+        raise AssertionError("the UI tests' fake starts no workflow")
+
+    def complete_dispatch(self, key: str, run_id: int) -> None:
+        raise AssertionError("the UI tests' fake starts no workflow")
+
+    def give_up_dispatch(self, key: str, why: str) -> None:
+        raise AssertionError("the UI tests' fake starts no workflow")
 
     def set_triage_answer(self, key: str, question: str, value: bool | None) -> None:
         entry = self.triage.setdefault(key, {})
@@ -341,6 +350,15 @@ class FakeBackend:
 
     def rate_limit_text(self) -> str:
         return "GitHub 4,873/5,000 · 41 requests"
+
+    def workflow_start_form(self, step_id: str):
+        raise ActionRefused(f"the UI tests' fake has no release workflows ({step_id})")
+
+    def latest_workflow_run(self, step_id: str):
+        return None
+
+    def watch_run(self, repository: str, run_id: int):
+        raise ActionRefused(f"the UI tests' fake has no run {run_id} of {repository}")
 
 
 def failing(name: str, message: str) -> dict[str, Exception]:

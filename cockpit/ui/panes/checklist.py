@@ -96,6 +96,20 @@ class ChecklistPane(TablePane):
             tooltip="Run the step's command: the dry run first, then the command, output in the log",
         ),
         Binding(
+            "I",
+            "tracking_issue",
+            "Tracking issue",
+            id="checklist.tracking_issue",
+            tooltip="Open the [v.X.Y.Z] Release Day Checklist issue, or tick the boxes of the steps done (preview)",
+        ),
+        Binding(
+            "W",
+            "watch_run",
+            "Watch run",
+            id="checklist.watch",
+            tooltip="Watch the latest run of the selected step's workflow: jobs, log tail, re-run, approve",
+        ),
+        Binding(
             "w",
             "walkthrough",
             "Walkthrough",
@@ -109,6 +123,7 @@ class ChecklistPane(TablePane):
         super().__init__(backend, **kwargs)
         self.gates: dict[str, Gate] = {}
         self.walkthrough: Any = None  # the open WalkthroughScreen, refreshed on each reload
+        self.done_seen: set[str] = set()  # the steps done at the last report: the tracking issue follows new ones
 
     def compose_body(self) -> ComposeResult:
         yield Static("", classes="pane-filter team-problems -amber")
@@ -154,6 +169,9 @@ class ChecklistPane(TablePane):
         self.post_message(VerdictReady(verdict))
         if self.walkthrough is not None:
             self.walkthrough.show_report(checklist)
+        from cockpit.ui.tracking_flow import follow
+
+        follow(self, checklist, self.done_seen)
 
     def _show_team_problems(self, problems: tuple[str, ...]) -> None:
         """One line over the table when the team's status comment, as last read, had entries set aside."""
@@ -217,6 +235,22 @@ class ChecklistPane(TablePane):
         if view is not None:
             self.run_step(view)
 
+    def action_tracking_issue(self) -> None:
+        from cockpit.ui.tracking_flow import tracking_key
+
+        tracking_key(self)
+
+    def action_watch_run(self) -> None:
+        view = self.selected_step()
+        if view is None:
+            return
+        if view.step.workflow is None:
+            self.notify(f"'{view.step.title}' is not performed by a workflow: nothing to watch", markup=False)
+            return
+        from cockpit.ui.workflow_flow import watch_step
+
+        watch_step(self, view.step)
+
     def run_step(self, view: StepView, *, log: StepLog | None = None) -> None:
         """The built-in action, or the dry run then (once it succeeded) the command; output in ``log``
         (the pane's own by default)."""
@@ -248,6 +282,11 @@ class ChecklistPane(TablePane):
             log.add_class("-used")
             log.write_line(f"== {what}: {step.title}")
             perform(self, "milestone", action_id, step, on_done=after(what), preview_in_worker=True)
+            return
+        if step.workflow is not None:  # release day's workflow: its form, a dry run first, then the watch
+            from cockpit.ui.workflow_flow import start_workflow
+
+            start_workflow(self, step, after("start"))
             return
         if not step.command:
             self.notify(f"'{step.title}' has no command to run; do it by hand and tick it with space.", markup=False)

@@ -1,0 +1,106 @@
+"""`x` on a checklist step a release workflow performs opens its start form (the workflow file's own inputs),
+starts the dry run through a confirmation and watches it; `W` watches a failed dry run with its log tail and
+re-runs it with `r`; the real run stays disabled until a dry run with the same inputs succeeded."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Button, Select
+
+from cockpit.bootstrap import build_backend
+from cockpit.sandbox.demo import seed_dispatches
+from cockpit.ui.app import CockpitApp
+from cockpit.ui.confirm import ConfirmScreen
+from cockpit.ui.workflow_screens import RunWatchScreen, StartWorkflowScreen
+from tests.e2e.test_checklist_chores import select_step
+from tests.e2e.test_picks_and_milestone import SIZE, notes
+from tests.e2e.test_release_chores_keys import press_and_settle
+from tests.pilot import settle
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+
+async def wait_for(pilot, condition, *, seconds: float = 30.0) -> None:
+    """Bounds a hang, never a speed."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("not within the bound")
+
+
+def dispatches(sandbox) -> list[dict]:
+    return [e for e in sandbox.github.log() if e["method"] == "POST" and e["path"].endswith("/dispatches")]
+
+
+def body(app) -> str:
+    return str(app.screen.query_one("#watch-body").render())
+
+
+async def test_x_opens_the_form_starts_the_dry_run_once_confirmed_and_watches_it(sandbox):
+    app = CockpitApp(build_backend(sandbox.config))
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await press_and_settle(app, pilot, "5")
+        select_step(app, "stage_pypi_run")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
+        form = app.screen
+        package = form.query_one("#in-package", Select)
+        assert package.value == sandbox.config.evidence.release_workflows.packages[0]
+        assert form.query_one("#start-real", Button).disabled, "no dry run with these inputs yet"
+        assert "Real run not yet: no dry run" in " ".join(str(label.render()) for label in form.query("Label"))
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "start a dry run of acme/test-infra release-stage-pypi.yml on main" in app.screen.dry_run
+        assert dispatches(sandbox) == [], "nothing is sent before the confirmation"
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen), seconds=30)
+        assert len(dispatches(sandbox)) == 1
+        await wait_for(pilot, lambda: "success" in body(app))
+        assert "started the dry run of release-stage-pypi.yml: run" in notes(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, RunWatchScreen))
+
+        select_step(app, "stage_pypi_run")  # the dry run succeeded: the real run is offered now
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
+        assert not app.screen.query_one("#start-real", Button).disabled
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, StartWorkflowScreen))
+        assert len(dispatches(sandbox)) == 1
+
+
+async def test_W_shows_the_failed_dry_run_with_its_log_tail_and_r_re_runs_it(sandbox, sandbox_world):
+    seed_dispatches(sandbox.config, sandbox_world)
+    truth = sandbox_world.truth["release_day"]
+    app = CockpitApp(build_backend(sandbox.config))
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await press_and_settle(app, pilot, "5")
+        select_step(app, "promote_pypi_run")
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen))
+        await wait_for(pilot, lambda: truth["log_line"] in body(app))
+        assert f"run {truth['dry_run_failed']}" in body(app) and "failure" in body(app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert f"/actions/runs/{truth['dry_run_failed']}/rerun-failed-jobs" in app.screen.dry_run
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen))
+        await wait_for(pilot, lambda: "· success ·" in body(app))
+
+
+async def test_a_viewer_is_told_at_once_that_nothing_is_started(sandbox):
+    app = CockpitApp(build_backend(sandbox.config, read_only=True))
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await press_and_settle(app, pilot, "5")
+        select_step(app, "stage_pypi_run")
+        await press_and_settle(app, pilot, "x")
+        assert not isinstance(app.screen, StartWorkflowScreen)
+        assert "read-only session" in notes(app)
+        assert dispatches(sandbox) == []
