@@ -18,6 +18,7 @@ from cockpit.actions import (
     publish,
     rc_tag,
     release_merge,
+    release_tracker,
     release_workflows,
     tracking_issue,
     triage,
@@ -69,5 +70,6 @@ def register_actions(reg: ActionRegistry, backend: Ports) -> None:
         publish,
         release_workflows,
         tracking_issue,
+        release_tracker,
     ):
         module.register(reg, backend)

@@ -108,7 +108,11 @@ def start_form(
 def _with_real_refusal(client: GitHubActions, store: StateStore, form: StartForm, values: dict[str, str]) -> StartForm:
     from dataclasses import replace
 
-    return replace(form, real_refused=real_refusal(client, store, form.spec, values))
+    real = {**values, form.spec.real_run[0]: form.spec.real_run[1]} if form.spec.real_run else values
+    why = real_refusal(client, store, form.spec, values) or _already_started(
+        client, store, form.spec, real, dry_run=False
+    )
+    return replace(form, real_refused=why)
 
 
 def real_refusal(client: GitHubActions, store: StateStore, spec: StepWorkflow, values: dict[str, str]) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.checklist import StepRun
+from cockpit.domain.release import RC_NUMBER
 from cockpit.errors import GitError
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 def next_rc_tag(version: str, tags: Iterable[str]) -> str:
     """``v2.5.0-rc3`` when ``v2.5.0-rc1`` and ``v2.5.0-rc2`` exist; ``v2.5.0-rc1`` when none does."""
-    pattern = re.compile(rf"^v{re.escape(version)}-rc(\d+)$")
+    pattern = re.compile(rf"^v{re.escape(version)}-rc{RC_NUMBER}$")
     numbers = [int(m.group(1)) for m in map(pattern.match, tags) if m]
     return f"v{version}-rc{max(numbers, default=0) + 1}"
 

@@ -154,7 +154,8 @@ class ActionRegistry:
         except CockpitError as exc:  # the write failed: neither the action's record nor its audit entry is kept
             if result is None:
                 return ActionResult(False, f"{action.title} failed and could not be recorded in the state file: {exc}")
-            return ActionResult(result.ok, f"{result.message} (not recorded in the state file: {exc})")
+            # what the action did outside stays done; the command must still fail: a write it attempted failed
+            return ActionResult(False, f"{result.message}; but the state file was not written: {exc}")
         return result
 
     def _run(
@@ -195,7 +196,7 @@ class ActionRegistry:
         try:
             self.state.audit(entry)
         except CockpitError as exc:
-            message = f"{message} (not recorded in the audit log: {exc})"
+            return ActionResult(False, f"{message}; but the audit log was not written: {exc}")
         return ActionResult(ok, message)
 
 

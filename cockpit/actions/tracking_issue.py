@@ -110,6 +110,8 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             lines.append(f"PATCH /repos/{where}/issues/{n}: tick {len(ticks)} box(es), other lines kept as they are:")
             lines += [f"  [x] {titles[s]}{' — ' + link if link else ''}" for s, link in ticks.items()]
         lines += [f"record as signed ({HAND}): {titles[s]}" for s in by_hand]
+        if not ticks and not by_hand:
+            lines.append(f"nothing to tick or record: #{n} is in step with the checklist")
         return "\n".join(lines)
 
     def sync(_target: Any) -> str:

@@ -86,7 +86,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _sandbox_config(world, servers) -> Path:
     """Write the sandbox's config; an all-green world also gets its go sign-offs (first time only)."""
-    from cockpit.sandbox.demo import seed_dispatches, seed_rc_sizes, sign_go_steps, write_config
+    from cockpit.sandbox.demo import seed_dispatches, seed_rc_sizes, seed_tracking_issue, sign_go_steps, write_config
 
     path = write_config(
         world,
@@ -99,6 +99,7 @@ def _sandbox_config(world, servers) -> Path:
         _say("all-green sandbox: the checklist's manual steps before the go decision are signed in advance")
     seed_rc_sizes(load_config(path), world)
     seed_dispatches(load_config(path), world)
+    seed_tracking_issue(load_config(path), world)
     return path
 
 

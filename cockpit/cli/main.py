@@ -318,6 +318,22 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     flows.add_argument("--wait", action="store_true", help="start, watch: wait for the run to end, a line per change")
     flows.add_argument("--interval", type=float, default=10.0, help="seconds between looks while waiting (10)")
     flows.add_argument("--comment", help="approve, reject: the reviewer's comment (required)")
+    tracker = command(
+        "tracker-issue",
+        "cockpit.cli.tracker_issue:run",
+        "open the release tracker issue at branch cut, from the key dates of the release announcement",
+        ("config", "read-only", "take-over", "debug"),
+    )
+    for flag, what in (
+        ("--m3", "M3, the release branch cut"),
+        ("--m4", "M4, the branch final (the phase 1 / phase 2 cut-off)"),
+        ("--m4-1", "M4.1, tutorial drafts due"),
+        ("--m5", "M5, external-facing content final"),
+        ("--m6", "M6, release day"),
+    ):
+        tracker.add_argument(flag, metavar="DATE", help=f"{what}, as the announcement writes it ('week of 8/6/26')")
+    tracker.add_argument("--managers", help="the release managers to name, such as '@alice, @bob'")
+    tracker.add_argument("--dry-run", action="store_true", help="print what would be sent; send nothing")
     auth = command(
         "auth",
         "cockpit.cli.auth:run_auth",

@@ -42,7 +42,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         publication = StatusPublication(picture_to_publish(backend))
         if args.dry_run:
-            print(backend.actions.dry_run(ACTION_ID, StatusPublication(publication.picture, read_tracker=True)))
+            text = backend.actions.dry_run(ACTION_ID, StatusPublication(publication.picture, read_tracker=True))
+            if text.startswith("(cannot describe"):  # the tracker could not be read: nothing was shown
+                print(f"cockpit: {text.strip('()')}", file=sys.stderr)
+                return 1
+            print(text)
             return 0
         result = backend.actions.run(ACTION_ID, publication, confirmed=True)
     finally:

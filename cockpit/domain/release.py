@@ -5,6 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+RC_NUMBER = r"([0-9]{1,4})"
+r"""An RC number in a tag: ASCII digits only, at most four (a tag "v2.5.0-rc٩" or with twenty digits is not an
+RC of ours: ``\d`` would take any Unicode digit, and a twenty-digit RC would make the next tag longer still)."""
+VERSION_PART = r"[0-9]{1,4}"
+"""One part of a version X.Y.Z: ASCII digits, at most four."""
+
 _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.promotion import RCTagRuns
+from cockpit.domain.release import RC_NUMBER, VERSION_PART
 from cockpit.errors import CockpitError, ProjectNotFound
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 PUSH_RUNS = 100  # a domain library's newest push runs searched for its newest RC tag
-_RC_TAG = re.compile(r"^v(\d+)\.(\d+)\.(\d+)-rc(\d+)$")
+_RC_TAG = re.compile(rf"^v({VERSION_PART})\.({VERSION_PART})\.({VERSION_PART})-rc{RC_NUMBER}$")
 
 
 def promotion_gates(backend: Ports) -> dict[str, Gate]:

@@ -307,6 +307,26 @@ def seed_dispatches(config: Config, world: World) -> int:
         store.close()
 
 
+def seed_tracking_issue(config: Config, world: World) -> bool:
+    """Record the world's tracking issue in the session state (as if the checklist had opened it), unless one
+    is recorded already. Whether it was written."""
+    from cockpit.actions.tracking_issue import ledger_key
+    from cockpit.state.store import StateStore
+
+    planted = world.truth.get("release_day", {}).get("tracking_issue")
+    if not planted:
+        return False
+    store = StateStore(config.resolved_state_path)
+    try:
+        key = ledger_key(config.release.repository, config.release.version)
+        if store.read_only or store.ledger_get(key) is not None:
+            return False
+        store.ledger_put(key, int(planted["number"]))
+        return True
+    finally:
+        store.close()
+
+
 class SandboxServers:
     """The GitHub and wheel-index emulators for one world, on ephemeral 127.0.0.1 ports."""
 

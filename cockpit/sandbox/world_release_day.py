@@ -306,6 +306,34 @@ def add_release_day(world: World) -> None:
     # the steps these workflows perform are judged from their runs and the journal (the demo seeds it)
     world.evidence_config["release_workflows"] = {"repository": TEST_INFRA, "ref": REF, "packages": [packages[0]]}
     world.truth["release_day"] = {**truth, "versions": planted, "versions_path": VERSIONS_PATH}
+    world.truth["release_day"]["tracking_issue"] = _tracking_issue(world)
+
+
+HAND_TICKED = "release_notes"
+"""The step whose box a release manager ticked by hand in the demo's tracking issue (the cockpit records it)."""
+
+
+def _tracking_issue(world: World) -> dict[str, object]:
+    """The release team's ``[v.X.Y.Z] Release Day Checklist`` issue, opened from the checklist two days ago,
+    with one box ticked by hand on GitHub since (``HAND_TICKED``)."""
+    from cockpit.domain.reports import StepView
+    from cockpit.sandbox.model import SbIssue
+    from cockpit.services.checklist import load_template
+    from cockpit.services.tracking_issue import LABEL, render, title
+
+    core = world.repos[world.repository]
+    number = max([i.number for i in core.issues] + [p.number for p in core.pulls]) + 1
+    steps = [StepView(step) for step in load_template()]
+    body = render(world.version, steps, {}).replace(
+        f"- [ ] PyTorch release notes published — *manual* <!-- cockpit:{HAND_TICKED} -->",
+        f"- [x] PyTorch release notes published — *manual* <!-- cockpit:{HAND_TICKED} -->",
+    )
+    when = iso(T_END - 2 * DAY)
+    core.issues.append(
+        SbIssue(number, title(world.version), RELEASE_MANAGERS[0].login, body=body, labels=[LABEL], created_at=when,
+                updated_at=iso(T_END - DAY))
+    )  # fmt: skip
+    return {"number": number, "ticked_by_hand": HAND_TICKED}
 
 
 def _waiting_for(environment: str) -> list[dict[str, object]]:

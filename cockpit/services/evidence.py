@@ -15,6 +15,7 @@ from cockpit.domain.ci import CheckRun, WorkflowRun
 from cockpit.domain.evidence import EVIDENCE_GATES, RepoFile
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import IssueComment, ItemKind, ItemState, MilestoneItem
+from cockpit.domain.release import RC_NUMBER
 from cockpit.domain.validation import is_validation_comment
 from cockpit.services.title_forms import described, matches_form
 
@@ -41,7 +42,9 @@ def title_matches(title: str, pattern: str) -> bool:
 
 def final_rc(tags: Mapping[str, str], version: str) -> str | None:
     """The newest ``v{version}-rcN`` tag, or None before the first RC."""
-    numbers = {int(m.group(1)): tag for tag in tags if (m := re.fullmatch(rf"v{re.escape(version)}-rc(\d+)", tag))}
+    numbers = {
+        int(m.group(1)): tag for tag in tags if (m := re.fullmatch(rf"v{re.escape(version)}-rc{RC_NUMBER}", tag))
+    }
     return numbers[max(numbers)] if numbers else None
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cockpit.domain.github import ItemKind, Milestone, MilestoneItem
+from cockpit.domain.release import RC_NUMBER, VERSION_PART
 from cockpit.profile import load_profile
 from cockpit.services.title_forms import matches_form
 from cockpit.services.workflow_names import NameWarning, check_names
@@ -135,7 +136,11 @@ def repository_of(url: str) -> str | None:
 def version_in_flight(tags: Iterable[str]) -> str | None:
     """The newest release ``X.Y.Z`` with an RC tag ``vX.Y.Z-rcN`` and no final tag ``vX.Y.Z`` yet, or None."""
     names = set(tags)
-    candidates = {m.group(1) for t in names if (m := re.match(r"^v(\d+\.\d+\.\d+)-rc\d+$", t))}
+    candidates = {
+        m.group(1)
+        for t in names
+        if (m := re.match(rf"^v({VERSION_PART}\.{VERSION_PART}\.{VERSION_PART})-rc{RC_NUMBER}$", t))
+    }
     open_ = [v for v in candidates if f"v{v}" not in names]
     return max(open_, key=lambda v: tuple(int(p) for p in v.split("."))) if open_ else None
 
@@ -188,7 +193,7 @@ def choose_main(remote_head: str | None, existing: Iterable[str]) -> tuple[str |
 
 def rc_tags(version: str, tags: Iterable[str]) -> list[str]:
     """The release candidate tags ``vX.Y.Z-rcN`` of ``version``, in candidate order (rc2 before rc10)."""
-    pattern = re.compile(rf"^v{re.escape(version)}-rc(\d+)$")
+    pattern = re.compile(rf"^v{re.escape(version)}-rc{RC_NUMBER}$")
     found = [(int(m.group(1)), t) for t in tags if (m := pattern.match(t))]
     return [t for _, t in sorted(found)]
 

@@ -121,12 +121,37 @@ class StateFile:
                     )
                 )
                 return self._read(keep_aside=False)
+            kept_as_is = self._write_protected()
+            if kept_as_is is not None:
+                self.reasons.append(kept_as_is)
+                return self._read(keep_aside=False)
             held = self._lock.acquire(take_over=self.take_over)
             if held:
                 self.reasons.append(ReadOnlyReason(held.summary, f"{held.detail}; opened read-only", held.remedy))
                 return self._read(keep_aside=False)
             self._sweep_temp_files()
         self._read(keep_aside=not self.read_only)
+
+    def _write_protected(self) -> ReadOnlyReason | None:
+        """Why the file must be left as it is: it is a folder, or its owner took its write permission away
+        (a 0444 file is the user saying "do not change this"; root could write it anyway, the cockpit does not)."""
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        if self.path.is_dir():
+            return ReadOnlyReason(
+                "state path is a folder",
+                f"{self.path} is a folder, not a state file; opened read-only",
+                f"point [state] path at a file, such as {self.path / 'cockpit-state.toml'}",
+            )
+        if not st.st_mode & 0o200:
+            return ReadOnlyReason(
+                "state file write-protected",
+                f"{self.path} is write-protected (mode {st.st_mode & 0o777:04o}); opened read-only, it is not changed",
+                f"make it writable (chmod u+w {self.path}) to record from this session",
+            )
+        return None
 
     @guarded
     def close(self) -> None:
@@ -176,7 +201,7 @@ class StateFile:
         if not isinstance(schema, int) or isinstance(schema, bool):
             return self._refuse(
                 "state file corrupt",
-                f"{self.path}: 'schema' is {schema!r}, expected {SCHEMA}",
+                f"{self.path}: 'schema' is {_schema_shown(schema)}, expected the number {SCHEMA} (schema = {SCHEMA})",
                 "corrupt" if keep_aside else None,
                 repair,
             )
@@ -306,8 +331,19 @@ def describe_state_file(path: Path) -> str:
         return f"does not parse ({exc}): sessions open read-only; repair it or move it away{kept}"
     schema = data.get("schema", SCHEMA)
     if not isinstance(schema, int) or isinstance(schema, bool) or schema > SCHEMA:
-        return f"schema {schema!r}, this cockpit reads {SCHEMA}: sessions open read-only{kept}"
+        if isinstance(schema, int) and not isinstance(schema, bool):
+            return f"schema {schema}, this cockpit reads {SCHEMA}: sessions open read-only{kept}"
+        return f"'schema' is {_schema_shown(schema)}, expected the number {SCHEMA}: sessions open read-only{kept}"
     return f"readable{kept}"
+
+
+def _schema_shown(value: Any) -> str:
+    """How a wrong ``schema`` value is named: "the text '1'" tells what the number 1 does not."""
+    from cockpit.domain.text import inert
+
+    if isinstance(value, str):
+        return f"the text {inert(repr(value))[:40]}"
+    return f"{type(value).__name__} {inert(repr(value))[:40]}"
 
 
 def _dumps(data: dict[str, Any]) -> str:

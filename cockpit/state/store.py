@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cockpit.domain.text import inert
 from cockpit.errors import StateError
 from cockpit.state.redaction import redact
 from cockpit.state.state_file import SCHEMA, StateFile, describe_state_file, guarded, iso
@@ -59,7 +60,7 @@ class StateStore(StateFile):
         from cockpit.domain.checklist import Signoff
 
         table = self._mutable_table("signoffs")
-        signoff = Signoff(step_id, bool(done), who, when or iso(self._clock()), note)
+        signoff = Signoff(step_id, bool(done), inert(who), when or iso(self._clock()), inert(note))
         table[step_id] = {"done": signoff.done, "who": signoff.who, "when": signoff.when, "note": signoff.note}
         self._save()
         saved = self._table("signoffs").get(redact(step_id), {})  # as written: redacted
@@ -83,12 +84,13 @@ class StateStore(StateFile):
     @guarded
     def notes(self) -> dict[str, str]:
         """Free notes by step id (kept apart from sign-offs so a note survives unticking)."""
-        return {k: v for k, v in self._table("notes").items() if isinstance(v, str)}
+        return {k: inert(v) for k, v in self._table("notes").items() if isinstance(v, str)}
 
     @guarded
     def set_note(self, step_id: str, note: str) -> None:
         """Set a step's note (also on its sign-off, if any); an empty note removes it."""
         table = self._mutable_table("notes")
+        note = inert(note)  # typed in a field, or given to the CLI: made inert before it is kept
         if note:
             table[step_id] = note
         else:
@@ -257,4 +259,6 @@ class StateStore(StateFile):
 
 
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+    """A text read back from the state file, made inert: the file is outside input too (hand edits, a tool,
+    an older cockpit), and a note or a name reaches the panes, the reports and the published comment."""
+    return inert(value) if isinstance(value, str) else ""

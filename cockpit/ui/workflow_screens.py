@@ -31,6 +31,7 @@ WATCH_EVERY_S = 5.0
 CSS = """
 StartWorkflowScreen, RunWatchScreen { align: center middle; }
 .workflow-inputs { height: auto; max-height: 20; }
+.workflow-head { width: 1fr; height: auto; }
 .workflow-input { height: auto; margin-bottom: 1; }
 .workflow-input Label { color: $text-muted; }
 .workflow-why { color: $text-warning; }
@@ -59,10 +60,11 @@ class StartWorkflowScreen(ModalScreen[StartRequest | None]):
     def compose(self) -> ComposeResult:
         form, spec = self.form, self.form.spec
         with Vertical(classes="dialog -mutating", id="workflow-form"):
-            yield Label(Text(f"Start: {form.title}", style="bold"))
-            yield Label(Text(f"{spec.repository} {spec.path} on {spec.ref} (file {form.file.sha[:12] or '?'})"))
+            yield Static(Text(f"Start: {form.title}", style="bold"), classes="workflow-head")
+            where = f"{spec.repository} {spec.path} on {spec.ref} (file {form.file.sha[:12] or '?'})"
+            yield Static(Text(where), classes="workflow-head")
             for line in form.unfinished:
-                yield Label(Text(f"Earlier: {line}"), classes="workflow-why")
+                yield Static(Text(f"Earlier: {line}"), classes="workflow-head workflow-why")
             with VerticalScroll(classes="workflow-inputs"):
                 for field in form.file.inputs:
                     with Vertical(classes="workflow-input"):
@@ -81,7 +83,7 @@ class StartWorkflowScreen(ModalScreen[StartRequest | None]):
                         else:
                             yield Input(value=value, id=f"in-{field.name}", select_on_focus=False)
             if form.has_dry_run and form.real_refused:
-                yield Label(Text(f"Real run not yet: {form.real_refused}"), classes="workflow-why")
+                yield Static(Text(f"Real run not yet: {form.real_refused}"), classes="workflow-head workflow-why")
             with Horizontal(classes="dialog-buttons"):
                 if form.has_dry_run:
                     yield Button("Dry run (ctrl+t)", variant="primary", id="start-dry")
@@ -91,6 +93,19 @@ class StartWorkflowScreen(ModalScreen[StartRequest | None]):
                 else:
                     yield Button("Start (ctrl+r)", variant="error", id="start-real")
                 yield Button("Cancel (esc)", id="start-cancel")
+
+    def on_mount(self) -> None:
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # The inputs scroll; they give way so that the buttons stay on a small terminal (80x24): the dialog is
+        # at most 90% of the screen, and its other parts (border, padding, heads, buttons) take the rest.
+        around = 12 + len(self.form.unfinished) + (2 if self.form.real_refused else 0)
+        room = int(self.app.size.height * 0.9) - around
+        self.query_one(".workflow-inputs", VerticalScroll).styles.max_height = max(3, min(20, room))
 
     def values(self, *, dry: bool) -> dict[str, str]:
         """The form's values as typed, the dry-run input set for ``dry``."""
@@ -154,7 +169,7 @@ class RunWatchScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog watch"):
-            yield Label(Text(f"Run {self.run_id} · {self.title_text}", style="bold"))
+            yield Static(Text(f"Run {self.run_id} · {self.title_text}", style="bold"), classes="workflow-head")
             yield Static(Text("reading the run…"), id="watch-body")
             yield Label("r re-run failed · c cancel · a approve · d reject · o open · esc close", classes="dialog-hint")
 

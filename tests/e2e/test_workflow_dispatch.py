@@ -89,6 +89,14 @@ def test_the_real_run_waits_for_the_dry_run_then_for_the_typed_version_then_for_
     assert code == 0 and watched["run"]["conclusion"] == "success"
     code, again, _ = cli(sandbox, capsys, "start", STAGE, "--real", "--confirm", version)
     assert code == 1 and "already succeeded" in again["message"]
+    from cockpit.bootstrap import build_backend
+
+    backend = build_backend(sandbox.config, read_only=True)
+    try:
+        form = backend.workflow_start_form(STAGE)
+        assert "already succeeded" in form.real_refused, "the form says so before anyone presses the button"
+    finally:
+        backend.state.close()
     assert [a.action for a in audit(sandbox)].count("workflow.real_run") == 5  # 4 refused, 1 started
 
 

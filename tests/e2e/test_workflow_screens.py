@@ -50,7 +50,7 @@ async def test_x_opens_the_form_starts_the_dry_run_once_confirmed_and_watches_it
         package = form.query_one("#in-package", Select)
         assert package.value == sandbox.config.evidence.release_workflows.packages[0]
         assert form.query_one("#start-real", Button).disabled, "no dry run with these inputs yet"
-        assert "Real run not yet: no dry run" in " ".join(str(label.render()) for label in form.query("Label"))
+        assert "Real run not yet: no dry run" in " ".join(str(why.render()) for why in form.query(".workflow-why"))
         await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "start a dry run of acme/test-infra release-stage-pypi.yml on main" in app.screen.dry_run

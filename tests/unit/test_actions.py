@@ -227,8 +227,8 @@ def test_an_action_that_ran_is_reported_even_if_the_audit_cannot_be_written(stor
 
     monkeypatch.setattr(store, "audit", full_disk)
     result = reg.run("milestone.validate", ISSUE, confirmed=True)
-    assert result.ok and world.done == ["comment #123"]
-    assert "not recorded in the audit log" in result.message and "No space left" in result.message
+    assert not result.ok and world.done == ["comment #123"], "done outside, but a write failed: the command fails"
+    assert "the audit log was not written" in result.message and "No space left" in result.message
 
 
 def test_a_session_whose_state_is_held_elsewhere_says_by_whom_and_what_to_do_when_refused(store, world):

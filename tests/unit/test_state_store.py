@@ -498,7 +498,8 @@ def test_when_that_write_fails_neither_the_sign_off_nor_its_audit_entry_is_kept(
 
     monkeypatch.setattr(os, "replace", full_disk)
     result = actions.run("checklist.toggle", "docs_entry", confirmed=True)
-    assert "not recorded in the state file" in result.message and "No space left on device" in result.message
+    assert "the state file was not written" in result.message and "No space left on device" in result.message
+    assert not result.ok, "a write the action attempted failed: the command fails"
     assert store.signoffs() == {} and store.audit_log() == []
     monkeypatch.undo()
     assert actions.run("checklist.toggle", "docs_entry", confirmed=True).ok, "the next action writes again"
