@@ -275,7 +275,7 @@ class ChecklistPane(TablePane):
             perform(self, self.PANE, action_id, target, **kw)
 
         if step.action == "rc_tag":
-            start("checklist.rc_tag", "RC tag", on_done=after("RC tag"))
+            start("checklist.rc_tag", "RC tag", on_done=after("RC tag"), preview_in_worker=True)  # reads the remote
             return
         if step.action in MILESTONE_CHORES:  # the milestone pane's own action: same preview, same refusals
             action_id, what = MILESTONE_CHORES[step.action]
@@ -311,9 +311,16 @@ class ChecklistPane(TablePane):
 
         return write
 
+    def _viewer_refuses(self, what: str) -> bool:
+        """A read-only session is told at once, before a note is asked for (#32: not after it was typed)."""
+        if not self.backend.read_only:
+            return False
+        self.notify(f"read-only session: {what} is not written from here", title="Not done", severity="warning")
+        return True
+
     def action_note(self) -> None:
         view = self.selected_step()
-        if view is None:
+        if view is None or self._viewer_refuses("a note"):
             return
 
         def noted(text: str | None) -> None:
@@ -327,7 +334,7 @@ class ChecklistPane(TablePane):
 
     def action_override(self) -> None:
         view = self.selected_step()
-        if view is not None:
+        if view is not None and not self._viewer_refuses("an override"):
             self.override(view)
 
     def override(self, view: StepView) -> None:
