@@ -1,0 +1,129 @@
+"""Cherry-picks tried in memory, by git itself, without touching the clone.
+
+``git merge-tree --write-tree`` of git 2.39 cannot be told the merge base (``--merge-base`` came
+in 2.40), so each pick of commit C onto a tree T is asked as a merge of C with a temporary commit
+whose tree is T and whose parent is C's parent: git then finds C's parent as the base itself, and
+the merge is exactly the three-way merge ``git cherry-pick`` makes (base C^, ours T, theirs C).
+
+The temporary commits, and every tree and blob the merges write, go to a temporary object
+directory that borrows the clone's objects through alternates (``GIT_OBJECT_DIRECTORY`` and
+``GIT_ALTERNATE_OBJECT_DIRECTORIES``); it is deleted at the end. No ref, index, worktree or object
+file of the clone is written. That is why it is allowed in a read-only session too.
+
+Per batch of merges: one ``git hash-object`` for the temporary commits, one ``git merge-tree
+--stdin`` for the merges. Changed paths: one ``git diff-tree --stdin`` for every commit asked.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cockpit.adapters.git_log import decode
+from cockpit.adapters.git_merge_parse import MergeOutcome, is_oid, parse_changed_paths, parse_merges
+from cockpit.errors import GitError
+
+# A fixed identity and date: the temporary commits never leave the temporary directory, and a
+# user's git config without user.email must not stop a prediction.
+_WHO = "Release Cockpit <cockpit@localhost> 0 +0000"
+Runner = Callable[..., tuple[int, bytes]]
+
+
+class ScratchMerges:
+    """A temporary object directory borrowing the clone's objects; use it in a ``with`` block.
+
+    ``run`` is the clone's git runner (``GitRepo._run``'s signature: purpose, args, ok=, istream=,
+    env=); ``objects`` the clone's object directory.
+    """
+
+    def __init__(self, run: Runner, objects: Path) -> None:
+        self._run_git = run
+        self.objects = objects
+        self.holder: Path | None = None
+        self.env: dict[str, str] = {}
+
+    def __enter__(self) -> ScratchMerges:
+        self.holder = Path(tempfile.mkdtemp(prefix="cockpit-predict-"))
+        scratch = self.holder / "objects"
+        (scratch / "info").mkdir(parents=True)
+        (scratch / "pack").mkdir()
+        self.env = {"GIT_OBJECT_DIRECTORY": str(scratch), "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(self.objects)}
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.holder is not None:
+            shutil.rmtree(self.holder, ignore_errors=True)
+            self.holder = None
+
+    def _git(self, purpose: str, args: Sequence[str], *, data: bytes = b"", ok: tuple[int, ...] = (0,)) -> bytes:
+        if self.holder is None:
+            raise GitError(f"{purpose}: the scratch object directory is not open (use it in a with block)")
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(data)
+            stdin.seek(0)
+            return self._run_git(purpose, args, ok=ok, istream=stdin, env=self.env)[1]
+
+    def tree_of(self, rev: str) -> str:
+        """The tree of commit ``rev``."""
+        if not is_oid(rev):
+            raise GitError(f"reading the tree of {rev!r}: expected a full commit SHA")
+        tree = decode(
+            self._git(f"reading the tree of {rev[:12]}", ["rev-parse", "--verify", f"{rev}^{{tree}}"])
+        ).strip()
+        if not is_oid(tree):
+            raise GitError(f"reading the tree of {rev[:12]}: git answered {tree[:40]!r}")
+        return tree
+
+    def changed_paths(self, shas: Iterable[str]) -> dict[str, frozenset[str]]:
+        """Each commit's changed paths against its first parent (renames: both names), in ONE call.
+        A commit that changes nothing maps to an empty set."""
+        wanted = [s for s in dict.fromkeys(shas) if is_oid(s)]
+        if not wanted:
+            return {}
+        raw = self._git(
+            "reading the paths each pick changes",
+            ["diff-tree", "--stdin", "-r", "-z", "-M", "--name-status", "--no-ext-diff", "--no-textconv"],
+            data=("\n".join(wanted) + "\n").encode(),
+        )
+        found = parse_changed_paths(raw)
+        return {sha: found.get(sha, frozenset()) for sha in wanted}
+
+    def picks(self, steps: Sequence[tuple[str, str, str]]) -> list[MergeOutcome]:
+        """``(onto_tree, commit, parent)`` each: what cherry-picking ``commit`` (whose parent is
+        ``parent``) onto a branch whose tree is ``onto_tree`` gives, all in ONE ``merge-tree``."""
+        if not steps:
+            return []
+        for tree, commit, parent in steps:
+            if not (is_oid(tree) and is_oid(commit) and is_oid(parent)):
+                raise GitError(f"predicting the pick of {commit[:12]!r}: expected full object ids")
+        bases = self._temporary_commits([(tree, parent) for tree, _, parent in steps])
+        lines = "".join(f"{base} {commit}\n" for base, (_, commit, _) in zip(bases, steps, strict=True))
+        raw = self._git(
+            f"predicting {len(steps)} cherry-picks",
+            ["merge-tree", "--write-tree", "--stdin", "-z", "--messages"],
+            data=lines.encode(),
+        )
+        return parse_merges(raw, len(steps))
+
+    def _temporary_commits(self, specs: Sequence[tuple[str, str]]) -> list[str]:
+        """Write one commit per ``(tree, parent)`` into the scratch directory, in ONE ``hash-object``."""
+        assert self.holder is not None
+        folder = Path(tempfile.mkdtemp(prefix="commits-", dir=self.holder))
+        paths = []
+        for n, (tree, parent) in enumerate(specs):
+            path = folder / str(n)
+            path.write_text(f"tree {tree}\nparent {parent}\nauthor {_WHO}\ncommitter {_WHO}\n\nprediction\n")
+            paths.append(str(path))
+        raw = self._git(
+            "writing temporary commits",
+            ["hash-object", "-t", "commit", "-w", "--stdin-paths", "--no-filters"],
+            data=("\n".join(paths) + "\n").encode(),
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+        made = decode(raw).split()
+        if len(made) != len(specs) or not all(is_oid(m) for m in made):
+            raise GitError("writing temporary commits failed: git hash-object gave an unexpected answer")
+        return made
