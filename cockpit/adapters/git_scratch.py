@@ -53,10 +53,11 @@ class ScratchMerges:
         self.env = {"GIT_OBJECT_DIRECTORY": str(scratch), "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(self.objects)}
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: Any) -> bool | None:
         if self.holder is not None:
             shutil.rmtree(self.holder, ignore_errors=True)
             self.holder = None
+        return None
 
     def _git(self, purpose: str, args: Sequence[str], *, data: bytes = b"", ok: tuple[int, ...] = (0,)) -> bytes:
         if self.holder is None:

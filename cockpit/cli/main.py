@@ -289,6 +289,13 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     missing.add_argument(
         "--format", choices=["text", "json", "markdown"], default="text", help="text (default), json or markdown"
     )
+    missing.add_argument(
+        "--predict",
+        action="store_true",
+        help="predict what 'git cherry-pick -x' of each missing PR and revert owed would do onto the branch head "
+        '(JSON: "pick": {"applies", "conflicts", "after", "empty", "group"}); git merges in memory, the clone is '
+        "not written",
+    )
 
     picks = command("picks", "cockpit.cli.picks:run", "the tracker's cherry-pick requests, parsed, as JSON")
     picks.add_argument("--from-json", type=Path, help="a JSON array of GitHub issue-comment objects")

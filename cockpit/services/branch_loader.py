@@ -18,9 +18,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from cockpit.domain.commits import BranchDiffReport, CommitRecord
 from cockpit.domain.github import MilestoneItem
@@ -28,7 +28,7 @@ from cockpit.errors import GitError
 from cockpit.services import refs
 from cockpit.services.branch_diff import DEFAULT_RELEASE_ONLY, analyze_branch, before_cut_candidates, rc_delta
 from cockpit.services.clone_refs import release_refs
-from cockpit.services.pick_predict import plans_for, predict_picks
+from cockpit.services.pick_predict import PickLab, plans_for, predict_picks
 
 
 class GitPort(Protocol):
@@ -53,8 +53,8 @@ class GitPort(Protocol):
 
     def is_shallow(self) -> bool: ...
 
-    def scratch_merges(self) -> Any:
-        """A context manager giving a ``pick_predict.PickLab`` (asked only with ``predict``)."""
+    def scratch_merges(self) -> AbstractContextManager[PickLab]:
+        """In-memory cherry-picks (asked only with ``predict``)."""
         ...
 
 

@@ -22,9 +22,16 @@ from cockpit.domain.commits import BranchDiffReport, CommitRecord, PickPredictio
 
 
 class MergeResult(Protocol):
-    clean: bool
-    tree: str
-    conflicts: tuple[str, ...]
+    """One in-memory pick: clean or not, the tree it gives, the paths left conflicted."""
+
+    @property
+    def clean(self) -> bool: ...
+
+    @property
+    def tree(self) -> str: ...
+
+    @property
+    def conflicts(self) -> tuple[str, ...]: ...
 
 
 class PickLab(Protocol):
@@ -81,7 +88,8 @@ class _Merges:
     """Sequences of picks merged round by round, every (tree, commit) merge asked once."""
 
     def __init__(self, lab: PickLab, parents: Mapping[str, str]) -> None:
-        self.lab, self.parents, self.memo = lab, parents, {}
+        self.lab, self.parents = lab, parents
+        self.memo: dict[tuple[str, str], MergeResult] = {}
 
     def run(self, start: str, sequences: Sequence[Sequence[str]]) -> list[_Run]:
         trees = [start] * len(sequences)

@@ -1,0 +1,80 @@
+"""A pick prediction in words: the pane's column, the detail's lines, the JSON of ``--predict``.
+
+The branch diff pane, the cherry-picks pane and ``cockpit missing-in-branch`` all say a prediction
+through these functions, so the screen and the script use the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from cockpit.domain.commits import PickPrediction
+
+
+def ref_word(key: str) -> str:
+    """How a pick is named in words: ``#N`` for a PR, the first 8 characters of a revert's SHA."""
+    return key if key.startswith("#") else key[:8]
+
+
+def ref_json(key: str) -> int | str:
+    """How a pick is named in JSON: the PR's number, or the revert's full SHA."""
+    return int(key[1:]) if key.startswith("#") and key[1:].isdigit() else key
+
+
+def _refs(keys: Iterable[str]) -> str:
+    return ", ".join(ref_word(k) for k in keys)
+
+
+def pick_word(p: PickPrediction | None) -> str:
+    """The column: ``applies``, ``conflicts in 2 files``, ``after #N``, ``already in``, or ""."""
+    if p is None:
+        return ""
+    if p.note:
+        return "not predicted"
+    if p.applies:
+        return "applies"
+    if p.empty:
+        return "already in"
+    if p.after:
+        return f"after {_refs(p.after)}"
+    n = len(p.conflicts)
+    return f"conflicts in {n} file{'s' if n != 1 else ''}"
+
+
+def pick_lines(p: PickPrediction | None, branch: str) -> list[str]:
+    """The detail: what ``git cherry-pick -x`` onto the branch head would do, and why."""
+    if p is None:
+        return []
+    head = f"Cherry-pick onto the head of {branch or 'the release branch'} (git's merge, in memory):"
+    if p.note:
+        return [head, f"  {p.note}"]
+    if p.applies:
+        lines = [head, "  applies cleanly"]
+    elif p.empty:
+        lines = [head, "  already applied: the pick would be empty (its change is on the branch by another route)"]
+    else:
+        lines = [head, f"  conflicts in {len(p.conflicts)} file{'s' if len(p.conflicts) != 1 else ''}:"]
+        lines += [f"    {path}" for path in p.conflicts]
+        if p.after:
+            lines.append(f"  applies after {_refs(p.after)} (in that order; confirmed by merging)")
+        else:
+            lines.append("  no order of other missing picks makes it apply: needs a manual pick")
+    if p.group:
+        lines.append(f"Touches the same paths as: {_refs(p.group)}")
+    return lines
+
+
+def pick_json(p: PickPrediction) -> dict[str, Any]:
+    """``{"applies": bool, "conflicts": [paths], "after": [numbers], "empty": bool, "group": [numbers]}``;
+    a revert is named by its SHA where a PR is by its number; ``note`` when nothing was predicted."""
+    out: dict[str, Any] = {
+        "applies": p.applies,
+        "conflicts": list(p.conflicts),
+        "after": [ref_json(k) for k in p.after],
+        "empty": p.empty,
+        "group": [ref_json(k) for k in p.group],
+    }
+    if p.note:
+        out["note"] = p.note
+    return out
