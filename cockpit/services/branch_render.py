@@ -71,7 +71,12 @@ class DiffRow:
     target: ItemDiff | RevertOwed | None = None
     detail: tuple[str, ...] = ()
     repo: str = ""  # the short name of the repository it belongs to, in a release of several
-    pick: str = ""  # what its cherry-pick would do, when predicted: applies, conflicts in N files, after #N
+    prediction: PickPrediction | None = None  # what its cherry-pick would do, when predicted
+
+    @property
+    def pick(self) -> str:
+        """The prediction in words: applies, conflicts in N files, after #N (empty: not predicted)."""
+        return pick_word(self.prediction)
 
     @property
     def rank(self) -> int:
@@ -127,7 +132,7 @@ def _item_row(item: ItemDiff, predicted: PickPrediction | None = None, branch: s
     detail += pick_lines(predicted, branch)
     shas = tuple(reversed(item.commits))
     return DiffRow(
-        section, f"#{item.number}", item.title, ev or item.note, shas, item, tuple(detail), pick=pick_word(predicted)
+        section, f"#{item.number}", item.title, ev or item.note, shas, item, tuple(detail), prediction=predicted
     )
 
 
@@ -150,7 +155,7 @@ def _revert_row(r: RevertOwed, predicted: PickPrediction | None = None, branch: 
         (r.revert_sha,),
         r,
         detail,
-        pick=pick_word(predicted),
+        prediction=predicted,
     )
 
 

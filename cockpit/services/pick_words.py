@@ -26,8 +26,9 @@ def _refs(keys: Iterable[str]) -> str:
     return ", ".join(ref_word(k) for k in keys)
 
 
-def pick_word(p: PickPrediction | None) -> str:
-    """The column: ``applies``, ``conflicts in 2 files``, ``after #N``, ``already in``, or ""."""
+def pick_word(p: PickPrediction | None, *, compact: bool = False) -> str:
+    """The column: ``applies``, ``conflicts in 2 files``, ``after #N``, ``already in``, or "".
+    ``compact`` (a narrow table): ``2 conflicts`` instead."""
     if p is None:
         return ""
     if p.note:
@@ -39,7 +40,22 @@ def pick_word(p: PickPrediction | None) -> str:
     if p.after:
         return f"after {_refs(p.after)}"
     n = len(p.conflicts)
+    if compact:
+        return f"{n} conflict{'s' if n != 1 else ''}"
     return f"conflicts in {n} file{'s' if n != 1 else ''}"
+
+
+def pick_summary(predictions: Iterable[PickPrediction]) -> str:
+    """``7 apply, 1 after another, 1 conflicts`` (empty when nothing was predicted)."""
+    found = list(predictions)
+    counts = (
+        (sum(p.applies for p in found), "apply"),
+        (sum(bool(p.after) for p in found), "after another"),
+        (sum(bool(p.conflicts) and not p.after for p in found), "conflict"),
+        (sum(p.empty for p in found), "already in"),
+        (sum(bool(p.note) for p in found), "not predicted"),
+    )
+    return ", ".join(f"{n} {word}" for n, word in counts if n)
 
 
 def pick_lines(p: PickPrediction | None, branch: str) -> list[str]:
