@@ -94,3 +94,21 @@ def pick_json(p: PickPrediction) -> dict[str, Any]:
     if p.note:
         out["note"] = p.note
     return out
+
+
+def posting_advice(p: PickPrediction | None) -> str | None:
+    """What to know before posting the bot's cherry-pick command for this pick, or None when it applies:
+    the order to post several in (``post on #A first, then #B``), or why the bot's pick would fail."""
+    if p is None or p.applies or p.note:
+        return None
+    me = ref_word(p.key)
+    if p.empty:
+        return f"{me} is already on the branch by another route: the bot's pick would be empty."
+    if p.after:
+        order = ", then ".join(ref_word(k) for k in (*p.after, p.key))
+        return f"{me} applies only after {_refs(p.after)}: post the cherry-pick commands in this order: {order}."
+    n = len(p.conflicts)
+    return (
+        f"The bot's pick of {me} would conflict in {n} file{'s' if n != 1 else ''} "
+        f"({', '.join(p.conflicts[:3])}{', ...' if n > 3 else ''}): it needs a manual pick."
+    )

@@ -60,3 +60,33 @@ async def test_each_missing_pick_says_whether_it_applies_conflicts_or_needs_anot
             assert copied == f"git cherry-pick -x {first} && git cherry-pick -x {second}"
     finally:
         backend.state.close()
+
+
+async def test_composing_the_bot_command_for_a_pick_that_needs_another_says_the_order_to_post_them(
+    sandbox, sandbox_world
+):
+    planted = sandbox_world.truth["pick_predictions"]
+    after, needs = planted["after"]["pr"], planted["after"]["needs"]
+    backend = build_backend(sandbox.config)
+    app = CockpitApp(backend)
+    app.animation_level = "none"
+    try:
+        async with app.run_test(size=(160, 48)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("2")
+            await settle(app, pilot)
+            table = app.query_one("#pane-picks .pane-table", RowsTable)
+            found = [i for i in range(table.row_count) if str(table.get_row_at(i)[3]) == f"#{after}"]
+            assert found, f"no request names #{after}"
+            assert str(table.get_row_at(found[0])[4]) == f"after #{needs}"
+            table.move_cursor(row=found[0])
+            await pilot.pause()
+            notes: list[str] = []
+            app.notify = lambda message, **_: notes.append(str(message))  # what the pane tells, in order
+            await pilot.press("c")
+            await pilot.pause()
+            said = "\n".join(notes)
+            assert f"post the cherry-pick commands in this order: #{needs}, then #{after}" in said
+            await pilot.press("escape")
+    finally:
+        backend.state.close()
