@@ -114,6 +114,7 @@ class BranchDiffReport:
     main: str = ""
     release_only_patterns: tuple[str, ...] = ()  # the subject regexes that set housekeeping aside
     predictions: tuple[PickPrediction, ...] = ()  # asked for (``--predict``): one per missing pick and revert owed
+    prediction_trouble: str = ""  # why the picks were asked for and not predicted (the diff itself stands)
 
     @property
     def missing(self) -> tuple[ItemDiff, ...]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
-from typing import Protocol
+from typing import Literal, Protocol
 
 from cockpit.domain.commits import BranchDiffReport, CommitRecord
 from cockpit.domain.github import MilestoneItem
@@ -104,13 +104,14 @@ def load_branch_diff(
     release_only_patterns: Sequence[str] = DEFAULT_RELEASE_ONLY,
     rc_base: str = "",
     rc_head: str = "",
-    predict: bool = False,
+    predict: bool | Literal["if_possible"] = False,
 ) -> BranchDiffReport:
     """The branch diff of ``branch`` against ``main`` for the milestone ``items``.
 
     ``rc_base``/``rc_head`` (e.g. two RC tags) add the delta between them. ``predict`` adds what
     ``git cherry-pick -x`` of each missing pick and revert owed would do (``pick_predict``; git's
-    merge in memory, nothing of the clone written). Raises GitError with one
+    merge in memory, nothing of the clone written); a git failure there fails the load, unless
+    ``predict="if_possible"``: then the diff stands and ``prediction_trouble`` says why. Raises GitError with one
     actionable line for a missing ref, a shallow clone lacking the cut, or a failing git command.
     """
     with _collector_paused():
@@ -158,7 +159,7 @@ def _load(
     release_only_patterns: Sequence[str],
     rc_base: str,
     rc_head: str,
-    predict: bool,
+    predict: bool | Literal["if_possible"],
 ) -> BranchDiffReport:
     start = release_refs(repo, main=main, branch=branch, remote=remote, cut_override=cut_override)
     main_sha, branch_sha, cut = start.main.sha, start.branch.sha, start.cut
@@ -187,7 +188,14 @@ def _load(
         )
         delta = rc_delta(delta_log.result(), rc_base, rc_head, repository) if delta_log else None
     report = replace(report, cut=cut, branch=branch, main=main, rc_delta=delta)
-    return with_predictions(repo, report, trunk, branch_sha) if predict else report
+    if not predict:
+        return report
+    try:
+        return with_predictions(repo, report, trunk, branch_sha)
+    except GitError as exc:
+        if predict != "if_possible":
+            raise
+        return replace(report, prediction_trouble=exc.message)
 
 
 def with_predictions(

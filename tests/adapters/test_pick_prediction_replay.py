@@ -15,9 +15,12 @@ from pathlib import Path
 import pytest
 
 from cockpit.adapters.git import GitRepo
+from cockpit.domain.github import ItemKind, ItemState, MilestoneItem
+from cockpit.errors import GitError
+from cockpit.services.branch_loader import load_branch_diff
 from cockpit.services.pick_predict import PickPlan, predict_picks, suggested_order
 from tests.adapters.pick_replay import ScratchClone, check_against_git, snapshot
-from tests.gitrepo import RepoBuilder
+from tests.gitrepo import REPO, RepoBuilder
 
 
 def _lines(name: str, n: int = 8) -> str:
@@ -163,3 +166,41 @@ def test_random_histories_agree_with_git_cherry_pick(tmp_path: Path, seed: int) 
     got = _predict(tmp_path / "clone", head, plans)
     assert check_against_git(ScratchClone(tmp_path / "clone", tmp_path / "scratch"), head, plans, got) == []
     assert any(not p.applies for p in got.values()) and any(p.applies for p in got.values())
+
+
+def _milestone(numbers) -> list[MilestoneItem]:
+    return [
+        MilestoneItem(n, ItemKind.PULL, f"PR {n}", ItemState.MERGED, f"https://github.com/{REPO}/pull/{n}")
+        for n in numbers
+    ]
+
+
+def test_the_branch_diff_carries_a_prediction_for_each_missing_pr_oldest_first(release) -> None:
+    path, _, _, _ = release
+    report = load_branch_diff(
+        GitRepo(path, read_only=True),
+        main="main",
+        branch="release/2.5",
+        items=_milestone(range(101, 109)),
+        repository=REPO,
+        predict=True,
+    )
+    got = {p.key: p for p in report.predictions}
+    # #107 was applied by hand with the same patch: the branch diff finds it landed, nothing to pick
+    assert [p.key for p in report.predictions] == ["#101", "#102", "#103", "#104", "#105", "#106", "#108"]
+    assert got["#102"].conflicts == ("f.py",) and got["#104"].after == ("#103",) and got["#108"].applies
+
+
+class _NoScratch(GitRepo):
+    def scratch_merges(self):
+        raise GitError("predicting picks failed: no space left on device")
+
+
+def test_a_prediction_git_cannot_make_leaves_the_branch_diff_standing_with_the_reason(release) -> None:
+    path, _, _, _ = release
+    ask = {"main": "main", "branch": "release/2.5", "items": _milestone([101, 102]), "repository": REPO}
+    report = load_branch_diff(_NoScratch(path, read_only=True), **ask, predict="if_possible")
+    assert [i.verdict.value for i in report.items] == ["missing", "missing"] and not report.predictions
+    assert report.prediction_trouble == "predicting picks failed: no space left on device"
+    with pytest.raises(GitError, match="no space left"):
+        load_branch_diff(_NoScratch(path, read_only=True), **ask, predict=True)

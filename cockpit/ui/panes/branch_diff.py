@@ -195,6 +195,8 @@ class BranchDiffPane(TablePane):
         parts = [f"{diff.branch} vs {diff.main}, cut {diff.cut[:10]}", f"{len(diff.items)} milestone items"]
         if diff.predictions:
             parts.append(f"picks: {pick_summary(diff.predictions)}")
+        elif diff.prediction_trouble:
+            parts.append(f"picks not predicted: {diff.prediction_trouble}")
         if diff.rc_delta is not None:
             d = diff.rc_delta
             prs = ", ".join(f"#{n}" for n in d.prs[:3]) + (f" +{len(d.prs) - 3}" if len(d.prs) > 3 else "")
