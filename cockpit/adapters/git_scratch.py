@@ -67,13 +67,19 @@ class ScratchMerges:
             self.holder = None
         return None
 
-    def _git(self, purpose: str, args: Sequence[str], *, data: bytes = b"", ok: tuple[int, ...] = (0,)) -> bytes:
+    def _git(self, purpose: str, args: Sequence[str], *, data: bytes = b"") -> bytes:
         if self.holder is None:
             raise GitError(f"{purpose}: the scratch object directory is not open (use it in a with block)")
         with tempfile.TemporaryFile() as stdin:
             stdin.write(data)
             stdin.seek(0)
-            return self._run_git(purpose, args, ok=ok, istream=stdin, env=self.env)[1]
+            status, out = self._run_git(purpose, args, ok=(0, 129), istream=stdin, env=self.env)
+        if status == 129:  # git's answer to an option it does not know
+            raise GitError(
+                f"{purpose} failed: this git does not know 'git {' '.join(args[:2])}' with these options "
+                "(pick predictions need git merge-tree --write-tree --stdin, in git 2.39 and later)"
+            )
+        return out
 
     def tree_of(self, rev: str) -> str:
         """The tree of commit ``rev``."""
