@@ -69,7 +69,10 @@ def release(tmp_path: Path):
     shas["E"] = b.pr("Readme fix", 107, {"README": "readme, fixed\n"})
     shas["M1"] = b.pr("Stacked one", 108, {"m.py": "one\n"})
     shas["M2"] = b.commit("Stacked two", files={"m.py": "one\ntwo\n"})
+    picked = b.pr("A fix the branch took", 109, {"p.py": "fixed\n"})
+    shas["V"] = b.revert(picked)  # a revert the branch owes
     b.checkout("release/2.5")
+    b.git("cherry-pick", "-x", picked)
     b.commit("[RELEASE ONLY] f line 5", files={"f.py": _edit(files["f.py"], 5, "f line 5 on release")})
     b.commit("[RELEASE ONLY] d", files={"d.py": _edit(files["d.py"], 1, "d line 1 on release")})
     b.commit("Readme fix, by hand", files={"README": "readme, fixed\n"})
@@ -90,6 +93,7 @@ def test_each_kind_of_pick_is_predicted_as_git_does_it(release, tmp_path: Path) 
     assert got["D"].conflicts == ("d.py",)
     assert got["E"].empty and not got["E"].applies
     assert got["M"].applies  # two commits of one PR, picked in order
+    assert got["V"].applies  # the revert the branch owes
     assert check_against_git(ScratchClone(path, tmp_path / "scratch"), head, plans, got) == []
 
 
@@ -187,7 +191,9 @@ def test_the_branch_diff_carries_a_prediction_for_each_missing_pr_oldest_first(r
     )
     got = {p.key: p for p in report.predictions}
     # #107 was applied by hand with the same patch: the branch diff finds it landed, nothing to pick
-    assert [p.key for p in report.predictions] == ["#101", "#102", "#103", "#104", "#105", "#106", "#108"]
+    revert = report.reverts_to_propagate[0].revert_sha
+    assert [p.key for p in report.predictions] == ["#101", "#102", "#103", "#104", "#105", "#106", "#108", revert]
+    assert got[revert].applies
     assert got["#102"].conflicts == ("f.py",) and got["#104"].after == ("#103",) and got["#108"].applies
 
 
