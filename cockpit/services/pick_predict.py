@@ -8,12 +8,14 @@ before it: one of them first, then two, then three, each order confirmed by merg
 are grouped by the paths they share, so the release manager sees which picks travel together.
 
 The merges are asked in rounds (one batch per round, whatever the number of picks), and a merge
-already made (the same commit onto the same tree) is never asked twice.
+already made (the same commit onto the same tree) is never asked twice. The lab is called from
+two threads (the changed paths are read while the first round merges).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Protocol
@@ -151,12 +153,15 @@ def predict_picks(plans: Sequence[PickPlan], head: str, lab: PickLab) -> dict[st
             usable.append(p)
     if not usable:
         return out
-    changed = lab.changed_paths(sha for p in usable for sha in p.commits)
-    paths = {p.key: frozenset().union(*(changed.get(s, frozenset()) for s in p.commits)) for p in usable}
     parents = {sha: parent for p in usable for sha, parent in zip(p.commits, p.parents, strict=True) if parent}
     merges = _Merges(lab, parents)
-    start = lab.tree_of(head)
-    alone = dict(zip((p.key for p in usable), merges.run(start, [p.commits for p in usable]), strict=True))
+    # The changed paths are needed only after the merges alone: git reads them meanwhile.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pick-paths") as pool:
+        asked = pool.submit(lab.changed_paths, [sha for p in usable for sha in p.commits])
+        start = lab.tree_of(head)
+        alone = dict(zip((p.key for p in usable), merges.run(start, [p.commits for p in usable]), strict=True))
+        changed = asked.result()
+    paths = {p.key: frozenset().union(*(changed.get(s, frozenset()) for s in p.commits)) for p in usable}
     groups = _groups(usable, paths)
     after = _orders(usable, alone, paths, groups, merges, start)
     for p in usable:

@@ -21,8 +21,9 @@ What is timed, in paired runs (floor and predictor alternated, their order swapp
   object directory, the changed paths, the head's tree, the temporary commits, the merges, the
   parse, the groups, and the search for an order (more merges) for picks that conflict alone.
 
-It prints the median predictor/floor ratio with its spread (target at most 1.3x) and how the
-picks were predicted. It always exits 0: benchmarks print, they never assert timings.
+It prints the median predictor/floor time ratio with its spread (target at most 1.3x), the same
+ratio of CPU time (user + system of the cockpit and its git processes: steadier when other work
+shares the machine), and how the picks were predicted. It always exits 0: benchmarks print, they never assert timings.
 """
 
 from __future__ import annotations
@@ -69,6 +70,22 @@ def _git(clone: str, *args: str, data: bytes | None = None, env: dict[str, str] 
     return done.stdout.decode(errors="replace")
 
 
+class Clock:
+    """Wall time and CPU time (user + system of this process and of the git processes it waited
+    for) since it was made; the CPU time does not count waiting for a busy machine."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), self._cpu()
+
+    @staticmethod
+    def _cpu() -> float:
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    def took(self) -> tuple[float, float]:
+        return time.perf_counter() - self.wall, self._cpu() - self.cpu
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=100_000)
@@ -91,24 +108,24 @@ def main() -> int:
         with repo.scratch_merges() as lab:
             return predict_picks(plans, head, lab)
 
-    def floor() -> float:
+    def floor() -> tuple[float, float]:
         """The merges alone, in a fresh scratch directory like the predictor's (they write the
-        same objects); its temporary commits are written first, untimed."""
+        same objects); its temporary commits are written first, untimed. (wall, CPU) seconds."""
         with repo.scratch_merges() as lab:
             tree = lab.tree_of(head)
             bases = lab.temporary_commits([(tree, p.parents[0]) for p in plans])
             lines = "".join(f"{b} {p.commits[0]}\n" for b, p in zip(bases, plans, strict=True)).encode()
             env = {**os.environ, **lab.env, "GIT_OPTIONAL_LOCKS": "0"}
-            start = time.perf_counter()
+            clock = Clock()
             _git(world.clone, "merge-tree", "--write-tree", "--stdin", "-z", "--messages", data=lines, env=env)
-            return time.perf_counter() - start
+            return clock.took()
 
-    def timed_predictor() -> float:
-        start = time.perf_counter()
+    def timed_predictor() -> tuple[float, float]:
+        clock = Clock()
         predictor()
-        return time.perf_counter() - start
+        return clock.took()
 
-    def settled(took: float) -> float:
+    def settled(took: tuple[float, float]) -> tuple[float, float]:
         """``took``, after the scratch directories left behind are deleted (untimed), so that one
         side's cleanup never runs into the other side's timing."""
         for thread in threading.enumerate():
@@ -127,18 +144,23 @@ def main() -> int:
             e = settled(timed_predictor())
             f = settled(floor())
         pairs.append((f, e))
-    ratios = sorted(e / f for f, e in pairs)
+    ratios = sorted(e[0] / f[0] for f, e in pairs)
+    cpu = sorted(e[1] / f[1] for f, e in pairs)
     values = list(got.values())
     print(
         f"predicted: {sum(p.applies for p in values)} apply, {sum(bool(p.conflicts) for p in values)} conflict "
         f"({sum(bool(p.after) for p in values)} of them apply after others), {sum(p.empty for p in values)} empty, "
         f"{sum(bool(p.group) for p in values)} share paths with another pick"
     )
-    print(f"floor     (one merge-tree --stdin): median {statistics.median(f for f, _ in pairs) * 1000:6.0f} ms")
-    print(f"predictor (predict_picks):          median {statistics.median(e for _, e in pairs) * 1000:6.0f} ms")
+    print(f"floor     (one merge-tree --stdin): median {statistics.median(f[0] for f, _ in pairs) * 1000:6.0f} ms")
+    print(f"predictor (predict_picks):          median {statistics.median(e[0] for _, e in pairs) * 1000:6.0f} ms")
     print(
         f"predictor/floor time = {statistics.median(ratios):4.2f}x  (median of {args.runs} pairs, "
         f"spread {ratios[0]:.2f}..{ratios[-1]:.2f}; target <= 1.3x)"
+    )
+    print(
+        f"predictor/floor CPU  = {statistics.median(cpu):4.2f}x  (user+system of cockpit and git, median of "
+        f"{args.runs} pairs, spread {cpu[0]:.2f}..{cpu[-1]:.2f}; steadier than time on a loaded machine)"
     )
     return 0
 
