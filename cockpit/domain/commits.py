@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from cockpit.domain.github import repository_field
+from cockpit.domain.github import OMIT_WHEN_EMPTY, repository_field
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,8 @@ class BranchDiffReport:
     main: str = ""
     release_only_patterns: tuple[str, ...] = ()  # the subject regexes that set housekeeping aside
     predictions: tuple[PickPrediction, ...] = ()  # asked for (``--predict``): one per missing pick and revert owed
-    prediction_trouble: str = ""  # why the picks were asked for and not predicted (the diff itself stands)
+    # why the picks were asked for and not predicted (the diff itself stands); not in the JSON when none
+    prediction_trouble: str = field(default="", metadata={OMIT_WHEN_EMPTY: True})
 
     @property
     def missing(self) -> tuple[ItemDiff, ...]:
