@@ -246,17 +246,24 @@ def to_text(report: BranchDiffReport, summary: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+_TABLE_HEAD = ("| Ref | Title | Evidence |", "| --- | --- | --- |")
+
+
 def to_markdown(report: BranchDiffReport, summary: str) -> str:
     """A section per kind of row, each a table, most urgent first; outside text escaped and capped
-    by the shared escaper (``cockpit.services.markdown``), the whole under GitHub's comment limit."""
+    by the shared escaper (``cockpit.services.markdown``), the whole under GitHub's comment limit.
+    With predictions, the sections of picks (missing, revert owed) have a Pick column."""
     out = [f"## Branch diff: {md_text(_headline(report, summary), limit=SENTENCE_LIMIT)}", ""]
+    rows = [row for row in attention_rows(report) if row.section != "rc delta"]
+    predicted = {row.section for row in rows if row.prediction is not None}
     section = None
-    for row in attention_rows(report):
-        if row.section == "rc delta":
-            continue
+    for row in rows:
         if row.section != section:
             section = row.section
-            out += ["", f"### {section.capitalize()}", "", "| Ref | Title | Evidence |", "| --- | --- | --- |"]
-        out.append(f"| {md_text(row.ref)} | {md_text(row.title)} | {md_text(row.evidence, limit=SENTENCE_LIMIT)} |")
+            head = ("| Ref | Title | Evidence | Pick |", "| --- | --- | --- | --- |")
+            out += ["", f"### {section.capitalize()}", "", *(head if section in predicted else _TABLE_HEAD)]
+        pick = f" {md_text(row.pick)} |" if section in predicted else ""
+        evidence = md_text(row.evidence, limit=SENTENCE_LIMIT)
+        out.append(f"| {md_text(row.ref)} | {md_text(row.title)} | {evidence} |{pick}")
     document = "\n".join(out).replace("\n\n\n", "\n\n") + "\n"
     return cap_comment(document, whole="`cockpit missing-in-branch --format json`")

@@ -52,3 +52,20 @@ def test_several_picks_are_posted_oldest_on_main_first_and_a_needed_pick_left_ou
     oldest_first = [APPLIES, CONFLICT, PickPrediction("#103", True), AFTER]
     assert suggested_order(["#104", "#101", "#103"], oldest_first) == (["#101", "#103", "#104"], [])
     assert suggested_order(["#104"], oldest_first) == (["#104"], ["#103"])
+
+
+def test_markdown_has_a_pick_column_only_where_picks_were_predicted():
+    from cockpit.domain.commits import BranchDiffReport, ItemDiff, Verdict
+    from cockpit.services.branch_render import to_markdown
+
+    report = BranchDiffReport(
+        items=(
+            ItemDiff(104, "Second g change", Verdict.MISSING, commits=("c" * 40,)),
+            ItemDiff(105, "Landed", Verdict.LANDED),
+        ),
+        predictions=(AFTER,),
+    )
+    text = to_markdown(report, "1 missing")
+    missing, landed = text.split("### Landed")
+    assert "| Ref | Title | Evidence | Pick |" in missing and "| after #103 |" in missing
+    assert "| Ref | Title | Evidence |\n" in landed and "Pick" not in landed
