@@ -17,6 +17,7 @@ Per batch of merges: one ``git index-pack`` for the temporary commits (``tempora
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import struct
 import tempfile
@@ -54,7 +55,7 @@ class ScratchMerges:
         scratch = self.holder / "objects"
         (scratch / "info").mkdir(parents=True)
         (scratch / "pack").mkdir()
-        self.env = {"GIT_OBJECT_DIRECTORY": str(scratch), "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(self.objects)}
+        self.env = {"GIT_OBJECT_DIRECTORY": str(scratch), "GIT_ALTERNATE_OBJECT_DIRECTORIES": _alternate(self.objects)}
         return self
 
     def __exit__(self, *exc: Any) -> bool | None:
@@ -140,6 +141,15 @@ class ScratchMerges:
         pack = b"PACK" + struct.pack(">II", 2, len(entries)) + b"".join(entries)
         self._git("writing temporary commits", ["index-pack", "--stdin"], data=pack + hashing(pack).digest())
         return made
+
+
+def _alternate(objects: Path) -> str:
+    """The clone's object directory as one entry of ``GIT_ALTERNATE_OBJECT_DIRECTORIES``: a path
+    holding the list separator (``:``) or starting with a quote is given C-quoted, as git reads it."""
+    path = str(objects)
+    if os.pathsep not in path and not path.startswith('"'):
+        return path
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _pack_entry(kind: int, data: bytes) -> bytes:

@@ -210,3 +210,12 @@ def test_a_prediction_git_cannot_make_leaves_the_branch_diff_standing_with_the_r
     assert report.prediction_trouble == "predicting picks failed: no space left on device"
     with pytest.raises(GitError, match="no space left"):
         load_branch_diff(_NoScratch(path, read_only=True), **ask, predict=True)
+
+
+def test_a_clone_whose_path_holds_a_colon_is_predicted_too(tmp_path: Path) -> None:
+    b = RepoBuilder(tmp_path / "release:2.5")  # ':' separates the entries of git's alternates list
+    cut = b.commit("base", files={"f.py": _lines("f")})
+    b.branch("release/2.5")
+    sha = b.pr("Edit f", 301, {"f.py": _edit(_lines("f"), 1, "main")})
+    plans = _plans(GitRepo(b.path), cut, {"#301": [sha]})
+    assert _predict(b.path, b.head("release/2.5"), plans)["#301"].applies
