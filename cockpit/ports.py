@@ -13,6 +13,7 @@ composition root) is the only place that builds them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from cockpit.domain.workflows import Dispatched, PendingDeployment, RunJob, WorkflowFile
     from cockpit.domain.workflows import WorkflowRun as ActionsRun
     from cockpit.loaders.shared import SharedResults
+    from cockpit.services.pick_predict import PickLab
     from cockpit.state.read_only import ReadOnlyReason
 
 
@@ -155,6 +157,10 @@ class GitPort(Protocol):
     def is_ancestor(self, a: str, b: str) -> bool: ...
 
     def is_shallow(self) -> bool: ...
+
+    def scratch_merges(self) -> AbstractContextManager[PickLab]:
+        """In-memory cherry-picks in a temporary object directory (nothing of the clone written)."""
+        ...
 
     def tags(self) -> dict[str, str]: ...
 

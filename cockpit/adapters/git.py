@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cockpit.adapters.git_log import LOG_FORMAT, decode, parse_log
+from cockpit.adapters.git_scratch import ScratchMerges
 from cockpit.domain.commits import CommitRecord
 from cockpit.domain.text import inert
 from cockpit.errors import GitError, ReadOnlyError
@@ -68,9 +69,17 @@ class GitRepo:
         self._git = self._repo.git
 
     def _run(
-        self, purpose: str, args: Sequence[str], *, ok: tuple[int, ...] = (0,), istream=None, cwd: Path | None = None
+        self,
+        purpose: str,
+        args: Sequence[str],
+        *,
+        ok: tuple[int, ...] = (0,),
+        istream=None,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
     ) -> tuple[int, bytes]:
-        """Run ``git <args>``; return (status, stdout bytes); raise GitError for a status not in ``ok``."""
+        """Run ``git <args>``; return (status, stdout bytes); raise GitError for a status not in ``ok``.
+        ``env`` adds variables (the scratch object directory of ``scratch_merges``)."""
         runner = _gitpython.Git(str(cwd)) if cwd is not None else self._git
         try:
             status, out, err = runner.execute(
@@ -80,7 +89,7 @@ class GitRepo:
                 with_exceptions=False,
                 stdout_as_string=False,
                 strip_newline_in_stdout=False,
-                env=_ENV,
+                env={**_ENV, **env} if env else _ENV,
             )
         except _gitpython.GitCommandNotFound:
             raise GitError(f"{purpose} failed: the git executable was not found") from None
@@ -154,6 +163,14 @@ class GitRepo:
             if len(parts) == 2:
                 ids[parts[1]] = parts[0]
         return ids
+
+    def scratch_merges(self) -> ScratchMerges:
+        """In-memory cherry-picks (``git merge-tree``) in a temporary object directory that borrows
+        this clone's objects; nothing of the clone is written, so a read-only session may use it."""
+        objects = self._text(
+            "finding the object directory", ["rev-parse", "--path-format=absolute", "--git-path", "objects"]
+        )
+        return ScratchMerges(self._run, Path(objects))
 
     def rev_parse(self, ref: str) -> str | None:
         """The commit sha ``ref`` names, or None when it names no commit."""

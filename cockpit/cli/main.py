@@ -289,6 +289,13 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     missing.add_argument(
         "--format", choices=["text", "json", "markdown"], default="text", help="text (default), json or markdown"
     )
+    missing.add_argument(
+        "--predict",
+        action="store_true",
+        help="predict what 'git cherry-pick -x' of each missing PR and revert owed would do onto the branch head "
+        '(JSON: "pick": {"applies", "conflicts", "after", "empty", "group"}); git merges in memory, the clone is '
+        "not written",
+    )
 
     picks = command("picks", "cockpit.cli.picks:run", "the tracker's cherry-pick requests, parsed, as JSON")
     picks.add_argument("--from-json", type=Path, help="a JSON array of GitHub issue-comment objects")
@@ -296,44 +303,9 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
         "--repo", help="a repository of the release by NAME, or OWNER/NAME (default: every repository configured)"
     )
 
-    flows = command(
-        "workflows",
-        "cockpit.cli.workflows:run",
-        "the release's workflows and their latest runs, as JSON; or start, watch, re-run, cancel, approve one",
-        ("config", "read-only", "take-over", "debug"),
-    )
-    flows.add_argument(
-        "workflow_command",
-        nargs="?",
-        choices=["list", "start", "watch", "rerun", "cancel", "approve", "reject"],
-        default="list",
-        help="list (default): the workflows and their latest runs; start STEP: a checklist step's workflow "
-        "(a dry run unless --real); watch/rerun/cancel/approve/reject RUN_ID",
-    )
-    flows.add_argument("target", nargs="?", help="the checklist step (start) or the run id (the others)")
-    flows.add_argument("--real", action="store_true", help="start: the real run (after a dry run that succeeded)")
-    flows.add_argument("--confirm", metavar="VERSION", help="the release's version, typed: for --real and approve")
-    flows.add_argument("--package", help="start: which of the step's packages (default: the first)")
-    flows.add_argument("--input", action="append", metavar="NAME=VALUE", help="start: set one input (repeatable)")
-    flows.add_argument("--wait", action="store_true", help="start, watch: wait for the run to end, a line per change")
-    flows.add_argument("--interval", type=float, default=10.0, help="seconds between looks while waiting (10)")
-    flows.add_argument("--comment", help="approve, reject: the reviewer's comment (required)")
-    tracker = command(
-        "tracker-issue",
-        "cockpit.cli.tracker_issue:run",
-        "open the release tracker issue at branch cut, from the key dates of the release announcement",
-        ("config", "read-only", "take-over", "debug"),
-    )
-    for flag, what in (
-        ("--m3", "M3, the release branch cut"),
-        ("--m4", "M4, the branch final (the phase 1 / phase 2 cut-off)"),
-        ("--m4-1", "M4.1, tutorial drafts due"),
-        ("--m5", "M5, external-facing content final"),
-        ("--m6", "M6, release day"),
-    ):
-        tracker.add_argument(flag, metavar="DATE", help=f"{what}, as the announcement writes it ('week of 8/6/26')")
-    tracker.add_argument("--managers", help="the release managers to name, such as '@alice, @bob'")
-    tracker.add_argument("--dry-run", action="store_true", help="print what would be sent; send nothing")
+    from cockpit.cli.release_day_args import release_day_commands
+
+    release_day_commands(command)
     auth = command(
         "auth",
         "cockpit.cli.auth:run_auth",

@@ -179,6 +179,7 @@ def _diff(args: argparse.Namespace, config: Config | None) -> BranchDiffReport:
         remote=s.remote,
         skip_labels=s.skip_labels,
         release_only_patterns=s.release_only_patterns,
+        predict=bool(getattr(args, "predict", False)),
     )
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from cockpit.domain.github import repository_field
+from cockpit.domain.github import OMIT_WHEN_EMPTY, repository_field
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,26 @@ class RevertOwed:
 
 
 @dataclass(frozen=True)
+class PickPrediction:
+    """What ``git cherry-pick -x`` of a missing PR's commits (or an owed revert) onto the release
+    branch head would do, found by git's own merge in memory (``cockpit.services.pick_predict``).
+
+    ``key`` is the row's reference: ``#N`` for a milestone PR, the revert's SHA for a revert owed.
+    ``after``: keys of other missing picks after which (in that order) it applies, when it does
+    not alone. ``empty``: the change is already on the branch (the pick would be empty).
+    ``group``: the other picks touching the same paths. ``note``: why nothing was predicted.
+    """
+
+    key: str
+    applies: bool
+    conflicts: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    empty: bool = False
+    group: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class RCDelta:
     base: str
     head: str
@@ -93,6 +113,9 @@ class BranchDiffReport:
     branch: str = ""
     main: str = ""
     release_only_patterns: tuple[str, ...] = ()  # the subject regexes that set housekeeping aside
+    predictions: tuple[PickPrediction, ...] = ()  # asked for (``--predict``): one per missing pick and revert owed
+    # why the picks were asked for and not predicted (the diff itself stands); not in the JSON when none
+    prediction_trouble: str = field(default="", metadata={OMIT_WHEN_EMPTY: True})
 
     @property
     def missing(self) -> tuple[ItemDiff, ...]:

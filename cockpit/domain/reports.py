@@ -8,9 +8,9 @@ from datetime import date
 from cockpit.domain.artifacts import StorageReport
 from cockpit.domain.checklist import ChecklistStep, Signoff
 from cockpit.domain.ci import RepoCIVerdict, RunHistory
-from cockpit.domain.commits import BranchDiffReport
+from cockpit.domain.commits import BranchDiffReport, PickPrediction
 from cockpit.domain.gates import Gate, GateStatus
-from cockpit.domain.github import Milestone, MilestoneItem, PullRequest
+from cockpit.domain.github import OMIT_WHEN_EMPTY, Milestone, MilestoneItem, PullRequest
 from cockpit.domain.picks import PickRow
 
 
@@ -30,6 +30,8 @@ class PicksReport:
     unrequested: tuple[PullRequest, ...]
     gate: Gate
     unread: tuple[str, ...] = ()  # what could not be read for the whole pane (the history), with the reason
+    # the branch diff's, oldest on main first: what each request's pick would do (not in the JSON when none)
+    predictions: tuple[PickPrediction, ...] = field(default=(), metadata={OMIT_WHEN_EMPTY: True})
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ again, the load fails and the pane shows its last diff as STALE, never as fresh.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from cockpit.domain.commits import BranchDiffReport
 from cockpit.domain.github import MilestoneItem
@@ -82,22 +82,28 @@ def shared_branch_diff(backend: Ports, *, reuse_within: float = 0.0) -> BranchRe
 
     def compute() -> BranchReport:
         _, items = fetch_milestone(backend, reuse_within=MILESTONE_REUSE_S)
-        diff = analyze(backend, items, with_rc_delta=True)
+        diff = analyze(backend, items, with_rc_delta=True, predict="if_possible")
         return BranchReport(diff=diff, gate=branch_gate(diff), days=release_days(backend, diff.cut))
 
     return backend.shared.branch_diff.get(compute, reuse_within=reuse_within)
 
 
 def analyze(
-    backend: Ports, items: list[MilestoneItem] | tuple[MilestoneItem, ...], *, with_rc_delta: bool
+    backend: Ports,
+    items: list[MilestoneItem] | tuple[MilestoneItem, ...],
+    *,
+    with_rc_delta: bool,
+    predict: bool | Literal["if_possible"] = False,
 ) -> BranchDiffReport:
     """The branch-diff engine over the clone for ``items`` (none: only the history's own findings,
-    reverts owed and fixes only on the branch, which need no milestone)."""
+    reverts owed and fixes only on the branch, which need no milestone). ``predict``: with what
+    each missing pick's and revert's ``git cherry-pick -x`` would do (the pane shows it;
+    ``"if_possible"``: a git failure there leaves the diff standing, with the reason)."""
     from cockpit.services.branch_loader import load_branch_diff as engine
 
     rel, git_cfg = backend.config.release, backend.config.git
     tags = rc_tags(backend) if with_rc_delta else []
-    rc_range = {"rc_base": tags[-2], "rc_head": tags[-1]} if len(tags) >= 2 else {}
+    rc_base, rc_head = (tags[-2], tags[-1]) if len(tags) >= 2 else ("", "")
     return engine(
         backend.git,
         main=rel.main,
@@ -108,5 +114,7 @@ def analyze(
         repository=backend.repository,
         skip_labels=backend.config.skip_labels,
         release_only_patterns=git_cfg.release_only_patterns,
-        **rc_range,
+        rc_base=rc_base,
+        rc_head=rc_head,
+        predict=predict,
     )

@@ -100,6 +100,10 @@ def load_picks(backend: Ports) -> PicksReport:
         library_branches={r.repository: r.release.branch for r in backend.config.repos},
     )
     report = _titled_as_a_tracker(report, backend.config.tracker_titles, rel.version)
+    if diff is not None and diff.predictions:
+        from dataclasses import replace
+
+        report = replace(report, predictions=diff.predictions)
     backend.shared.picks = report  # the validation issue lists the accepted picks
     return report
 

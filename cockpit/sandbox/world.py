@@ -53,6 +53,9 @@ it comes from a fault, never from the data.
 - ``promotion``: the checklist's own gates after the final RC (``rc_health``, ``final_rc_tagged``,
   ``pypi_staged``, ``stable_promoted``, ``pypi_promoted``), each with its planted ``status`` and why:
   see ``world_promotion``.
+- ``pick_predictions``: ``{"applies": PR, "after": {"pr", "needs"}, "conflicts": {"pr", "paths"}
+  or None}``: missing PRs whose ``git cherry-pick -x`` onto the branch head applies, applies only
+  after another missing PR, conflicts (none in an all-green world).
 - ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
   ``tracker_issue``, ``edge_cases``.
 - ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
@@ -79,7 +82,7 @@ from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_evidence import add_evidence
 from cockpit.sandbox.world_github import core_repo
-from cockpit.sandbox.world_history import fill_capacity, plan_history
+from cockpit.sandbox.world_history import fill_capacity, pick_truth, plan_history
 from cockpit.sandbox.world_matrix import add_build_matrix
 from cockpit.sandbox.world_merges import plant_merges
 from cockpit.sandbox.world_milestones import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE
@@ -102,7 +105,7 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 14  # the release-day tracking issue, one box ticked by hand
+WORLD_FORMAT = 15  # the release-day tracking issue (one box ticked by hand); the pick-prediction cases
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -206,6 +209,7 @@ def build_world(
     ci.update(dict.fromkeys(extra, "green"))
     truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
     truth.update(
+        pick_predictions=pick_truth(plan, all_green=all_green),
         ci=ci,
         ci_detail={
             CORE: ci_core,

@@ -137,6 +137,7 @@ def plan_history(
             commit.changes = [(path, key)]
         plan.trunk.append(commit)
     _edge_cases(rng, plan)
+    _pick_troubles(plan, special_files, contents)
     for role in ISSUE_FIXES:
         fix = plan.by_role(role)
         plan.issues[role] = issue = plan.numbers.after(max(0, fix.index - 3))
@@ -153,6 +154,33 @@ def _edge_cases(rng: random.Random, plan: HistoryPlan) -> None:
     plan.by_role("pick_x3").paragraph = "\n".join(f"{k + 1}. {SENTENCES[k % len(SENTENCES)]}" for k in range(150))
     for role in ("bulk_1", "bulk_2", "bulk_3"):
         plan.by_role(role).title = f"Fix {rng.choice(OBJECTS)} {rng.choice(TARGETS)}"
+
+
+def _pick_troubles(plan: HistoryPlan, files: dict[str, str], contents: dict[str, str]) -> None:
+    """Missing PRs whose picks would not simply apply: ``missing_4`` builds on ``missing_3``'s change
+    (it applies only after it), and ``missing_5`` fixes on main, another way, the lines the
+    branch's own fix changed (it conflicts). ``pick_truth`` says what a prediction must find."""
+    contents["missing_3:v2"] = contents["missing_3:v1"].replace(
+        "    return x\n", "    x = x.contiguous()\n    return x\n"
+    )
+    plan.by_role("missing_4").changes = [(files["missing_3"], "missing_3:v2")]
+    contents["branch_fix:main"] = (
+        contents["branch_fix:v0"].replace(
+            "    return f.read()\n",
+            "    data = f.read()\n    if len(data) < 8:\n        raise ValueError('short archive')\n",
+        )
+        + "    return data\n"
+    )
+    plan.by_role("missing_5").changes = [(files["branch_fix"], "branch_fix:main")]
+
+
+def pick_truth(plan: HistoryPlan, *, all_green: bool) -> dict[str, object]:
+    """What ``git cherry-pick -x`` of the planted missing PRs onto the branch head does."""
+    return {
+        "applies": plan.trunk_pr("missing_3"),
+        "after": {"pr": plan.trunk_pr("missing_4"), "needs": plan.trunk_pr("missing_3")},
+        "conflicts": None if all_green else {"pr": plan.trunk_pr("missing_5"), "paths": [FIX_PATH]},
+    }
 
 
 def _pr_numbers(rng: random.Random, n: int) -> list[int]:
@@ -185,6 +213,9 @@ def fake_pin(rng: random.Random) -> str:
     return f"{rng.getrandbits(160):040x}\n"
 
 
+FIX_PATH = "torchlet/serialization/archive_reader.py"  # the branch's own fix, and main's other fix of it
+
+
 def _special_files(roles: dict[str, int], contents: dict[str, str]) -> dict[str, str]:
     """One dedicated file per role (so a pick's patch equals its trunk commit's patch)."""
     files = {}
@@ -202,7 +233,7 @@ def _special_files(roles: dict[str, int], contents: dict[str, str]) -> dict[str,
             + "    # resolved against the release branch\n"
             + f"    if x is None:\n        raise TypeError('{stem}_{k}: expected a tensor')\n    return x\n"
         )
-    files["branch_fix"] = "torchlet/serialization/archive_reader.py"
+    files["branch_fix"] = FIX_PATH
     contents["branch_fix:v0"] = '"""Reads torchlet archives."""\n\n\ndef read(f):\n    return f.read()\n'
     contents["branch_fix:v1"] = (
         '"""Reads torchlet archives."""\n\n\ndef read(f):\n    data = f.read()\n'

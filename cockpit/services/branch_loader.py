@@ -18,9 +18,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
-from typing import Protocol
+from typing import Literal, Protocol
 
 from cockpit.domain.commits import BranchDiffReport, CommitRecord
 from cockpit.domain.github import MilestoneItem
@@ -28,6 +28,7 @@ from cockpit.errors import GitError
 from cockpit.services import refs
 from cockpit.services.branch_diff import DEFAULT_RELEASE_ONLY, analyze_branch, before_cut_candidates, rc_delta
 from cockpit.services.clone_refs import release_refs
+from cockpit.services.pick_predict import PickLab, plans_for, predict_picks
 
 
 class GitPort(Protocol):
@@ -51,6 +52,10 @@ class GitPort(Protocol):
     def is_ancestor(self, a: str, b: str) -> bool: ...
 
     def is_shallow(self) -> bool: ...
+
+    def scratch_merges(self) -> AbstractContextManager[PickLab]:
+        """In-memory cherry-picks (asked only with ``predict``)."""
+        ...
 
 
 def before_cut_pattern(numbers: Sequence[int], repository: str) -> str:
@@ -99,10 +104,14 @@ def load_branch_diff(
     release_only_patterns: Sequence[str] = DEFAULT_RELEASE_ONLY,
     rc_base: str = "",
     rc_head: str = "",
+    predict: bool | Literal["if_possible"] = False,
 ) -> BranchDiffReport:
     """The branch diff of ``branch`` against ``main`` for the milestone ``items``.
 
-    ``rc_base``/``rc_head`` (e.g. two RC tags) add the delta between them. Raises GitError with one
+    ``rc_base``/``rc_head`` (e.g. two RC tags) add the delta between them. ``predict`` adds what
+    ``git cherry-pick -x`` of each missing pick and revert owed would do (``pick_predict``; git's
+    merge in memory, nothing of the clone written); a git failure there fails the load, unless
+    ``predict="if_possible"``: then the diff stands and ``prediction_trouble`` says why. Raises GitError with one
     actionable line for a missing ref, a shallow clone lacking the cut, or a failing git command.
     """
     with _collector_paused():
@@ -118,6 +127,7 @@ def load_branch_diff(
             release_only_patterns=release_only_patterns,
             rc_base=rc_base,
             rc_head=rc_head,
+            predict=predict,
         )
 
 
@@ -149,6 +159,7 @@ def _load(
     release_only_patterns: Sequence[str],
     rc_base: str,
     rc_head: str,
+    predict: bool | Literal["if_possible"],
 ) -> BranchDiffReport:
     start = release_refs(repo, main=main, branch=branch, remote=remote, cut_override=cut_override)
     main_sha, branch_sha, cut = start.main.sha, start.branch.sha, start.cut
@@ -176,7 +187,27 @@ def _load(
             release_only_patterns=release_only_patterns,
         )
         delta = rc_delta(delta_log.result(), rc_base, rc_head, repository) if delta_log else None
-    return replace(report, cut=cut, branch=branch, main=main, rc_delta=delta)
+    report = replace(report, cut=cut, branch=branch, main=main, rc_delta=delta)
+    if not predict:
+        return report
+    try:
+        return with_predictions(repo, report, trunk, branch_sha)
+    except GitError as exc:
+        if predict != "if_possible":
+            raise
+        return replace(report, prediction_trouble=exc.message)
+
+
+def with_predictions(
+    repo: GitPort, report: BranchDiffReport, trunk: Sequence[CommitRecord], head: str
+) -> BranchDiffReport:
+    """``report`` with a prediction for each missing pick and revert owed, oldest on main first."""
+    plans = sorted(plans_for(report, trunk), key=lambda p: p.age)
+    if not plans:
+        return report
+    with repo.scratch_merges() as lab:
+        found = predict_picks(plans, head, lab)
+    return replace(report, predictions=tuple(found[p.key] for p in plans))
 
 
 def _rc_range(repo: GitPort, rc_base: str, rc_head: str, remote: str) -> str:

@@ -11,8 +11,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cockpit.domain.commits import BranchDiffReport, CommitRecord, Evidence, EvidenceKind, ItemDiff, RevertOwed, Verdict
+from cockpit.domain.commits import (
+    BranchDiffReport,
+    CommitRecord,
+    Evidence,
+    EvidenceKind,
+    ItemDiff,
+    PickPrediction,
+    RevertOwed,
+    Verdict,
+)
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_text
+from cockpit.services.pick_words import pick_json, pick_lines, pick_word
 
 # Sections in the order a release manager acts on them; a row's rank is its section's index.
 SECTIONS = (
@@ -61,6 +71,12 @@ class DiffRow:
     target: ItemDiff | RevertOwed | None = None
     detail: tuple[str, ...] = ()
     repo: str = ""  # the short name of the repository it belongs to, in a release of several
+    prediction: PickPrediction | None = None  # what its cherry-pick would do, when predicted
+
+    @property
+    def pick(self) -> str:
+        """The prediction in words: applies, conflicts in N files, after #N (empty: not predicted)."""
+        return pick_word(self.prediction)
 
     @property
     def rank(self) -> int:
@@ -98,7 +114,7 @@ def evidence_lines(evidence: Iterable[Evidence]) -> list[str]:
     return [f"{evidence_label(e):<12} {e.commit}  {e.detail}".rstrip() for e in evidence]
 
 
-def _item_row(item: ItemDiff) -> DiffRow:
+def _item_row(item: ItemDiff, predicted: PickPrediction | None = None, branch: str = "") -> DiffRow:
     section = item.verdict.value.replace("_", " ")
     ev = evidence_summary(item.evidence)
     note = item.note or _WHY.get(item.verdict, "")
@@ -113,12 +129,14 @@ def _item_row(item: ItemDiff) -> DiffRow:
     ]
     if item.verdict is Verdict.MISSING and item.commits:
         ev = f"not picked {item.commits[0][:8]}"
+    detail += pick_lines(predicted, branch)
+    shas = tuple(reversed(item.commits))
     return DiffRow(
-        section, f"#{item.number}", item.title, ev or item.note, tuple(reversed(item.commits)), item, tuple(detail)
+        section, f"#{item.number}", item.title, ev or item.note, shas, item, tuple(detail), prediction=predicted
     )
 
 
-def _revert_row(r: RevertOwed) -> DiffRow:
+def _revert_row(r: RevertOwed, predicted: PickPrediction | None = None, branch: str = "") -> DiffRow:
     pr = f" (#{r.reverted_pr})" if r.reverted_pr else ""
     how = evidence_summary(r.how)
     detail = (
@@ -127,6 +145,7 @@ def _revert_row(r: RevertOwed) -> DiffRow:
         f"Reverted commit: {r.reverted_sha}{pr}",
         "How the reverted commit got into the branch:",
         *(f"  {line}" for line in evidence_lines(r.how) or ("unknown",)),
+        *pick_lines(predicted, branch),
     )
     return DiffRow(
         "revert owed",
@@ -136,6 +155,7 @@ def _revert_row(r: RevertOwed) -> DiffRow:
         (r.revert_sha,),
         r,
         detail,
+        prediction=predicted,
     )
 
 
@@ -164,8 +184,9 @@ def _delta_rows(report: BranchDiffReport) -> list[DiffRow]:
 
 def attention_rows(report: BranchDiffReport) -> list[DiffRow]:
     """Every row of the report, what needs action first (stable within a section)."""
-    rows = [_item_row(i) for i in report.items]
-    rows += [_revert_row(r) for r in report.reverts_to_propagate]
+    found = {p.key: p for p in report.predictions}
+    rows = [_item_row(i, found.get(f"#{i.number}"), report.branch) for i in report.items]
+    rows += [_revert_row(r, found.get(r.revert_sha), report.branch) for r in report.reverts_to_propagate]
     rows += [_branch_only_row(c, report.release_only_patterns) for c in report.missing_in_main]
     rows += _delta_rows(report)
     return sorted(rows, key=lambda r: r.rank)
@@ -181,7 +202,9 @@ def _evidence_json(e: Evidence) -> dict[str, str]:
 
 
 def to_json(report: BranchDiffReport) -> dict[str, Any]:
-    """``{"items": [...], "reverts_to_propagate": [...], "missing_in_main": [...]}``."""
+    """``{"items": [...], "reverts_to_propagate": [...], "missing_in_main": [...]}``; with predictions,
+    each missing item and revert owed also has ``"pick"`` (``pick_json``)."""
+    picks = {p.key: pick_json(p) for p in report.predictions}
     return {
         "items": [
             {
@@ -190,6 +213,7 @@ def to_json(report: BranchDiffReport) -> dict[str, Any]:
                 "verdict": i.verdict.value,
                 "evidence": [_evidence_json(e) for e in i.evidence],
                 "commits": list(i.commits),
+                **({"pick": picks[f"#{i.number}"]} if f"#{i.number}" in picks else {}),
             }
             for i in report.items
         ],
@@ -200,6 +224,7 @@ def to_json(report: BranchDiffReport) -> dict[str, Any]:
                 "reverted_sha": r.reverted_sha,
                 "reverted_pr": r.reverted_pr,
                 "how": [_evidence_json(e) for e in r.how],
+                **({"pick": picks[r.revert_sha]} if r.revert_sha in picks else {}),
             }
             for r in report.reverts_to_propagate
         ],
@@ -216,21 +241,29 @@ def to_text(report: BranchDiffReport, summary: str) -> str:
     lines = [_headline(report, summary)]
     for row in attention_rows(report):
         if row.section != "rc delta":
-            lines.append(f"{row.section:<17} {row.ref:<9} {row.title}  [{row.evidence}]")
+            pick = f"  pick: {row.pick}" if row.pick else ""
+            lines.append(f"{row.section:<17} {row.ref:<9} {row.title}  [{row.evidence}]{pick}")
     return "\n".join(lines) + "\n"
+
+
+_TABLE_HEAD = ("| Ref | Title | Evidence |", "| --- | --- | --- |")
 
 
 def to_markdown(report: BranchDiffReport, summary: str) -> str:
     """A section per kind of row, each a table, most urgent first; outside text escaped and capped
-    by the shared escaper (``cockpit.services.markdown``), the whole under GitHub's comment limit."""
+    by the shared escaper (``cockpit.services.markdown``), the whole under GitHub's comment limit.
+    With predictions, the sections of picks (missing, revert owed) have a Pick column."""
     out = [f"## Branch diff: {md_text(_headline(report, summary), limit=SENTENCE_LIMIT)}", ""]
+    rows = [row for row in attention_rows(report) if row.section != "rc delta"]
+    predicted = {row.section for row in rows if row.prediction is not None}
     section = None
-    for row in attention_rows(report):
-        if row.section == "rc delta":
-            continue
+    for row in rows:
         if row.section != section:
             section = row.section
-            out += ["", f"### {section.capitalize()}", "", "| Ref | Title | Evidence |", "| --- | --- | --- |"]
-        out.append(f"| {md_text(row.ref)} | {md_text(row.title)} | {md_text(row.evidence, limit=SENTENCE_LIMIT)} |")
+            head = ("| Ref | Title | Evidence | Pick |", "| --- | --- | --- | --- |")
+            out += ["", f"### {section.capitalize()}", "", *(head if section in predicted else _TABLE_HEAD)]
+        pick = f" {md_text(row.pick)} |" if section in predicted else ""
+        evidence = md_text(row.evidence, limit=SENTENCE_LIMIT)
+        out.append(f"| {md_text(row.ref)} | {md_text(row.title)} | {evidence} |{pick}")
     document = "\n".join(out).replace("\n\n\n", "\n\n") + "\n"
     return cap_comment(document, whole="`cockpit missing-in-branch --format json`")

@@ -168,3 +168,35 @@ def test_without_a_branch_or_a_config_it_says_which_flag_is_needed(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     status, _, err = run(capsys, "missing-in-branch", "--prs-file", str(tmp_path / "x"))
     assert status == 2 and "--branch" in err
+
+
+def test_predict_says_which_picks_apply_conflict_or_need_another_first_and_writes_nothing(
+    sandbox, sandbox_world, capsys
+):
+    from pathlib import Path
+
+    from tests.adapters.pick_replay import snapshot
+
+    clone = Path(sandbox_world.clone_path)
+    before = snapshot(clone)
+    argv = ("--config", str(sandbox.config_path), "missing-in-branch", "--predict", "--format", "json")
+    status, out, err = run(capsys, *argv)
+    assert status == 1, err
+    data = json.loads(out)
+    picks = {i["number"]: i["pick"] for i in data["items"] if i["verdict"] == "missing"}
+    assert all({"applies", "conflicts", "after"} <= p.keys() for p in picks.values())
+    assert all("pick" not in i for i in data["items"] if i["verdict"] != "missing")
+    planted = sandbox_world.truth["pick_predictions"]
+    assert picks[planted["applies"]] == {
+        "applies": True,
+        "conflicts": [],
+        "after": [],
+        "empty": False,
+        "group": [planted["after"]["pr"]],
+    }
+    after = picks[planted["after"]["pr"]]
+    assert not after["applies"] and after["after"] == [planted["after"]["needs"]] and after["conflicts"]
+    conflict = picks[planted["conflicts"]["pr"]]
+    assert not conflict["applies"] and conflict["conflicts"] == planted["conflicts"]["paths"] and not conflict["after"]
+    assert all(r["pick"]["applies"] for r in data["reverts_to_propagate"])  # the reverts owed apply
+    assert snapshot(clone) == before  # not a ref, an object, the index or a file of the clone changed

@@ -20,6 +20,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import BranchReport
 from cockpit.gates import names_on
 from cockpit.services.branch_render import DiffRow, attention_rows
+from cockpit.services.pick_words import pick_summary, pick_word
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
@@ -47,6 +48,9 @@ _STATUS = {
 }
 _WORD = {"landed before cut": "before cut"}  # fits the 15-column verdict
 VERDICT_W, REF_W = 15, 8
+PICK_W, PICK_W_WIDE = 12, 20  # "after #95832" / "conflicts in 2 files"; wide from WIDE_TABLE cells
+WIDE_TABLE = 120
+_PICK_STATUS = {"applies": GateStatus.GREEN, "already in": GateStatus.UNKNOWN, "not predicted": GateStatus.UNKNOWN}
 
 
 def _ref_key(row: DiffRow) -> tuple[int, int, str]:
@@ -64,6 +68,20 @@ COLUMNS: tuple[Column[DiffRow], ...] = (
     Column("title", "Title", by_text(lambda row: row.title)),
     Column("evidence", "Evidence", by_text(lambda row: row.evidence)),
 )
+# What ``git cherry-pick -x`` of the row would do: shown when the diff was loaded with predictions.
+PICK_COLUMN: Column[DiffRow] = Column("pick", "Pick", by_text(lambda row: row.pick), width=PICK_W)
+
+
+def pick_width(total: int) -> int:
+    return PICK_W_WIDE if total >= WIDE_TABLE else PICK_W
+
+
+def _pick_cell(pane: TablePane, row: DiffRow, width: int) -> Text:
+    word = pick_word(row.prediction, compact=width < PICK_W_WIDE)
+    if not word:
+        return Text("")
+    status = _PICK_STATUS.get(word, GateStatus.AMBER if word.startswith("after") else GateStatus.RED)
+    return status_text(pane, status, _fit(word, width).plain)
 
 
 def _fit(text: str, width: int) -> Text:
@@ -72,10 +90,12 @@ def _fit(text: str, width: int) -> Text:
     return Text(flat if len(flat) <= width else flat[: max(width - 1, 0)] + "…", no_wrap=True)
 
 
-def column_widths(total: int, repo: bool = False) -> tuple[int, int]:
+def column_widths(total: int, repo: bool = False, pick: int = 0) -> tuple[int, int]:
     """(title, evidence) widths for a table ``total`` cells wide; the verdict and ref are fixed, and so
-    is the repository column (``repo``) in a release of several repositories."""
+    are the repository column (``repo``) in a release of several repositories and the pick column
+    (``pick`` cells wide, when predicted)."""
     total -= REPO_WIDTH + 2 if repo else 0
+    total -= pick + 2 if pick else 0
     spare = max(total - VERDICT_W - REF_W - 4 * 2 - 2, 20)  # cell padding of 4 columns, scrollbar
     evidence = max((spare + 1) // 2, 10)
     return spare - evidence, evidence
@@ -97,7 +117,7 @@ class BranchDiffPane(TablePane):
             "copy",
             "Copy pick",
             id="branch.copy_pick",
-            tooltip="Copy 'git cherry-pick -x <sha>' for the selected row",
+            tooltip="Copy 'git cherry-pick -x <sha>' for the selected row (after the picks it needs, in order)",
         ),
         Binding(
             "b",
@@ -134,7 +154,8 @@ class BranchDiffPane(TablePane):
         summary = self._summary(shown[0][1]) if shown else Text(nothing_shown(self, "branch_diff", "branch diff"))
         self.query_one(".branch-summary", Static).update(summary)
         self._width = self.app.size.width
-        title_w, evidence_w = column_widths(self._width, spans)
+        pick_w = self._pick_width()
+        title_w, evidence_w = column_widths(self._width, spans, pick_w)
         table = self.table
         table.clear(columns=True)
         for column in self.columns():
@@ -146,6 +167,7 @@ class BranchDiffPane(TablePane):
             cells: tuple[Text, ...] = (
                 status_text(self, _STATUS.get(row.section, GateStatus.UNKNOWN), word, meaning=meaning),
                 _fit(row.ref, REF_W),
+                *((_pick_cell(self, row, pick_w),) if pick_w else ()),
                 _fit(row.title, title_w),
                 _fit(row.evidence, evidence_w),
             )
@@ -158,13 +180,23 @@ class BranchDiffPane(TablePane):
         if self.report is None:
             return ()  # the columns come with the first report, sized to the screen
         spans = spans_repositories(self)
-        title_w, evidence_w = column_widths(self._width, spans)
-        fitted = (*COLUMNS[:2], replace(COLUMNS[2], width=title_w), replace(COLUMNS[3], width=evidence_w))
+        pick_w = self._pick_width()
+        title_w, evidence_w = column_widths(self._width, spans, pick_w)
+        pick = (replace(PICK_COLUMN, width=pick_w),) if pick_w else ()
+        fitted = (*COLUMNS[:2], *pick, replace(COLUMNS[2], width=title_w), replace(COLUMNS[3], width=evidence_w))
         return (REPO_COLUMN, *fitted) if spans else fitted
+
+    def _pick_width(self) -> int:
+        """The pick column's width; 0 (no column) when no row has a prediction."""
+        return pick_width(self._width) if any(row.prediction for row in self.rows) else 0
 
     def _summary(self, report: BranchReport) -> Text:
         diff = report.diff
         parts = [f"{diff.branch} vs {diff.main}, cut {diff.cut[:10]}", f"{len(diff.items)} milestone items"]
+        if diff.predictions:
+            parts.append(f"picks: {pick_summary(diff.predictions)}")
+        elif diff.prediction_trouble:
+            parts.append(f"picks not predicted: {diff.prediction_trouble}")
         if diff.rc_delta is not None:
             d = diff.rc_delta
             prs = ", ".join(f"#{n}" for n in d.prs[:3]) + (f" +{len(d.prs) - 3}" if len(d.prs) > 3 else "")
@@ -209,15 +241,27 @@ class BranchDiffPane(TablePane):
             return None
         return row.shas[0] if row.shas else getattr(row.target, "html_url", "") or None
 
+    def _in_order(self, row: DiffRow) -> tuple[DiffRow, ...]:
+        """The row after the missing picks it needs (its prediction's ``after``), in that order."""
+        if row.prediction is None or not row.prediction.after:
+            return (row,)
+        by_key = {r.prediction.key: r for r in self.rows if r.prediction is not None and r.repo == row.repo}
+        return (*(by_key[k] for k in row.prediction.after if k in by_key), row)
+
     def action_copy(self) -> None:
         row = self._pickable()
         if row is not None:
-            self.app.copy_to_clipboard(row.pick_command)
+            order = self._in_order(row)
+            command = " && ".join(r.pick_command for r in order)
+            self.app.copy_to_clipboard(command)
+            if len(order) > 1:
+                before = ", ".join(r.ref for r in order[:-1])
+                self.notify(f"{row.ref} applies only after {before}: copied in that order.", markup=False)
             where = ""
             if row.repo and row.repo != self.backend.config.core.name:  # its commits are in that clone only
                 library = self.backend.config.repo_named(row.repo)
                 where = f" (run it in the clone of {library.repository}: {library.clone})"
-            self.notify(f"Copied: {row.pick_command}{where}", markup=False)
+            self.notify(f"Copied: {command}{where}", markup=False)
 
     def action_pick_branch(self) -> None:
         row = self._pickable()

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from cockpit.domain.commits import PickPrediction
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag, PickRow, PickStatus
 from cockpit.domain.reports import PicksReport
@@ -16,6 +17,7 @@ from cockpit.domain.repos import elsewhere
 from cockpit.gates import names_on
 from cockpit.services.markdown import md_text
 from cockpit.services.pick_command import suggest_class
+from cockpit.services.pick_words import pick_lines, pick_word, posting_advice
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
@@ -62,6 +64,7 @@ class RequestRow:
     release: str
     trunk: str
     repo: str = ""  # the repository's short name, in a release of several
+    prediction: PickPrediction | None = None  # what the bot's pick of its trunk PR would do, when missing
 
 
 def _status_rank(row: RequestRow) -> int:
@@ -74,6 +77,7 @@ COLUMNS: tuple[Column[RequestRow], ...] = (
     Column("status", "Status", _status_rank),
     Column("flags", "Flags", by_text(lambda row: flag_words(row.pick)), width=40),
     Column("trunk", "Trunk PRs", by_text(lambda row: row.trunk), width=18),
+    Column("pick", "Pick", by_text(lambda row: pick_word(row.prediction, compact=True)), width=12),
     Column("hints", "Hints", by_text(lambda row: ", ".join(row.pick.request.hints)), width=16),
     Column("asked", "Asked", lambda row: row.pick.age_days),
     Column("pr_open", "PR open", lambda row: row.pick.release_pr_age_days),
@@ -125,7 +129,8 @@ class PicksPane(TablePane):
         rows: list[TableRow[RequestRow]] = []
         for name, each in shown:
             home = repository_of(self, name)
-            rows += [self._row(row, home, stale_days, name) for row in each.rows]
+            predicted = {p.key: p for p in each.predictions}
+            rows += [self._row(row, home, stale_days, name, predicted) for row in each.rows]
         self.draw_rows(rows)
         lead = shown[0][1] if shown else report
         unrequested = ", ".join(f"#{p.number} {p.title}" for p in lead.unrequested)
@@ -143,8 +148,16 @@ class PicksPane(TablePane):
             )
         )
 
-    def _row(self, row: PickRow, home: str, stale_days: float, repo: str = "") -> TableRow[RequestRow]:
+    def _row(
+        self,
+        row: PickRow,
+        home: str,
+        stale_days: float,
+        repo: str = "",
+        predicted: dict[str, PickPrediction] | None = None,
+    ) -> TableRow[RequestRow]:
         request, width = row.request, _WIDTHS
+        prediction = trunk_prediction(row, home, predicted or {})
         status, word = _STATUS.get(row.status, (GateStatus.UNKNOWN, str(row.status)))
         release = " ".join(p.label(home) for p in request.release_prs)
         trunk = "NA" if request.trunk_na else " ".join(p.label(home) for p in request.trunk_prs)
@@ -157,6 +170,7 @@ class PicksPane(TablePane):
             status_text(self, status, word),
             _styled(self, clip(flags, width["flags"]), GateStatus.RED) if flags else Text(""),
             clip(trunk, width["trunk"]),
+            self._pick(prediction),
             self._hints(row, width["hints"]),
             self._age(row.age_days, stale, stale_days),
             self._age(row.release_pr_age_days, stale, stale_days),
@@ -165,7 +179,16 @@ class PicksPane(TablePane):
         )
         if spans_repositories(self):
             cells = (repo_cell(repo), *cells)
-        return TableRow(row_key(self, repo, str(request.comment_id)), RequestRow(row, release, trunk, repo), cells)
+        drawn = RequestRow(row, release, trunk, repo, prediction)
+        return TableRow(row_key(self, repo, str(request.comment_id)), drawn, cells)
+
+    def _pick(self, prediction: PickPrediction | None) -> Text:
+        word = pick_word(prediction, compact=True)
+        if not word or prediction is None:
+            return Text("")
+        if prediction.applies:
+            return status_text(self, GateStatus.GREEN, word)
+        return status_text(self, GateStatus.AMBER if prediction.after else GateStatus.RED, clip(word, 12).plain)
 
     def _hints(self, row: PickRow, width: int | None) -> Text:
         words = ", ".join(row.request.hints)
@@ -186,6 +209,10 @@ class PicksPane(TablePane):
         if row is None and not quiet:
             self.notify("No request selected.", severity="warning")
         return row
+
+    def _prediction(self) -> PickPrediction | None:
+        drawn = self.drawn_item(self.selected_key()) if self.report else None
+        return drawn.prediction if isinstance(drawn, RequestRow) else None
 
     def _elsewhere(self, row: PickRow | None, title: str) -> bool:
         """A domain library's request, for an action that acts on the core's tracker and PRs only:
@@ -221,6 +248,7 @@ class PicksPane(TablePane):
             *(f"Hint in the comment: {h}" for h in request.hints),
             *(f"Fixes: {f}" for f in request.fixes),
             f"Comment: {request.html_url}" + (" (edited)" if _edited(request) else ""),
+            *pick_lines(self._prediction(), self.backend.config.release.branch),
         )
         title = f"Request by {request.author or 'unknown'}"
         if row.status is PickStatus.UNPARSED:
@@ -296,6 +324,10 @@ class PicksPane(TablePane):
             self.notify(f"Trunk PR #{pr} is not merged: the bot refuses unmerged PRs.", severity="warning")
             return
 
+        advice = posting_advice(self._prediction())
+        if advice:
+            self.notify(advice, title="Before posting", severity="warning", markup=False)
+
         def composed(answer: tuple[str, str] | None) -> None:
             if answer is not None:
                 category, fixes = answer
@@ -303,6 +335,16 @@ class PicksPane(TablePane):
 
         form = BotCommandForm(pr, self.backend.config.release.branch, fixes=fixes, category=category)
         self.app.push_screen(form, composed)
+
+
+def trunk_prediction(row: PickRow, home: str, predicted: dict[str, PickPrediction]) -> PickPrediction | None:
+    """The prediction for the request's first trunk PR in ``home`` that the branch still lacks."""
+    for ref in row.request.trunk_prs:
+        if not ref.repository or ref.repository.casefold() == home.casefold():
+            found = predicted.get(f"#{ref.number}")
+            if found is not None:
+                return found
+    return None
 
 
 def detail_markdown(row: PickRow, home: str) -> str:
