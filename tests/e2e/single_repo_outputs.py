@@ -7,7 +7,8 @@ with main's code before the release could span several repositories (first d3d61
 checklist's evidence, promotion gates, chores and status comment had landed, which changed the single-repository
 output on purpose; and once more when the sandbox took PyTorch's real names: ``Lint``, the binary-build
 workflows on the RC tag, manylinux tags for ROCm and XPU, untitled validate-binaries runs, no conda; and when the
-Python builds came to be read from the build matrix: the storage and staging gates name their source first):
+Python builds came to be read from the build matrix: the storage and staging gates name their source first; and
+when a pick request came to carry the sentences a prose request was read from, ``"prose": []`` on every request):
 ``python -m tests.e2e.single_repo_outputs`` writes them again.
 """
 
