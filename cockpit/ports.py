@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from cockpit.domain.evidence import RepoFile
     from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
     from cockpit.domain.merging import CommitStatus, Review
+    from cockpit.domain.picks import ReadingConfirmation
     from cockpit.domain.staging import StagingListing
     from cockpit.loaders.shared import SharedResults
     from cockpit.state.read_only import ReadOnlyReason
@@ -254,6 +255,10 @@ class SessionState(Protocol):
     def triage_answers(self) -> dict[str, dict[str, bool]]: ...
 
     def set_triage_answer(self, key: str, question: str, value: bool | None) -> None: ...
+
+    def pick_readings(self) -> dict[str, ReadingConfirmation]: ...
+
+    def confirm_pick_reading(self, key: str, *, reading: str | None, who: str) -> None: ...
 
     def set_pref(self, key: str, value: Any) -> None: ...
 

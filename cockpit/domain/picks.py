@@ -53,6 +53,26 @@ class PickRequest:
     html_url: str = ""
 
 
+@dataclass(frozen=True)
+class ReadingConfirmation:
+    """A release manager's word that a request read from prose was read right: who, when, and the
+    reading they confirmed (``services.pick_readings.reading_of``). A confirmation holds only while
+    the comment still reads the same."""
+
+    who: str
+    when: str
+    reading: str
+
+
+@dataclass(frozen=True)
+class ReadingConfirmed:
+    """The target of the ``picks.confirm_reading`` action: a prose request's reading to confirm
+    (``reading``), or None to withdraw the confirmation; ``key`` is ``services.pick_readings.reading_key``."""
+
+    key: str
+    reading: str | None
+
+
 class PickStatus(StrEnum):
     UNDER_REVIEW = "under_review"
     ACCEPTED = "accepted"

@@ -1,4 +1,5 @@
-"""Pane 2: the tracker's cherry-pick requests joined with their PRs; detail, open, reply, bot command."""
+"""Pane 2: the tracker's cherry-pick requests joined with their PRs; detail, open, reply, bot command,
+and confirming the reading of a request read from prose."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from cockpit.domain.gates import GateStatus
-from cockpit.domain.picks import PickFlag, PickRow, PickStatus
+from cockpit.domain.picks import PickFlag, PickRow, PickStatus, ReadingConfirmed
 from cockpit.domain.reports import PicksReport
 from cockpit.domain.repos import elsewhere
 from cockpit.gates import names_on
 from cockpit.services.markdown import md_text
 from cockpit.services.pick_command import suggest_class
+from cockpit.services.pick_readings import reading_key, reading_of
 from cockpit.ui.acting import perform
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
+from cockpit.ui.keymap import key_label
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.table_pane import TablePane
@@ -106,6 +109,14 @@ class PicksPane(TablePane):
             "Bot command",
             id="picks.bot_command",
             tooltip="Compose and post the bot's cherry-pick command for the trunk PR",
+        ),
+        Binding(  # not on the key line (it is full at 120 columns): in ? help, and named in the detail
+            "v",
+            "confirm_reading",
+            "Confirm reading",
+            show=False,
+            id="picks.confirm_reading",
+            tooltip="Confirm how a request read from prose was read (again: withdraw the confirmation)",
         ),
         Binding(
             "M",
@@ -217,6 +228,8 @@ class PicksPane(TablePane):
                 else ""
             ),
             "Flags: " + (", ".join(f.value.replace("_", " ") for f in row.flags) or "none"),
+            *(f"Read from prose: \u201c{sentence}\u201d" for sentence in request.prose),
+            *([self._confirm_hint(row)] if request.prose else []),
             *(f"Note: {n}" for n in row.notes),
             *(f"Hint in the comment: {h}" for h in request.hints),
             *(f"Fixes: {f}" for f in request.fixes),
@@ -231,6 +244,34 @@ class PicksPane(TablePane):
         home = row.repository or self.backend.config.release.repository
         self.app.push_screen(DetailScreen(title, lines=head, markdown=detail_markdown(row, home)))
 
+    def _confirm_hint(self, row: PickRow) -> str:
+        binding = next(b for b in self.BINDINGS if isinstance(b, Binding) and b.id == "picks.confirm_reading")
+        key = key_label(binding, self.backend.config.keymap or {})
+        if PickFlag.READ_FROM_PROSE in row.flags:
+            return f"Check the reading against the sentence, then confirm it: {key}"
+        return f"The reading is confirmed; {key} withdraws the confirmation"
+
+    def action_confirm_reading(self) -> None:
+        """Confirm the reading of the selected prose request (kept in the state file); on a confirmed
+        one, withdraw the confirmation."""
+        row = self.selected_row()
+        if row is None:
+            return
+        if not row.request.prose:
+            self.notify("This request was not read from prose: there is no reading to confirm.", severity="warning")
+            return
+        home = row.repository or self.backend.config.release.repository
+        key = reading_key(home, row.request.comment_id)
+        reading = reading_of(row.request, home) if PickFlag.READ_FROM_PROSE in row.flags else None
+        perform(
+            self,
+            self.PANE,
+            "picks.confirm_reading",
+            ReadingConfirmed(key, reading),
+            confirm=False,
+            on_done=self._reload_if_done,
+        )
+
     def action_open(self) -> None:
         row = self.selected_row()
         if row is not None:
@@ -239,9 +280,9 @@ class PicksPane(TablePane):
     def action_merge(self) -> None:
         row = self.selected_row()
         if row is not None and not self._elsewhere(row, "Merge the release PR"):
-            perform(self, self.PANE, "picks.merge", row, on_done=self._reload_if_merged, preview_in_worker=True)
+            perform(self, self.PANE, "picks.merge", row, on_done=self._reload_if_done, preview_in_worker=True)
 
-    def _reload_if_merged(self, ok: bool) -> None:
+    def _reload_if_done(self, ok: bool) -> None:
         if ok:
             self.reload()
 
