@@ -88,7 +88,7 @@ _BOT_CATEGORY = re.compile(r"(?P<cls>[A-Za-z][\w /]*?)\s+[-\u2013\u2014](?:\s+(?
 _BARE_CATEGORY = re.compile(
     r"(?:[-*+]\s+)?(?:critical(?:\s+fix(?:es)?)?|regression(?:\s+fix(?:es)?)?|docs?|documentation(?:\s+fix(?:es)?)?"
     r"|fix(?:es)?\s+(?:for\s+)?(?:a\s+)?new\s+feature|fixnewfeature|release[\s-]only(?:\s+change)?"
-    r"|(?:test|ci|build)(?:\s*/\s*(?:ci|test|build|infra))?\s+fix(?:es)?)\b(?!\s*:)",
+    r"|(?:test|ci|build)(?:\s*/\s*(?:ci|test|build|infra))?\s+fix(?:es)?)\b",
     re.IGNORECASE,
 )
 _CONNECTOR_WORDS = frozenset({"", "issue", "issues", "issue fixed", "fix", "fixes", "fixed", "see", "for", "closes"})

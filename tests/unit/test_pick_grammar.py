@@ -114,7 +114,8 @@ def test_a_question_put_to_someone_that_names_a_pr_and_the_release_is_a_prose_re
 
 # What the property tests build requests from: the grammar's own labels, any case, bulleted or
 # bold, with or without the colon, values inline, on bullets or on the lines below, fields in any
-# order, with extra fields and noise lines between them.
+# order, the category also under a reason label or on a line of its own, with extra fields and
+# noise lines between them.
 CATEGORY_TEXTS = ("Regression", "Critical fix for the fused optimizer on bf16", "Docs", "Test/CI fixes", "Release only")
 EXTRA_FIELDS = (
     "Status: merged on main",
@@ -165,11 +166,12 @@ def generated_request(draw):
     trunk, release = numbers[:cut], numbers[cut:]
     urls = draw(st.booleans())
     category = draw(st.sampled_from(CATEGORY_TEXTS))
-    category_field = draw(st.sampled_from((CATEGORY, REASON)))
+    category_field = draw(st.sampled_from((CATEGORY, REASON, None)))
     blocks = [
         draw(labelled_field(TRUNK, [_ref(n, urls) for n in trunk])),
         draw(labelled_field(RELEASE, [_ref(n, urls) for n in release])),
-        draw(labelled_field(category_field, [category])),
+        # no label: a bare criteria line, after a blank line like every block here
+        draw(labelled_field(category_field, [category])) if category_field else [category],
     ]
     blocks = draw(st.permutations(blocks))
     lines: list[str] = []
