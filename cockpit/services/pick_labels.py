@@ -154,6 +154,7 @@ _HEADING = re.compile(
     r"(?:[-*+]\s+)?(?:#{1,6}\s+)?" + BOLD + r"\s*(?P<key>[^:#]{1,120}?)\s*" + BOLD + r"\s*:\s*" + BOLD + r"\s*$"
 )
 _HEADING_RELEASE = re.compile(r"\b(?:release(?:\s+branch)?|cherry\s?picks?|backports?)\s+(?:prs?|pull\s+requests?)\b")
+_FIRST_WORD = re.compile(r"[-*+#_\s]*\[?v?(\d|[A-Za-z]+)")
 _SEPARATOR = re.compile(r"\s[/|;]\s|,\s")
 
 
@@ -225,13 +226,11 @@ def heading_at(line: str) -> Label | None:
 def _may_be_bare(line: str) -> bool:
     """A cheap look before ``_BARE_KEY``: a label alone ends in a letter, ")" or bold, one with a
     value holds a PR reference, and either starts with a word of the grammar (or a release number).
-    Most lines fail one of these and need no regular expression."""
+    Most lines fail one of these and need no further regular expression."""
     if not (line[-1:].isalpha() or line[-1:] in ")*_" or "#" in line or "http" in line):
         return False
-    head = line.lstrip("-*+_# ").split(None, 1)
-    first = head[0].strip("*_[]()").casefold().replace("-", " ").replace("/", " ").replace("(", " ") if head else ""
-    first = first.split(" ", 1)[0]
-    return first in _VOCABULARY or first[:1].isdigit() or first[:2] in ("v1", "v2", "v3")
+    first = _FIRST_WORD.match(line)
+    return first is not None and (first.group(1)[0].isdigit() or first.group(1).casefold() in _VOCABULARY)
 
 
 def _bare_label(line: str) -> Label | None:

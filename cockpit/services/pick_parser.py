@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from cockpit.domain.github import IssueComment
@@ -147,7 +147,16 @@ def _lines(body: str) -> list[tuple[str, bool]]:
 
 def _labels(lines: list[tuple[str, bool]]) -> list[Label | None]:
     """The label each line opens, if any (an extra "key:" line such as "Status:" opens none)."""
-    return [label_at(line) if line and not _EXTRA.match(line) else None for line, _quoted in lines]
+    return [(_short_line_label(line) if len(line) <= 200 else _line_label(line)) if line else None for line, _ in lines]
+
+
+def _line_label(line: str) -> Label | None:
+    return None if _EXTRA.match(line) else label_at(line)
+
+
+# A tracker repeats its label lines in every request ("Link to release branch PR:", "Criteria
+# Category:"); a short line's label is read once. Labels are immutable, so sharing them is safe.
+_short_line_label = lru_cache(maxsize=4096)(_line_label)
 
 
 def _read(lines: list[tuple[str, bool]], labels: list[Label | None], *, headings: bool) -> _Reading:
