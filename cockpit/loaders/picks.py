@@ -48,7 +48,7 @@ def load_picks(backend: Ports) -> PicksReport:
     tracker = gh.issue(repo, rel.tracker_issue)
     comments = gh.issue_comments(repo, rel.tracker_issue)
     comments = remember_team_status(backend, comments)  # the status comment is no pick request
-    requests = parse_requests(comments, repository=repo)
+    requests = parse_requests(comments, repository=repo, release=rel.version)
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
     pulls: dict[PRRef | int, PullRequest] = dict(release_pulls.items())
     needed = needed_pull_numbers(requests, repo) - release_pulls.keys()

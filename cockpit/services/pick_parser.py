@@ -94,11 +94,13 @@ _BARE_CATEGORY = re.compile(
 _CONNECTOR_WORDS = frozenset({"", "issue", "issues", "issue fixed", "fix", "fixes", "fixed", "see", "for", "closes"})
 
 
-def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
+def parse_request(comment: IssueComment, *, repository: str, release: str = "") -> PickRequest:
     """Parse one tracker comment; never raises. ``parsed`` is False when no request was found.
 
     PRs of ``repository`` get ``PRRef.repository == ""``; other repositories keep their name.
     Hints (merged, reverted, do not merge, closing, closed) come from text outside the fields.
+    ``release`` (the tracker's version, "2.5.0"): a prose request naming a release by its number
+    must name this one ("in 2.5"); without it any release number does.
     """
     body = comment.body if isinstance(comment.body, str) else ""
     unparsed = PickRequest(
@@ -111,14 +113,14 @@ def parse_request(comment: IssueComment, *, repository: str) -> PickRequest:
         html_url=comment.html_url or "",
     )
     try:
-        return replace(unparsed, **{"parsed": True, **read_request(body[:MAX_PARSE_CHARS], repository or "")})
+        return replace(unparsed, **{"parsed": True, **read_request(body[:MAX_PARSE_CHARS], repository or "", release)})
     except Exception:  # a comment must never break the pane; show it unparsed
         return unparsed
 
 
-def parse_requests(comments: Iterable[IssueComment], *, repository: str) -> tuple[PickRequest, ...]:
+def parse_requests(comments: Iterable[IssueComment], *, repository: str, release: str = "") -> tuple[PickRequest, ...]:
     """Every comment of the tracker, in order, as a ``PickRequest`` (unparsed ones included)."""
-    return tuple(parse_request(c, repository=repository) for c in comments)
+    return tuple(parse_request(c, repository=repository, release=release) for c in comments)
 
 
 @dataclass
@@ -199,7 +201,7 @@ def _read(lines: list[tuple[str, bool]], labels: list[Label | None], *, headings
     return reading
 
 
-def read_request(body: str, repository: str) -> dict[str, Any]:
+def read_request(body: str, repository: str, release: str = "") -> dict[str, Any]:
     """What a comment's text says, as ``PickRequest`` keyword arguments (``parsed``, ``trunk_prs``, ...).
 
     ``parse_request`` is the entry to use: it adds the comment's metadata and, should this ever
@@ -212,7 +214,7 @@ def read_request(body: str, repository: str) -> dict[str, Any]:
     reading = _read(lines, labels, headings=False)
     if reading.template:
         return _template_request(reading, repository)
-    return _free_form_request(_read(lines, labels, headings=True), repository)
+    return _free_form_request(_read(lines, labels, headings=True), repository, release)
 
 
 def _template_request(reading: _Reading, repository: str) -> dict[str, Any]:
@@ -238,7 +240,7 @@ def _template_request(reading: _Reading, repository: str) -> dict[str, Any]:
     }
 
 
-def _free_form_request(reading: _Reading, repository: str) -> dict[str, Any]:
+def _free_form_request(reading: _Reading, repository: str, version: str = "") -> dict[str, Any]:
     roles: dict[str, list[PRRef]] = {TRUNK: [], RELEASE: [], "": []}
     for name in (TRUNK, RELEASE):
         named = [(role, ref) for line in reading.fields[name] for role, ref in _field_refs(line, name, repository)]
@@ -262,7 +264,7 @@ def _free_form_request(reading: _Reading, repository: str) -> dict[str, Any]:
         for start, role, ref in refs:
             sentence = sentence_at(spans, start) if spans else ""
             if sentence and sentence not in asking:
-                asking[sentence] = asks_in_release(sentence)
+                asking[sentence] = asks_in_release(sentence, version)
             if role or asks or item or asking.get(sentence, False):
                 roles[role or ""].append(ref)
                 listed |= item

@@ -42,7 +42,7 @@ _ASKS = re.compile(
 # "in 1.2", "into v2.5.0", "in the release", "in the next RC": a sentence naming the release it asks for
 # ("into the release branch" names a branch, not the release).
 _IN_RELEASE = re.compile(
-    r"\b(?:in|into)\s+(?:the\s+|this\s+|next\s+|the\s+next\s+)?(?:v?\d{1,3}\.\d{1,3}(?:\.\d{1,3})?(?![\d.]*\w)"
+    r"\b(?:in|into)\s+(?:the\s+|this\s+|next\s+|the\s+next\s+)?(?:v?(?P<number>\d{1,3}\.\d{1,3})(?:\.\d{1,3})?(?![\d.]*\w)"
     r"|release\b(?!\s+(?:branch|pr|notes|team|managers?)\b)|rc\d{0,2}\b)",
     re.IGNORECASE,
 )
@@ -105,10 +105,14 @@ def sentence_at(spans: list[tuple[int, str]], pos: int) -> str:
     return spans[max(at, 0)][1].strip()
 
 
-def asks_in_release(sentence: str) -> bool:
+def asks_in_release(sentence: str, release: str = "") -> bool:
     """Whether a sentence asks for what it names in a release: "make sure #N gets into 1.2.0",
-    "could #N be accepted in v1.2.0 as well?"; not "#N is not going into 1.2"."""
-    return bool(_IN_RELEASE.search(sentence)) and not _DECLINED.search(sentence)
+    "could #N be accepted in v1.2.0 as well?"; not "#N is not going into 1.2". With ``release``
+    (this release's version, "1.2.0"), a release named by its number must be this one (1.2)."""
+    if _DECLINED.search(sentence):
+        return False
+    this = ".".join(release.lstrip("v").split(".")[:2])
+    return any(not this or not m.group("number") or m.group("number") == this for m in _IN_RELEASE.finditer(sentence))
 
 
 def is_list_item(line: str) -> bool:

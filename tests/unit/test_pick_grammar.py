@@ -238,3 +238,12 @@ def test_a_prose_request_names_its_pr_and_keeps_its_sentence(number, sentence, v
 def test_a_decline_a_question_without_a_pr_or_a_pr_without_the_release_is_no_request(number, sentence, version):
     request = parse_request(comment(sentence.format(pr=f"#{number}", v=version)), repository=REPO)
     assert not request.parsed
+
+
+def test_with_the_tracker_s_version_a_prose_ask_must_name_this_release():
+    ask = "Could #22909 be accepted in v1.2.0 as well?"
+    assert parse_request(comment(ask), repository=REPO, release="1.2.0").prose == (ask,)
+    assert parse_request(comment(ask.replace("1.2.0", "1.2")), repository=REPO, release="1.2.0").parsed
+    assert not parse_request(comment(ask.replace("1.2.0", "1.3.0")), repository=REPO, release="1.2.0").parsed
+    other = "#22909 could also be included in the next RC."
+    assert parse_request(comment(other), repository=REPO, release="1.2.0").prose == (other,)
