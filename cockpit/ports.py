@@ -12,13 +12,14 @@ composition root) is the only place that builds them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cockpit.domain.artifacts import PLAIN
+from cockpit.release_ports import ReleaseWorkflowsPort
 
 if TYPE_CHECKING:
     from cockpit.config import Config
@@ -29,9 +30,8 @@ if TYPE_CHECKING:
     from cockpit.domain.evidence import RepoFile
     from cockpit.domain.github import IssueComment, Milestone, MilestoneItem, PullRequest, RateLimit
     from cockpit.domain.merging import CommitStatus, Review
+    from cockpit.domain.picks import ReadingConfirmation
     from cockpit.domain.staging import StagingListing
-    from cockpit.domain.workflows import Dispatched, PendingDeployment, RunJob, WorkflowFile
-    from cockpit.domain.workflows import WorkflowRun as ActionsRun
     from cockpit.loaders.shared import SharedResults
     from cockpit.services.pick_predict import PickLab
     from cockpit.state.read_only import ReadOnlyReason
@@ -265,6 +265,10 @@ class SessionState(Protocol):
 
     def set_triage_answer(self, key: str, question: str, value: bool | None) -> None: ...
 
+    def pick_readings(self) -> dict[str, ReadingConfirmation]: ...
+
+    def confirm_pick_reading(self, key: str, *, reading: str | None, who: str) -> None: ...
+
     def set_pref(self, key: str, value: Any) -> None: ...
 
     def rc_sizes(self) -> dict[str, dict[str, int]]: ...
@@ -282,55 +286,6 @@ class SessionState(Protocol):
     def complete_dispatch(self, key: str, run_id: int) -> None: ...
 
     def give_up_dispatch(self, key: str, why: str) -> None: ...
-
-
-class ReleaseWorkflowsPort(Protocol):
-    """GitHub Actions as release day drives it (``cockpit.adapters.github_actions.GitHubActions``)."""
-
-    def workflow_file(self, repo: str, path: str, ref: str) -> WorkflowFile: ...
-
-    def dispatch(
-        self,
-        repo: str,
-        workflow: str,
-        ref: str,
-        inputs: Mapping[str, str],
-        *,
-        actor: str = "",
-        since: float | None = None,
-    ) -> Dispatched: ...
-
-    def find_dispatched_run(
-        self, repo: str, workflow: str, ref: str, *, actor: str = "", since: float, skew: float = 30.0
-    ) -> Dispatched: ...
-
-    def runs(
-        self,
-        repo: str,
-        *,
-        workflow: str | None = None,
-        event: str | None = None,
-        branch: str | None = None,
-        status: str | None = None,
-        created: str | None = None,
-        limit: int = 100,
-    ) -> tuple[ActionsRun, ...]: ...
-
-    def run(self, repo: str, run_id: int) -> ActionsRun: ...
-
-    def jobs(self, repo: str, run_id: int, *, latest: bool = True) -> tuple[RunJob, ...]: ...
-
-    def job_log_tail(self, repo: str, job_id: int, *, lines: int = 40) -> tuple[str, ...]: ...
-
-    def rerun_failed_jobs(self, repo: str, run_id: int) -> None: ...
-
-    def cancel(self, repo: str, run_id: int) -> None: ...
-
-    def pending_deployments(self, repo: str, run_id: int) -> tuple[PendingDeployment, ...]: ...
-
-    def review_deployments(
-        self, repo: str, run_id: int, environment_ids: tuple[int, ...], *, approve: bool, comment: str
-    ) -> tuple[str, ...]: ...
 
 
 class Ports(Protocol):

@@ -1,10 +1,12 @@
-"""Cherry-pick actions: post the bot's cherry-pick command on a trunk PR, reply on the tracker."""
+"""Cherry-pick actions: post the bot's cherry-pick command on a trunk PR, reply on the tracker,
+confirm how a request read from prose was read (kept in the state file)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
+from cockpit.domain.picks import ReadingConfirmed
 from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
@@ -50,6 +52,27 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             applicable=bot_applicable,
             describe=lambda t: f"POST /repos/{repo}/issues/{t[0]}/comments: {bot_text(t)!r}",
             label=lambda t: f"{repo}#{t[0]}",
+        )
+    )
+
+    def confirm_reading(target: ReadingConfirmed) -> str:
+        backend.state.confirm_pick_reading(target.key, reading=target.reading, who=backend.who)
+        if target.reading is None:
+            return f"{target.key}: confirmation withdrawn; the request is flagged read from prose again"
+        return f"{target.key}: reading confirmed ({target.reading})"
+
+    reg.register(
+        Action(
+            "picks.confirm_reading",
+            "Confirm the reading of a prose request",
+            Danger.MUTATING,
+            "picks",
+            run=confirm_reading,
+            describe=lambda t: (
+                f"record in {backend.state.path}: {t.key} "
+                + ("confirmation withdrawn" if t.reading is None else f"read as {t.reading!r}")
+            ),
+            label=lambda t: t.key,
         )
     )
     reg.register(

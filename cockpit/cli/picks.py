@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
         everything = {}
         for name, single in each(config):
             repository = single.release.repository
-            everything[name] = requests_json(_tracker_comments(single, repository), repository)
+            everything[name] = requests_json(
+                _tracker_comments(single, repository), repository, release=single.release.version
+            )
         print(json.dumps(everything, indent=2))
         return 0
     if args.from_json is not None:
@@ -61,15 +63,16 @@ def run(args: argparse.Namespace) -> int:
             )
         repository = _repository(args, config) or config.release.repository
         comments = _tracker_comments(config, repository)
-    print(json.dumps(requests_json(comments, repository), indent=2))
+    version = config.release.version if config is not None else ""
+    print(json.dumps(requests_json(comments, repository, release=version), indent=2))
     return 0
 
 
-def requests_json(comments: list[IssueComment], repository: str) -> list[dict[str, Any]]:
-    """Every comment parsed into the printed shape, in the order given."""
+def requests_json(comments: list[IssueComment], repository: str, *, release: str = "") -> list[dict[str, Any]]:
+    """Every comment parsed into the printed shape, in the order given (``release``: see ``parse_request``)."""
     from cockpit.services.pick_parser import parse_requests
 
-    return [_as_json(r, repository) for r in parse_requests(comments, repository=repository)]
+    return [_as_json(r, repository) for r in parse_requests(comments, repository=repository, release=release)]
 
 
 def read_comments(path: Path) -> list[IssueComment]:

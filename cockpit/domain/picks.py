@@ -29,7 +29,9 @@ class PickRequest:
     ``parsed`` is False when no request was found: no template and no PR named, or a comment that is
     no request (``not_a_request``: a reply, a question to someone, a quoted or empty template, a
     bot's message). ``free_form`` requests were read from free text rather than the template: their
-    roles come from their words, and ``mentioned_prs`` are the PRs no word placed.
+    roles come from their words, and ``mentioned_prs`` are the PRs no word placed. A request read
+    from prose ("could #N also be included in 2.5?") keeps in ``prose`` the sentences it was read
+    from: a guess a person confirms, never a reading taken silently.
     """
 
     comment_id: int
@@ -45,9 +47,30 @@ class PickRequest:
     free_form: bool = False
     mentioned_prs: tuple[PRRef, ...] = ()  # PRs of a free-form request whose role no word tells
     not_a_request: bool = False
+    prose: tuple[str, ...] = ()  # the sentences a prose request was read from; empty for labelled ones
     created_at: datetime | None = None
     updated_at: datetime | None = None
     html_url: str = ""
+
+
+@dataclass(frozen=True)
+class ReadingConfirmation:
+    """A release manager's word that a request read from prose was read right: who, when, and the
+    reading they confirmed (``services.pick_readings.reading_of``). A confirmation holds only while
+    the comment still reads the same."""
+
+    who: str
+    when: str
+    reading: str
+
+
+@dataclass(frozen=True)
+class ReadingConfirmed:
+    """The target of the ``picks.confirm_reading`` action: a prose request's reading to confirm
+    (``reading``), or None to withdraw the confirmation; ``key`` is ``services.pick_readings.reading_key``."""
+
+    key: str
+    reading: str | None
 
 
 class PickStatus(StrEnum):
@@ -73,6 +96,7 @@ class PickFlag(StrEnum):
     COULD_NOT_READ = "could_not_read"  # a PR it names failed to load: its other flags are not known
     AFTER_DEADLINE = "after_deadline"  # a patch release's request posted after the cherry-pick deadline
     NO_QUALIFYING_LINK = "no_qualifying_link"  # links neither a high-priority issue nor a CI failure
+    READ_FROM_PROSE = "read_from_prose"  # its PRs were read from a sentence: a person confirms the reading
 
 
 @dataclass(frozen=True)

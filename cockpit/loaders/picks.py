@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 def load_picks(backend: Ports) -> PicksReport:
     from cockpit.loaders.status_comment import remember_team_status
     from cockpit.services.pick_parser import parse_requests
+    from cockpit.services.pick_readings import confirmations_for
     from cockpit.services.picks import (
+        mentioned_pull_numbers,
         needed_library_pulls,
         needed_pull_numbers,
         picks_report,
@@ -46,7 +48,7 @@ def load_picks(backend: Ports) -> PicksReport:
     tracker = gh.issue(repo, rel.tracker_issue)
     comments = gh.issue_comments(repo, rel.tracker_issue)
     comments = remember_team_status(backend, comments)  # the status comment is no pick request
-    requests = parse_requests(comments, repository=repo)
+    requests = parse_requests(comments, repository=repo, release=rel.version)
     release_pulls = {p.number: p for p in gh.pulls(repo, base=rel.branch)}
     pulls: dict[PRRef | int, PullRequest] = dict(release_pulls.items())
     needed = needed_pull_numbers(requests, repo) - release_pulls.keys()
@@ -54,7 +56,8 @@ def load_picks(backend: Ports) -> PicksReport:
     if needed and milestone_read:
         in_milestone = _milestone_pulls(backend)
         milestone_read = in_milestone is not None
-        pulls.update((n, pr) for n, pr in (in_milestone or {}).items() if n in needed)
+        by_base = mentioned_pull_numbers(requests, repo)  # their base decides their role: read them one by one
+        pulls.update((n, pr) for n, pr in (in_milestone or {}).items() if n in needed and n not in by_base)
     unreadable: dict[int | PRRef, str] = {}
     for number in sorted(n for n in needed if n not in pulls):
         try:
@@ -98,6 +101,8 @@ def load_picks(backend: Ports) -> PicksReport:
         stale_days=backend.config.stale_days,
         patch_rules=rules,
         library_branches={r.repository: r.release.branch for r in backend.config.repos},
+        trunk_branch=rel.main,
+        confirmations=confirmations_for(backend.state.pick_readings(), repo),
     )
     report = _titled_as_a_tracker(report, backend.config.tracker_titles, rel.version)
     if diff is not None and diff.predictions:

@@ -14,7 +14,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from cockpit.domain.github import PullRequest, PullState
-from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
+from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef, ReadingConfirmation
+from cockpit.services.pick_readings import with_prose_marked
 
 _NEEDS_ISSUE = re.compile(r"regression|critical|fix\s*new\s*feature", re.IGNORECASE)
 # An unparsed comment that mentions a PR link or a template label is a request nobody can read yet;
@@ -38,6 +39,8 @@ def analyze_picks(
     now: datetime,
     stale_days: float = 7.0,
     library_branches: Mapping[str, str] | None = None,
+    trunk_branch: str = "",
+    confirmations: Mapping[int, ReadingConfirmation] | None = None,
 ) -> tuple[tuple[PickRow, ...], tuple[PullRequest, ...]]:
     """Rows (one per comment, in order) and the PRs merged into the branch that no request names.
 
@@ -46,7 +49,9 @@ def analyze_picks(
     repository's PR numbers that failed to load to the error: their requests are flagged
     ``could_not_read`` with it (a domain library's PRs are keyed by their ``PRRef``). ``now`` is
     injected for ages. ``library_branches``: each domain library's ``owner/name`` -> its release
-    branch, which that library's release PRs must target.
+    branch, which that library's release PRs must target. ``trunk_branch`` (this repository's trunk):
+    a free-form request's PR whose role no word told is its trunk PR when it targets the trunk.
+    ``confirmations``: the release manager's confirmed readings of prose requests, by comment id.
     """
     now = _aware(now)
     rows: list[PickRow] = []
@@ -55,8 +60,17 @@ def analyze_picks(
     branches = {name.casefold(): branch for name, branch in (library_branches or {}).items()}
     for request in requests:
         row = _row(
-            request, pulls, release_branch, repository, set(reverted_trunk_prs), now, stale_days, failed, branches
+            request,
+            pulls,
+            (release_branch, trunk_branch),
+            repository,
+            set(reverted_trunk_prs),
+            now,
+            stale_days,
+            failed,
+            branches,
         )
+        row = with_prose_marked(row, repository, confirmations or {})
         row = _mark_duplicate(row, first_request, repository)
         rows.append(row)
     named = {
@@ -85,7 +99,7 @@ def looks_like_request(request: PickRequest) -> bool:
 def _row(
     req: PickRequest,
     pulls: PullLookup,
-    branch: str,
+    branches: tuple[str, str],
     repository: str,
     reverted: set[int],
     now: datetime,
@@ -94,11 +108,12 @@ def _row(
     library_branches: Mapping[str, str],
 ) -> PickRow:
     age = _days(now, req.created_at)
+    branch = branches[0]
     if not req.parsed:
         return PickRow(req, PickStatus.UNPARSED, (PickFlag.UNPARSED,), age, notes=(_unparsed_note(req),))
     notes: list[str] = []
     if req.free_form:
-        req, notes = _place_mentioned(req, pulls, branch, repository)
+        req, notes = _place_by_base(req, pulls, branches, repository)
         if not (req.trunk_prs or req.release_prs or req.trunk_na):
             loaded = tuple(p for p in (lookup(pulls, ref, repository) for ref in req.mentioned_prs) if p is not None)
             return PickRow(req, PickStatus.FREE_FORM, (PickFlag.FREE_FORM,), age, notes=tuple(notes), pulls=loaded)
@@ -169,23 +184,37 @@ def _unparsed_note(req: PickRequest) -> str:
     return "template not found: read it yourself" if looks_like_request(req) else "no request template (chatter?)"
 
 
-def _place_mentioned(
-    req: PickRequest, pulls: PullLookup, branch: str, repository: str
+def _place_by_base(
+    req: PickRequest, pulls: PullLookup, branches: tuple[str, str], repository: str
 ) -> tuple[PickRequest, list[str]]:
-    """A free-form request's mentioned PRs that target the release branch are its release PRs."""
-    onto_branch = tuple(
-        ref for ref in req.mentioned_prs if (pr := lookup(pulls, ref, repository)) is not None and pr.base_ref == branch
+    """A free-form request's roles corrected by the loaded PRs' base branches: a PR onto the release
+    branch is a release PR (whatever the words said), one onto the trunk whose role no word told is
+    a trunk PR. A PR not loaded (or whose base is not known) keeps the role its words gave."""
+    branch, trunk_branch = branches
+
+    def base(ref: PRRef) -> str:
+        pr = lookup(pulls, ref, repository)
+        return pr.base_ref if pr is not None else ""
+
+    onto_branch = tuple(ref for ref in (*req.trunk_prs, *req.mentioned_prs) if base(ref) == branch)
+    onto_trunk = tuple(
+        ref for ref in req.mentioned_prs if trunk_branch and base(ref) == trunk_branch and ref not in onto_branch
     )
-    rest = tuple(ref for ref in req.mentioned_prs if ref not in onto_branch)
+    rest = tuple(ref for ref in req.mentioned_prs if ref not in onto_branch and ref not in onto_trunk)
     notes = [
         f"free-form: {ref.label(repository)} targets {branch}, so it is taken as a release PR" for ref in onto_branch
     ]
-    if req.trunk_prs or req.release_prs or onto_branch:
+    notes += [
+        f"free-form: {ref.label(repository)} targets {trunk_branch}, so it is taken as a trunk PR" for ref in onto_trunk
+    ]
+    if req.trunk_prs or req.release_prs or onto_branch or onto_trunk:
         notes.insert(0, "free-form request: roles read from its words; check them in the comment")
     if rest:
         mentioned = " ".join(r.label(repository) for r in rest)
         notes.append(f"free-form: mentions {mentioned} without saying whether trunk or release PR: read it yourself")
-    return replace(req, release_prs=(*req.release_prs, *onto_branch), mentioned_prs=rest), notes
+    trunk = tuple(ref for ref in req.trunk_prs if ref not in onto_branch) + onto_trunk
+    release = tuple(dict.fromkeys((*req.release_prs, *onto_branch)))
+    return replace(req, trunk_prs=trunk, release_prs=release, mentioned_prs=rest), notes
 
 
 def _status(req: PickRequest, release: list[PullRequest]) -> PickStatus:

@@ -73,6 +73,19 @@ def pull_refs_at(line: str, repository: str, *, min_digits: int = 1) -> list[tup
     return sorted(found, key=lambda hit: hit[0])
 
 
+def title_suffixes(line: str, refs: list[tuple[int, int, PRRef]]) -> set[int]:
+    """Where the ``(#N)`` title suffixes among ``refs`` of ``line`` start: a ``#N`` in parentheses
+    beside another reference is a PR title's suffix ("[release/2.5] Fix the hang (#151410) <url>"),
+    naming the trunk PR the titled one picks, not a PR of its own."""
+    if len(refs) < 2:
+        return set()
+    return {
+        start
+        for start, end, _ref in refs
+        if line[start : start + 1] == "#" and line[start - 1 : start] == "(" and line[end : end + 1] == ")"
+    }
+
+
 def issue_url(m: re.Match[str]) -> str:
     """An issue link of ``GH_URL`` in one spelling: scheme and host lower-cased, no trailing parts."""
     where = f"{m.group('scheme').lower()}://{m.group('host').lower()}"

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from cockpit.domain.gates import Gate, GateStatus
 from cockpit.domain.github import PullRequest
-from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef
+from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef, ReadingConfirmation
 from cockpit.domain.reports import PicksReport
 from cockpit.gates import gate_title
 from cockpit.services.patch_picks import PatchRules, apply_patch_rules
@@ -27,8 +27,20 @@ _SUBJECT_PR = re.compile(r"\(#(\d{1,9})\)")
 
 
 def needed_pull_numbers(requests: Iterable[PickRequest], repository: str) -> set[int]:
-    """Numbers of this repository's trunk and release PRs the requests name: what the loader fetches."""
-    return {ref.number for r in requests for ref in (*r.trunk_prs, *r.release_prs) if is_home(ref, repository)}
+    """Numbers of this repository's PRs the requests name (trunk, release, and the mentioned ones a
+    free-form request's roles are decided by): what the loader fetches."""
+    return {
+        ref.number
+        for r in requests
+        for ref in (*r.trunk_prs, *r.release_prs, *r.mentioned_prs)
+        if is_home(ref, repository)
+    }
+
+
+def mentioned_pull_numbers(requests: Iterable[PickRequest], repository: str) -> set[int]:
+    """This repository's PRs that free-form requests name without a role: their base branch decides
+    it, so the loader reads them one by one (a milestone item does not say its base)."""
+    return {ref.number for r in requests for ref in r.mentioned_prs if is_home(ref, repository)}
 
 
 def needed_library_pulls(requests: Iterable[PickRequest], libraries: Collection[str]) -> set[PRRef]:
@@ -64,12 +76,15 @@ def picks_report(
     stale_days: float = 7.0,
     patch_rules: PatchRules | None = None,
     library_branches: Mapping[str, str] | None = None,
+    trunk_branch: str = "",
+    confirmations: Mapping[int, ReadingConfirmation] | None = None,
 ) -> PicksReport:
     """``analyze_picks`` and ``picks_gate`` together, as the pane's report.
 
     ``unread`` says, in words, what could not be read for all requests at once (the branch history
     behind the reverted-trunk flags and the unrequested merges): it keeps the gate from GREEN.
     ``patch_rules`` (a patch release) adds ``after_deadline`` and ``no_qualifying_link``.
+    ``trunk_branch`` and ``confirmations``: see ``analyze_picks``.
     """
     rows, unrequested = analyze_picks(
         requests,
@@ -82,6 +97,8 @@ def picks_report(
         now=now,
         stale_days=stale_days,
         library_branches=library_branches,
+        trunk_branch=trunk_branch,
+        confirmations=confirmations,
     )
     if patch_rules is not None:
         rows = apply_patch_rules(rows, patch_rules, repository)

@@ -1,5 +1,6 @@
 """The session state: checklist sign-offs, notes, acknowledgements, UI preferences, the
-posted-comment ledger, triage answers, RC sizes and the audit log, in one state file.
+posted-comment ledger, triage answers, confirmed readings of prose pick requests, RC sizes and the
+audit log, in one state file.
 
 How the file is read, refused and written (atomically, under a lock, redacted) is
 ``state_file.StateFile``; this module is what a session records in it. Never holds a token.
@@ -18,6 +19,7 @@ __all__ = ["SCHEMA", "StateStore", "describe_state_file", "iso", "redact"]
 
 if TYPE_CHECKING:  # the checklist types load with the checklist, after the first screen
     from cockpit.domain.checklist import AuditEntry, Dispatch, Signoff
+    from cockpit.domain.picks import ReadingConfirmation
 
 _PREF_TYPES = (str, int, float, bool, list)
 
@@ -182,6 +184,31 @@ class StateStore(StateFile):
             table[key] = entry
         else:
             table.pop(key, None)
+        self._save()
+
+    @guarded
+    def pick_readings(self) -> dict[str, ReadingConfirmation]:
+        """Confirmed readings of prose pick requests: ``owner/name#comment-<id>`` -> the confirmation;
+        an entry with wrong keys is not counted (see ``state.pick_readings``)."""
+        from cockpit.state.pick_readings import read_confirmation
+
+        out = {}
+        for key, entry in self._table("pick_readings").items():
+            confirmation = read_confirmation(entry, where=f"{self.path}: [pick_readings.{key!r}]")
+            if confirmation is not None:
+                out[key] = confirmation
+        return out
+
+    @guarded
+    def confirm_pick_reading(self, key: str, *, reading: str | None, who: str) -> None:
+        """Record that ``reading`` of the request ``key`` was confirmed by ``who`` now; None withdraws it."""
+        from cockpit.state.pick_readings import reading_entry
+
+        table = self._mutable_table("pick_readings")
+        if reading is None:
+            table.pop(key, None)
+        else:
+            table[key] = reading_entry(who, iso(self._clock()), reading)
         self._save()
 
     @guarded

@@ -9,7 +9,9 @@ output on purpose; and once more when the sandbox took PyTorch's real names: ``L
 workflows on the RC tag, manylinux tags for ROCm and XPU, untitled validate-binaries runs, no conda; and when the
 Python builds came to be read from the build matrix: the storage and staging gates name their source first; and
 when the branch diff came with pick predictions and the sandbox planted two missing PRs whose picks conflict or need
-another first, which moved three missing commits' SHAs; the branch diff and cherry-pick sections carry them):
+another first, which moved three missing commits' SHAs; the branch diff and cherry-pick sections carry them;
+and when a pick request came to carry the sentences a prose request was read from, ``"prose": []`` on every
+request):
 ``python -m tests.e2e.single_repo_outputs`` writes them again.
 """
 

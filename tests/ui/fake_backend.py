@@ -65,6 +65,7 @@ class FakeState:
         self.prefs: dict[str, Any] = {}
         self.ledger: dict[str, int | str] = {}
         self.triage: dict[str, dict[str, bool]] = {}
+        self.readings: dict[str, str] = {}  # confirmed readings of prose pick requests
         self.sizes: dict[str, dict[str, int]] = {}  # RC tag -> wheel filename -> bytes
         self.path = Path("/tmp/torchlet-session.toml")
         self.read_only = False
@@ -89,6 +90,15 @@ class FakeState:
 
     def set_pref(self, key: str, value: Any) -> None:
         self.prefs[key] = value
+
+    def pick_readings(self) -> dict[str, Any]:
+        return dict(self.readings)
+
+    def confirm_pick_reading(self, key: str, *, reading: str | None, who: str) -> None:
+        if reading is None:
+            self.readings.pop(key, None)
+        else:
+            self.readings[key] = reading
 
     def triage_answers(self) -> dict[str, dict[str, bool]]:
         return {key: dict(entry) for key, entry in self.triage.items()}
@@ -156,6 +166,7 @@ ACTIONS = (
     FakeAction("picks.open", "Open the request in the browser", "safe", "picks"),
     FakeAction("picks.bot_command", "Post the cherry-pick bot command", "mutating", "picks"),
     FakeAction("picks.merge", "Merge the release PR", "mutating", "picks"),
+    FakeAction("picks.confirm_reading", "Confirm the reading of a prose request", "mutating", "picks"),
     FakeAction("ci.rerun", "Re-run failed jobs", "mutating", "ci"),
     FakeAction("branch.open", "Open in browser", "safe", "branch"),
     FakeAction("branch.pick_branch", "Make a local pick branch", "mutating", "branch"),
@@ -236,6 +247,8 @@ class FakeRegistry:
             )
         elif action_id == "checklist.note":
             self.state.set_note(*target)
+        elif action_id == "picks.confirm_reading":
+            self.state.confirm_pick_reading(target.key, reading=target.reading, who=self.who)
         elif action_id == "triage.answer":
             self.state.set_triage_answer(f"acme/torchlet#{target.candidate.number}", target.question, target.value)
         return ActionResult(True, f"{action.title}: done")

@@ -1,4 +1,5 @@
-"""Pane 2: the tracker's cherry-pick requests joined with their PRs; detail, open, reply, bot command."""
+"""Pane 2: the tracker's cherry-pick requests joined with their PRs; detail, open, reply, bot command,
+and confirming the reading of a request read from prose."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.base import Pane
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.panes.table_pane import TablePane
+from cockpit.ui.pick_reading import confirm_hint, confirm_reading
 from cockpit.ui.repo_rows import (
     not_shown,
     nothing_shown,
@@ -110,6 +112,14 @@ class PicksPane(TablePane):
             "Bot command",
             id="picks.bot_command",
             tooltip="Compose and post the bot's cherry-pick command for the trunk PR",
+        ),
+        Binding(  # not on the key line (it is full at 120 columns): in ? help, and named in the detail
+            "v",
+            "confirm_reading",
+            "Confirm reading",
+            show=False,
+            id="picks.confirm_reading",
+            tooltip="Confirm how a request read from prose was read (again: withdraw the confirmation)",
         ),
         Binding(
             "M",
@@ -244,6 +254,8 @@ class PicksPane(TablePane):
                 else ""
             ),
             "Flags: " + (", ".join(f.value.replace("_", " ") for f in row.flags) or "none"),
+            *(f"Read from prose: \u201c{sentence}\u201d" for sentence in request.prose),
+            *([self._confirm_hint(row)] if request.prose else []),
             *(f"Note: {n}" for n in row.notes),
             *(f"Hint in the comment: {h}" for h in request.hints),
             *(f"Fixes: {f}" for f in request.fixes),
@@ -259,6 +271,13 @@ class PicksPane(TablePane):
         home = row.repository or self.backend.config.release.repository
         self.app.push_screen(DetailScreen(title, lines=head, markdown=detail_markdown(row, home)))
 
+    def _confirm_hint(self, row: PickRow) -> str:
+        return confirm_hint(self, row)
+
+    def action_confirm_reading(self) -> None:
+        """Confirm the reading of the selected prose request (kept in the state file), or withdraw it."""
+        confirm_reading(self, self.selected_row(), self._reload_if_done)
+
     def action_open(self) -> None:
         row = self.selected_row()
         if row is not None:
@@ -267,9 +286,9 @@ class PicksPane(TablePane):
     def action_merge(self) -> None:
         row = self.selected_row()
         if row is not None and not self._elsewhere(row, "Merge the release PR"):
-            perform(self, self.PANE, "picks.merge", row, on_done=self._reload_if_merged, preview_in_worker=True)
+            perform(self, self.PANE, "picks.merge", row, on_done=self._reload_if_done, preview_in_worker=True)
 
-    def _reload_if_merged(self, ok: bool) -> None:
+    def _reload_if_done(self, ok: bool) -> None:
         if ok:
             self.reload()
 
