@@ -52,6 +52,14 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             raise
         return f"made local branch {name} from {rel.branch} with {len(shas(target))} pick(s); nothing pushed"
 
+    def already_made(target: Any) -> str | None:
+        """Why ``b`` again would fail in git ("a branch named ... already exists"): said before the confirmation."""
+        name = branch_name(target)
+        sha = backend.git.rev_parse(f"refs/heads/{name}")
+        if sha is None:
+            return None
+        return f"the local branch {name} already exists (at {sha[:12]}): use it, or delete it (git branch -D {name})"
+
     reg.register(
         Action(
             "branch.pick_branch",
@@ -63,6 +71,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             applicable=lambda t: (
                 elsewhere(t, repo, "Make local pick branch")
                 or (None if shas(t) else "no trunk commit is known for this row")
+                or already_made(t)
             ),
             describe=lambda t: (
                 f"git branch {branch_name(t)} {rel.branch} && {pick_command(t)} (on {branch_name(t)}; never pushed)"

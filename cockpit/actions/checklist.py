@@ -4,6 +4,7 @@ step's dry run and command (output streamed to the caller, the result in the aud
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC
 from typing import TYPE_CHECKING
 
 from cockpit.actions.checklist_override import register_override
@@ -32,7 +33,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             done=done,
             who=backend.who,
             note=current.note if current else "",
-            when=backend.clock().isoformat(timespec="seconds"),
+            when=backend.clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),  # as every other stamp
         )
         return f"{step_id} {'signed off' if done else 'reopened'} by {backend.who}"
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import UTC
 from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
@@ -105,7 +106,11 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             on_line(f"{tag} is already on {remote} at {sha[:12]}: adopted, nothing tagged or pushed")
         note = f"{tag} at {sha[:12]}, pushed to {remote}"
         backend.state.set_signoff(
-            step_id, done=True, who=backend.who, note=note, when=backend.clock().isoformat(timespec="seconds")
+            step_id,
+            done=True,
+            who=backend.who,
+            note=note,
+            when=backend.clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),  # as every other stamp
         )
         if adopted == "pushed":
             return f"{tag} was already on {remote} at {sha[:12]}: adopted and signed, no new tag"

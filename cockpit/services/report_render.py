@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from enum import Enum
 from typing import Any
 
@@ -36,6 +36,8 @@ def to_jsonable(value: Any) -> Any:
         }
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, datetime) and value.tzinfo is not None:  # one format everywhere: UTC with Z, as GitHub
+        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # and the state file write it
     if isinstance(value, (datetime, date)):
         return value.isoformat()
     if isinstance(value, dict):

@@ -14,10 +14,10 @@ from cockpit.ui.acting import perform
 from cockpit.ui.keymap import key_label
 
 if TYPE_CHECKING:
-    from cockpit.ui.panes.picks import PicksPane
+    from cockpit.ui.panes.base import Pane
 
 
-def confirm_hint(pane: PicksPane, row: PickRow) -> str:
+def confirm_hint(pane: Pane, row: PickRow) -> str:
     binding = next(b for b in pane.BINDINGS if isinstance(b, Binding) and b.id == "picks.confirm_reading")
     key = key_label(binding, pane.backend.config.keymap or {})
     if PickFlag.READ_FROM_PROSE in row.flags:
@@ -25,7 +25,7 @@ def confirm_hint(pane: PicksPane, row: PickRow) -> str:
     return f"The reading is confirmed; {key} withdraws the confirmation"
 
 
-def confirm_reading(pane: PicksPane, row: PickRow | None, on_done: Callable[[bool], None]) -> None:
+def confirm_reading(pane: Pane, row: PickRow | None, on_done: Callable[[bool], None]) -> None:
     """Confirm the reading of ``row`` (a prose request); on a confirmed one, withdraw the confirmation."""
     if row is None:
         return

@@ -9,6 +9,14 @@ class StepLog(Log):
     """The output of the step commands run in this session, lines arriving as the program prints them."""
 
     DEFAULT_CSS = """
-    StepLog { height: 12; border-top: solid $foreground-muted; display: none; }
+    StepLog { height: 12; max-height: 40%; border-top: solid $foreground-muted; display: none; }
     StepLog.-used { display: block; }
+    StepLog.-used.-hidden { display: none; }
     """
+
+    def toggle_shown(self) -> str:
+        """`L`: hide the log (the table gets the room back) or show it again; what happened, in words."""
+        if not self.has_class("-used"):
+            return "no step command has run in this session: the log is empty"
+        self.toggle_class("-hidden")
+        return "step log hidden (L shows it again)" if self.has_class("-hidden") else "step log shown"

@@ -78,6 +78,10 @@ def test_a_local_pick_branch_starts_from_the_remotes_release_branch(sandbox, ord
         clone = config.git.clone
         start = git(clone, "rev-parse", f"{name}~{len(missing.commits)}")
         assert start == git(clone, "rev-parse", "origin/release/2.5")
+        why = backend.actions.refusal("branch.pick_branch", missing)  # b twice: said before any confirmation
+        assert why is not None and f"the local branch {name} already exists" in why and "git branch -D" in why
+        again = backend.actions.run("branch.pick_branch", missing, confirmed=True)
+        assert not again.ok and "fatal" not in again.message
     finally:
         backend.state.close()
 

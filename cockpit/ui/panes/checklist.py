@@ -117,6 +117,7 @@ class ChecklistPane(TablePane):
             tooltip="Release day: one step at a time, full screen",
         ),
         Binding("enter", "detail", "Detail", id="checklist.detail", tooltip="Show what the step means and its command"),
+        Binding("L", "toggle_log", "Log", id="checklist.log", show=False, tooltip="Hide or show the step log"),
     ]
 
     def __init__(self, backend: Any, **kwargs: Any) -> None:
@@ -235,6 +236,9 @@ class ChecklistPane(TablePane):
         if view is not None:
             self.run_step(view)
 
+    def action_toggle_log(self) -> None:
+        self.notify(self.query_one("#step-log", StepLog).toggle_shown(), markup=False)
+
     def action_tracking_issue(self) -> None:
         from cockpit.ui.tracking_flow import tracking_key
 
@@ -270,7 +274,7 @@ class ChecklistPane(TablePane):
             return done
 
         def start(action_id: str, what: str, **kw: Any) -> None:
-            log.add_class("-used")
+            log.add_class("-used").remove_class("-hidden")
             log.write_line(f"== {what}: {step.title}")
             perform(self, self.PANE, action_id, target, **kw)
 
@@ -279,7 +283,7 @@ class ChecklistPane(TablePane):
             return
         if step.action in MILESTONE_CHORES:  # the milestone pane's own action: same preview, same refusals
             action_id, what = MILESTONE_CHORES[step.action]
-            log.add_class("-used")
+            log.add_class("-used").remove_class("-hidden")
             log.write_line(f"== {what}: {step.title}")
             perform(self, "milestone", action_id, step, on_done=after(what), preview_in_worker=True)
             return
