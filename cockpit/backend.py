@@ -82,6 +82,10 @@ class ActionCatalog(Protocol):
         """Why the action cannot run now on ``target`` (read-only, not applicable), or None."""
         ...
 
+    def interrupted(self) -> list[str]:
+        """The actions started and never finished by an earlier session, each told once (a line each)."""
+        ...
+
     def run(
         self,
         action_id: str,

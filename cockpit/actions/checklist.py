@@ -57,6 +57,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             run=toggle,
             describe=lambda step_id: f"record in {backend.state.path}: {step_id} by {backend.who}",
             applicable=toggle_applies,
+            local=True,
         )
     )
     register_override(reg, backend)
@@ -73,6 +74,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             "checklist",
             run=note,
             describe=lambda t: f"record note on {t[0]} in {backend.state.path}",
+            local=True,
         )
     )
 

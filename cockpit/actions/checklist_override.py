@@ -72,5 +72,6 @@ def register_override(reg: ActionRegistry, backend: Ports) -> None:
             describe=describe,
             applicable=applicable,
             label=lambda target: target.step.id,
+            local=True,
         )
     )

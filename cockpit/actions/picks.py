@@ -73,6 +73,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
                 + ("confirmation withdrawn" if t.reading is None else f"read as {t.reading!r}")
             ),
             label=lambda t: t.key,
+            local=True,
         )
     )
     reg.register(

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from cockpit.actions.intents import INTERRUPTED, STARTED
 from cockpit.domain.checklist import AuditEntry
 from cockpit.errors import ActionRefused, CockpitError
 
@@ -46,6 +47,8 @@ class Action:
     describe: Callable[[Any], str]
     applicable: Callable[[Any], str | None] | None = None
     label: Callable[[Any], str] | None = None
+    local: bool = False
+    """It changes only the state file (a tick, a note): no intent is written first, its record is its audit entry."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,12 @@ class ActionRegistry:
         action = self.get(action_id)
         if action.danger is Danger.SAFE or self.read_only:
             return self._run(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed)
+        may = self._reason(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed) is None
+        if may and not action.local:
+            try:  # the intent reaches the file before anything outside changes: a kill leaves a trace
+                self.state.audit(self._entry(action, target, STARTED, "the action started; its outcome follows"))
+            except CockpitError as exc:
+                return ActionResult(False, f"{action.title} was not started: the state file cannot record it: {exc}")
         result: ActionResult | None = None
         try:
             with self.state.one_write():
@@ -161,16 +170,7 @@ class ActionRegistry:
     def _run(
         self, action: Action, target: Any, *, confirmed: bool, typed: str | None, expected_typed: str | None
     ) -> ActionResult:
-        action_id = action.id
-        reason = self.refusal(action_id, target)
-        if reason is None and action.danger is Danger.MUTATING and not confirmed:
-            reason = f"{action.title} needs a confirmation first; it would {_describe(action, target)}"
-        if reason is None and action.danger is Danger.IRREVERSIBLE:
-            if not expected_typed:
-                reason = f"{action.title} cannot be undone and has no confirmation text to type"
-            elif typed != expected_typed:
-                shown = "nothing" if not typed else f"'{typed}'"
-                reason = f"{action.title} cannot be undone: type '{expected_typed}' to confirm (got {shown})"
+        reason = self._reason(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed)
         if reason is not None:
             return self._finish(action, target, "refused", reason, ok=False)
         try:
@@ -182,17 +182,46 @@ class ActionRegistry:
             raise
         return self._finish(action, target, "ok", message, ok=True)
 
+    def _reason(
+        self, action: Action, target: Any, *, confirmed: bool, typed: str | None, expected_typed: str | None
+    ) -> str | None:
+        """Why the action may not run now: refused, not confirmed, the version not typed back; None when it may."""
+        action_id = action.id
+        reason = self.refusal(action_id, target)
+        if reason is None and action.danger is Danger.MUTATING and not confirmed:
+            reason = f"{action.title} needs a confirmation first; it would {_describe(action, target)}"
+        if reason is None and action.danger is Danger.IRREVERSIBLE:
+            if not expected_typed:
+                reason = f"{action.title} cannot be undone and has no confirmation text to type"
+            elif typed != expected_typed:
+                shown = "nothing" if not typed else f"'{typed}'"
+                reason = f"{action.title} cannot be undone: type '{expected_typed}' to confirm (got {shown})"
+        return reason
+
+    def _entry(self, action: Action, target: Any, outcome: str, detail: str) -> AuditEntry:
+        when = self._clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return AuditEntry(when, self.who, action.id, _label(action, target), outcome, detail)
+
+    def interrupted(self) -> list[str]:
+        """The actions that started and never told their outcome (the cockpit was stopped or killed in between),
+        each in a line saying what to check; recorded as ``interrupted`` in the audit log so they are told once."""
+        from cockpit.actions.intents import unfinished
+
+        if self.read_only:
+            return []
+        found = unfinished(self.state.audit_log())
+        said = []
+        for entry in found:
+            title = self._actions[entry.action].title if entry.action in self._actions else entry.action
+            line = f"{title} on {entry.target}, started {entry.when} by {entry.who}, never finished: did it happen?"
+            self.state.audit(AuditEntry(entry.when, entry.who, entry.action, entry.target, INTERRUPTED, line))
+            said.append(line)
+        return said
+
     def _finish(self, action: Action, target: Any, outcome: str, message: str, *, ok: bool) -> ActionResult:
         if action.danger is Danger.SAFE or self.read_only:
             return ActionResult(ok, message)
-        entry = AuditEntry(
-            when=self._clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            who=self.who,
-            action=action.id,
-            target=_label(action, target),
-            outcome=outcome,
-            detail=message,
-        )
+        entry = self._entry(action, target, outcome, message)
         try:
             self.state.audit(entry)
         except CockpitError as exc:

@@ -82,5 +82,6 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
                 f"{'unanswered' if t.value is None else str(t.value).lower()}"
             ),
             label=lambda t: f"#{t.candidate.number} {t.question}",
+            local=True,
         )
     )

@@ -163,7 +163,7 @@ class Notices:
 
     def _follow_screens(self) -> None:
         """The notices move to each screen that comes on top (a dialog, then the main screen again)."""
-        if not self._following:
+        if not self._following and self.app.is_running:  # a notice raised as the app closes: no screens to follow
             self._following = True
             self.app.screen_change_signal.subscribe(self.app, lambda _screen: self.refresh())
 

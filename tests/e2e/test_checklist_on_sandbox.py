@@ -75,7 +75,11 @@ def test_the_release_manager_tags_the_next_rc_on_the_branch_head_and_it_reaches_
         signoff = backend.state.signoffs()["tag_final_rc"]
         assert signoff.done and signoff.who == backend.who and signoff.when.startswith("2026-11-30T12:00")
         audit = backend.state.audit_log()
-        assert [(e.action, e.outcome) for e in audit] == [("checklist.rc_tag", "refused"), ("checklist.rc_tag", "ok")]
+        assert [(e.action, e.outcome) for e in audit] == [
+            ("checklist.rc_tag", "refused"),
+            ("checklist.rc_tag", "started"),  # the intent, on disk before the tag was made
+            ("checklist.rc_tag", "ok"),
+        ]
         again = backend.actions.dry_run("checklist.rc_tag", target)
         assert "v2.5.0-rc3 already points at" in again and "nothing is tagged" in again, "never two RCs on one commit"
     finally:

@@ -94,7 +94,7 @@ def test_triage_decisions_send_exactly_the_previewed_requests_and_none_in_read_o
         after = b.load_triage()
         assert first.number not in [c.number for c in after.candidates]
         assert second.number not in [c.number for c in after.candidates]
-        audit = [(e.action, e.outcome) for e in b.state.audit_log()]
+        audit = [(e.action, e.outcome) for e in b.state.audit_log() if e.outcome != "started"]
         assert audit[-2:] == [("triage.add_to_milestone", "ok"), ("triage.drop_label", "ok")]
     finally:
         b.state.close()

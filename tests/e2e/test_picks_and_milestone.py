@@ -114,8 +114,10 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
     backend.state.close()
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]
-    assert [(e["action"], e["outcome"]) for e in audit] == [
+    assert [(e["action"], e["outcome"]) for e in audit] == [  # each intent on disk before its request
+        ("milestone.validate", "started"),
         ("milestone.validate", "ok"),
+        ("milestone.remove", "started"),
         ("milestone.remove", "ok"),
     ]
 
@@ -178,10 +180,11 @@ async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_reque
     backend.state.close()
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]
-    assert [(e["action"], e["target"], e["outcome"]) for e in audit] == [
+    assert [(e["action"], e["target"], e["outcome"]) for e in audit if e["outcome"] != "started"] == [
         ("picks.reply", f"{repo}#{tracker}", "ok"),
         ("picks.bot_command", f"{repo}#{trunk}", "ok"),
     ]
+    assert [e["outcome"] for e in audit] == ["started", "ok", "started", "ok"]
 
 
 async def test_a_read_only_session_refuses_every_action_key_with_the_reason_and_sends_only_gets(sandbox, opened):

@@ -206,6 +206,9 @@ class FakeRegistry:
         label = f"#{number}" if number is not None else getattr(target, "repository", None) or repr(target)
         return f"{action_id} {label}"
 
+    def interrupted(self) -> list[str]:
+        return []
+
     def refusal(self, action_id: str, target: Any) -> str | None:
         action = self._actions.get(action_id)
         if action is None:

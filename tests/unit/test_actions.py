@@ -108,15 +108,17 @@ def test_a_confirmed_comment_is_posted_and_audited(store, world):
     result = reg.run("milestone.validate", ISSUE, confirmed=True)
     assert result == ActionResult(True, "commented on #123")
     assert world.done == ["comment #123"]
-    assert store.audit_log() == [
+    url = "https://github.com/acme/torchlet/issues/123"
+    assert store.audit_log() == [  # the intent, written before the comment was posted, then the outcome
         AuditEntry(
             "2026-10-01T12:00:00Z",
             "alice",
             "milestone.validate",
-            "https://github.com/acme/torchlet/issues/123",
-            "ok",
-            "commented on #123",
-        )
+            url,
+            "started",
+            "the action started; its outcome follows",
+        ),
+        AuditEntry("2026-10-01T12:00:00Z", "alice", "milestone.validate", url, "ok", "commented on #123"),
     ]
 
 
@@ -126,7 +128,7 @@ def test_a_mutating_action_without_confirmation_is_refused_and_the_refusal_audit
     assert not result.ok and "needs a confirmation" in result.message
     assert "POST /repos/acme/torchlet/issues/123/comments" in result.message
     assert world.done == []
-    [entry] = store.audit_log()
+    [entry] = [e for e in store.audit_log() if e.outcome != "started"]
     assert entry.outcome == "refused" and entry.action == "milestone.validate"
 
 
@@ -144,7 +146,7 @@ def test_a_failure_of_the_outside_world_is_a_result_not_a_crash(store, world):
     broken = MilestoneItem(500, ItemKind.ISSUE, "x", ItemState.CLOSED, "https://x/issues/500")
     result = reg.run("milestone.validate", broken, confirmed=True)
     assert not result.ok and "answered 502" in result.message
-    [entry] = store.audit_log()
+    [entry] = [e for e in store.audit_log() if e.outcome != "started"]
     assert entry.outcome == "failed" and "answered 502" in entry.detail
 
 
@@ -153,7 +155,7 @@ def test_a_bug_in_an_action_is_audited_and_still_raised(store, world):
     reg.register(Action("ci.rerun", "Re-run failed jobs", Danger.MUTATING, "ci", run=lambda t: 1 / 0, describe=str))
     with pytest.raises(ZeroDivisionError):
         reg.run("ci.rerun", 42, confirmed=True)
-    [entry] = store.audit_log()
+    [entry] = [e for e in store.audit_log() if e.outcome != "started"]
     assert entry.outcome == "failed" and "ZeroDivisionError" in entry.detail and entry.target == "42"
 
 
@@ -170,7 +172,7 @@ def test_promoting_to_pypi_needs_the_version_typed_back(store, world, typed, exp
     result = reg.run("checklist.promote_pypi", "2.5.0", confirmed=True, typed=typed, expected_typed=expected)
     assert not result.ok and words in result.message
     assert world.done == []
-    [entry] = store.audit_log()
+    [entry] = [e for e in store.audit_log() if e.outcome != "started"]
     assert (entry.outcome, entry.target) == ("refused", "torchlet 2.5.0")
 
 
@@ -179,7 +181,10 @@ def test_promoting_to_pypi_with_the_version_typed_back_runs_once_and_is_audited(
     result = reg.run("checklist.promote_pypi", "2.5.0", confirmed=True, typed="2.5.0", expected_typed="2.5.0")
     assert result == ActionResult(True, "uploaded torchlet 2.5.0")
     assert world.done == ["upload 2.5.0"]
-    assert [(e.action, e.outcome) for e in store.audit_log()] == [("checklist.promote_pypi", "ok")]
+    assert [(e.action, e.outcome) for e in store.audit_log()] == [
+        ("checklist.promote_pypi", "started"),
+        ("checklist.promote_pypi", "ok"),
+    ]
 
 
 def test_safe_actions_run_without_confirmation_and_are_not_audited(store, world):
@@ -227,8 +232,8 @@ def test_an_action_that_ran_is_reported_even_if_the_audit_cannot_be_written(stor
 
     monkeypatch.setattr(store, "audit", full_disk)
     result = reg.run("milestone.validate", ISSUE, confirmed=True)
-    assert not result.ok and world.done == ["comment #123"], "done outside, but a write failed: the command fails"
-    assert "the audit log was not written" in result.message and "No space left" in result.message
+    assert not result.ok and world.done == [], "nothing is done outside before its intent is on disk"
+    assert "was not started: the state file cannot record it" in result.message and "No space left" in result.message
 
 
 def test_a_session_whose_state_is_held_elsewhere_says_by_whom_and_what_to_do_when_refused(store, world):
