@@ -269,3 +269,19 @@ async def test_a_read_only_session_cannot_override():
         await pilot.press("O", *"why not", "enter")
         await settle(app, pilot)
         assert app.backend.actions.runs == [] and "read-only session" in notes(app)
+
+
+async def test_x_on_a_step_without_a_command_gives_the_advice_its_kind_takes():
+    """#32: x on an automatic step said "tick it with space", and space then said "press O"."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await on_step(app, pilot, "staged_ok")
+        await pilot.press("x")
+        await pilot.pause()
+        assert "'Staged binaries validated' has no command to run: it follows its gate; O signs it by hand." in notes(
+            app
+        )
+        await on_step(app, pilot, "validation_issue")
+        await pilot.press("x")
+        await pilot.pause()
+        assert "'Validation issue created' has no command to run: do it by hand and tick it with space." in notes(app)

@@ -292,8 +292,9 @@ class ChecklistPane(TablePane):
 
             start_workflow(self, step, after("start"))
             return
-        if not step.command:
-            self.notify(f"'{step.title}' has no command to run; do it by hand and tick it with space.", markup=False)
+        if not step.command:  # the advice matches what space and O then do (issue 32: it contradicted them)
+            how = ("do it by hand and tick it with space", "it follows its gate; O signs it by hand")[step.kind.judged]
+            self.notify(f"'{step.title}' has no command to run: {how}.", markup=False)
             return
         run_id = "checklist.run_irreversible" if step.irreversible else "checklist.run_command"
 
