@@ -17,3 +17,12 @@ async def settle(app, pilot, *, rounds: int = 1000) -> None:
                 return
         await pilot.pause(0.01)
     raise AssertionError("the workers did not finish")
+
+
+async def wait_until(pilot, condition, *, seconds: float = 30.0) -> None:
+    """Wait until ``condition()`` holds (a screen opened, a notice went); ``seconds`` bounds a hang, never a speed."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("not within the bound")

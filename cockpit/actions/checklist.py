@@ -4,13 +4,13 @@ step's dry run and command (output streamed to the caller, the result in the aud
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC
 from typing import TYPE_CHECKING
 
 from cockpit.actions.checklist_override import register_override
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.actions.step_context import locked_reason, placeholder_values
 from cockpit.domain.checklist import StepRun
+from cockpit.domain.stamps import utc_stamp
 from cockpit.errors import ActionRefused
 from cockpit.gates import registry
 
@@ -33,7 +33,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             done=done,
             who=backend.who,
             note=current.note if current else "",
-            when=backend.clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),  # as every other stamp
+            when=utc_stamp(backend.clock()),
         )
         return f"{step_id} {'signed off' if done else 'reopened'} by {backend.who}"
 

@@ -53,15 +53,17 @@ def settle(
     the entries found (one fitting run), give up on those with none after ``GIVE_UP_S``, and say, per
     entry, what was found. A read-only session only looks."""
     said = []
-    for entry in unfinished(store.dispatches(), workflow_id(spec)):
+    journal = store.dispatches()  # read once
+    claimed = {d.run_id for d in journal if d.run_id}  # the runs entries already own
+    for entry in unfinished(journal, workflow_id(spec)):
         since = _epoch(entry.dispatched_at)
         if since is None:
             said.append(f"dispatch {entry.key}: its time '{entry.dispatched_at}' cannot be read; look on GitHub")
             continue
         found = client.find_dispatched_run(spec.repository, spec.file_name, entry.ref or spec.ref, since=since)
-        claimed = {d.run_id for d in store.dispatches() if d.run_id}  # runs other entries already own
         left = [run_id for run_id in found.candidates if run_id not in claimed]
         if len(left) == 1:
+            claimed.add(left[0])  # a later entry of this look-up cannot take it too
             if not store.read_only:
                 store.complete_dispatch(entry.key, left[0])
             how = "the one run of it since then that no other dispatch of the journal owns"

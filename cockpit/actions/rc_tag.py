@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import UTC
 from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.checklist import StepRun
 from cockpit.domain.release import RC_NUMBER
+from cockpit.domain.stamps import utc_stamp
 from cockpit.errors import GitError
 from cockpit.services.release_discovery import rc_tags
 
@@ -110,7 +110,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             done=True,
             who=backend.who,
             note=note,
-            when=backend.clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),  # as every other stamp
+            when=utc_stamp(backend.clock()),
         )
         if adopted == "pushed":
             return f"{tag} was already on {remote} at {sha[:12]}: adopted and signed, no new tag"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cockpit.actions.intents import INTERRUPTED, STARTED
 from cockpit.domain.checklist import AuditEntry
+from cockpit.domain.stamps import utc_stamp
 from cockpit.errors import ActionRefused, CockpitError
 
 if TYPE_CHECKING:
@@ -199,8 +200,7 @@ class ActionRegistry:
         return reason
 
     def _entry(self, action: Action, target: Any, outcome: str, detail: str) -> AuditEntry:
-        when = self._clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return AuditEntry(when, self.who, action.id, _label(action, target), outcome, detail)
+        return AuditEntry(utc_stamp(self._clock()), self.who, action.id, _label(action, target), outcome, detail)
 
     def interrupted(self) -> list[str]:
         """The actions that started and never told their outcome (the cockpit was stopped or killed in between),

@@ -8,15 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cockpit.actions.issue_lookup import RECENT_ISSUES, titled_issues
 from cockpit.actions.registry import Action, ActionRegistry, Danger
-from cockpit.domain.github import ItemKind
 from cockpit.errors import ActionRefused
 
 if TYPE_CHECKING:
     from cockpit.ports import Ports
 
 ACTION_ID = "milestone.release_tracker"
-RECENT_ISSUES = 100
 
 
 @dataclass(frozen=True)
@@ -37,8 +36,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     version = backend.config.release.version
 
     def existing(draft: TrackerDraft) -> int | None:
-        recent = backend.github.issues(draft.repository, state="all", limit=RECENT_ISSUES)
-        found = sorted(i.number for i in recent if i.title.strip() == draft.title and i.kind is ItemKind.ISSUE)
+        found = sorted(i.number for i in titled_issues(backend.github, draft.repository, draft.title))
         if len(found) > 1:
             shown = ", ".join(f"#{n}" for n in found)
             raise ActionRefused(

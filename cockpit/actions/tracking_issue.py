@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cockpit.actions.issue_lookup import RECENT_ISSUES, titled_issues
 from cockpit.actions.registry import Action, ActionRegistry, Danger
-from cockpit.domain.github import ItemKind
 from cockpit.errors import ActionRefused
 from cockpit.services import tracking_issue as tracking
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from cockpit.domain.reports import StepView
     from cockpit.ports import Ports
 
-RECENT_ISSUES = 100
 HAND = "ticked by hand in the tracking issue"
 
 
@@ -50,8 +49,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         return tracking.render(rel.version, views, {v.step.id: tracking.link_of(v) for v in views})
 
     def find_by_title() -> MilestoneItem | None:
-        recent = backend.github.issues(where, state="all", limit=RECENT_ISSUES)
-        return next((i for i in recent if i.title.strip() == title and i.kind is ItemKind.ISSUE), None)
+        return next(iter(titled_issues(backend.github, where, title)), None)
 
     def describe_create(_target: Any) -> str:
         return "\n".join(

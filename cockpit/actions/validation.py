@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from cockpit.actions.issue_lookup import RECENT_ISSUES, titled_issues
 from cockpit.actions.registry import Action, ActionRegistry, Danger
-from cockpit.domain.github import ItemKind
 from cockpit.domain.validation_posts import CommentPlan, IssueDraft
 from cockpit.errors import ActionRefused
 from cockpit.services.milestone import validation_key
@@ -22,8 +22,6 @@ from cockpit.services.milestone import validation_key
 if TYPE_CHECKING:
     from cockpit.domain.github import MilestoneItem
     from cockpit.ports import Ports
-
-RECENT_ISSUES = 100  # the newest issues read to find a just-opened one (search may not index it yet)
 
 
 def issue_key(repository: str, version: str) -> str:
@@ -92,9 +90,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         return None if number is None else f"the validation issue is already open: #{number} (in the state file)"
 
     def find_by_title() -> MilestoneItem | None:
-        recent = backend.github.issues(where, state="all", limit=RECENT_ISSUES)
-        found = backend.github.search_issues(where, search_query(), limit=100)
-        return next((i for i in (*recent, *found) if i.title.strip() == title and i.kind is ItemKind.ISSUE), None)
+        return next(iter(titled_issues(backend.github, where, title, search=search_query())), None)
 
     def create_issue(target: Any) -> str:
         made: IssueDraft = shown.pop("issue", None) or draft(target)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from cockpit.config import CONFIG_NAME, Config, load_config
 from cockpit.errors import ConfigError
@@ -16,6 +17,17 @@ from cockpit.errors import ConfigError
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def print_dry_run(actions: Any, action_id: str, target: Any) -> int:
+    """``--dry-run`` of an action: its exact text on stdout and 0, or, when it cannot be described (the
+    tracker cannot be read, say), why on stderr and 1."""
+    text = actions.dry_run(action_id, target)
+    if text.startswith("(cannot describe"):
+        print(f"cockpit: {text.strip('()')}", file=sys.stderr)
+        return 1
+    print(text)
+    return 0
 
 
 def config_path(args: argparse.Namespace) -> Path:

@@ -35,19 +35,14 @@ def picture_to_publish(backend: CockpitBackend) -> StatusInput:
 def run(args: argparse.Namespace) -> int:
     from cockpit.actions.publish import ACTION_ID
     from cockpit.bootstrap import build_backend
-    from cockpit.cli.commands import load
+    from cockpit.cli.commands import load, print_dry_run
 
     config = load(args)
     backend = build_backend(config, read_only=bool(args.read_only or args.dry_run), take_over=args.take_over)
     try:
         publication = StatusPublication(picture_to_publish(backend))
         if args.dry_run:
-            text = backend.actions.dry_run(ACTION_ID, StatusPublication(publication.picture, read_tracker=True))
-            if text.startswith("(cannot describe"):  # the tracker could not be read: nothing was shown
-                print(f"cockpit: {text.strip('()')}", file=sys.stderr)
-                return 1
-            print(text)
-            return 0
+            return print_dry_run(backend.actions, ACTION_ID, StatusPublication(publication.picture, read_tracker=True))
         result = backend.actions.run(ACTION_ID, publication, confirmed=True)
     finally:
         backend.state.close()

@@ -17,7 +17,7 @@ import sys
 def run(args: argparse.Namespace) -> int:
     from cockpit.actions.release_tracker import ACTION_ID, TrackerDraft
     from cockpit.bootstrap import build_backend
-    from cockpit.cli.commands import load
+    from cockpit.cli.commands import load, print_dry_run
     from cockpit.services.release_tracker import LABELS, key_dates, render, title
 
     config = load(args)
@@ -37,12 +37,7 @@ def run(args: argparse.Namespace) -> int:
     backend = build_backend(config, read_only=bool(args.read_only or args.dry_run), take_over=args.take_over)
     try:
         if args.dry_run:
-            text = backend.actions.dry_run(ACTION_ID, draft)
-            if text.startswith("(cannot describe"):
-                print(f"cockpit: {text.strip('()')}", file=sys.stderr)
-                return 1
-            print(text)
-            return 0
+            return print_dry_run(backend.actions, ACTION_ID, draft)
         result = backend.actions.run(ACTION_ID, draft, confirmed=True)
     finally:
         backend.state.close()

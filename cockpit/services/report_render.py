@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from enum import Enum
 from typing import Any
 
@@ -18,6 +18,7 @@ from cockpit.domain.commits import Verdict
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import OMIT_WHEN_EMPTY
 from cockpit.domain.reports import ReleasePicture, RepoReport
+from cockpit.domain.stamps import utc_stamp
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
 from cockpit.services.storage import problems_by_variant
 from cockpit.services.trends_text import trends_markdown
@@ -37,7 +38,7 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, datetime) and value.tzinfo is not None:  # one format everywhere: UTC with Z, as GitHub
-        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # and the state file write it
+        return utc_stamp(value)  # and the state file write it
     if isinstance(value, (datetime, date)):
         return value.isoformat()
     if isinstance(value, dict):

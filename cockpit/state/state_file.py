@@ -20,6 +20,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cockpit.domain.stamps import utc_stamp
 from cockpit.errors import ReadOnlyError, StateError
 from cockpit.state.lock import StateLock
 from cockpit.state.read_only import VIEWER, ReadOnlyReason
@@ -44,7 +45,7 @@ def guarded(method: _F) -> _F:
 
 def iso(moment: datetime) -> str:
     """UTC ISO 8601 with a Z, the one time format of the state file."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_stamp(moment)
 
 
 class StateFile:

@@ -24,6 +24,15 @@ def _describe(widget: Widget, pane: str, action_id: str) -> tuple[str, str]:
     return action_id, "mutating"
 
 
+def refused_in_viewer(widget: Widget, what: str) -> bool:
+    """In a read-only session, say at once that ``what`` is not done from here (before a form, a note or a read
+    is asked for: issue 32) and return True; the registry would refuse it again, for the record."""
+    if not require_host(widget).backend.read_only:
+        return False
+    widget.app.notify(f"read-only session: {what}", title="Not done", severity="warning", markup=False)
+    return True
+
+
 def perform(
     widget: Widget,
     pane: str,

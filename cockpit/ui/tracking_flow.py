@@ -19,14 +19,11 @@ OPEN, SYNC = "checklist.tracking_issue", "checklist.tracking_sync"
 
 def tracking_key(widget: Widget) -> None:
     """`I`: open the tracking issue, or bring it in step, each behind its preview."""
-    from cockpit.ui.acting import perform
+    from cockpit.ui.acting import perform, refused_in_viewer
 
-    backend = require_host(widget).backend
-    if backend.read_only:  # told at once, before anything is read
-        said = "read-only session: the tracking issue is neither opened nor edited from here"
-        widget.app.notify(said, title="Not done", severity="warning", markup=False)
+    if refused_in_viewer(widget, "the tracking issue is neither opened nor edited from here"):
         return
-    registry = backend.actions
+    registry = require_host(widget).backend.actions
     action_id = SYNC if registry.refusal(OPEN, None) else OPEN
     perform(widget, "checklist", action_id, None, preview_in_worker=True)
 

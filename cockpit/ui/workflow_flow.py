@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from cockpit.ui.acting import perform, refused_in_viewer
 from cockpit.ui.host import require_host
 from cockpit.ui.widgets import error_text
 
@@ -22,20 +23,10 @@ def _in_worker(widget: Widget, name: str, work: Callable[[], None]) -> None:
     widget.app.run_worker(work, name=name, group="actions", description=name, thread=True, exit_on_error=False)
 
 
-def _refused_early(widget: Widget, what: str) -> bool:
-    """A viewer is told before anything is read or asked (the registry refuses again, for the record)."""
-    backend = require_host(widget).backend
-    if backend.read_only:
-        said = f"read-only session: {what} is not started from here"
-        widget.app.notify(said, title="Not done", severity="warning", markup=False)
-        return True
-    return False
-
-
 def start_workflow(widget: Widget, step: ChecklistStep, on_done: Callable[[bool], None]) -> None:
     """Read the form of ``step``'s workflow, show it, start what the release manager asks for, watch it."""
     app = widget.app
-    if _refused_early(widget, f"'{step.title}'"):
+    if refused_in_viewer(widget, f"'{step.title}' is not started from here"):
         return
     backend = require_host(widget).backend
 
@@ -48,7 +39,6 @@ def start_workflow(widget: Widget, step: ChecklistStep, on_done: Callable[[bool]
         app.call_from_thread(show, form)
 
     def show(form: StartForm) -> None:
-        from cockpit.ui.acting import perform
         from cockpit.ui.workflow_screens import StartWorkflowScreen
 
         def chosen(request: StartRequest | None) -> None:

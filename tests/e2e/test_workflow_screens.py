@@ -15,18 +15,9 @@ from cockpit.ui.workflow_screens import RunWatchScreen, StartWorkflowScreen
 from tests.e2e.test_checklist_chores import select_step
 from tests.e2e.test_picks_and_milestone import SIZE, notes
 from tests.e2e.test_release_chores_keys import press_and_settle
-from tests.pilot import settle
+from tests.pilot import settle, wait_until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
-
-
-async def wait_for(pilot, condition, *, seconds: float = 30.0) -> None:
-    """Bounds a hang, never a speed."""
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("not within the bound")
 
 
 def dispatches(sandbox) -> list[dict]:
@@ -45,30 +36,30 @@ async def test_x_opens_the_form_starts_the_dry_run_once_confirmed_and_watches_it
         await press_and_settle(app, pilot, "5")
         select_step(app, "stage_pypi_run")
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
         form = app.screen
         package = form.query_one("#in-package", Select)
         assert package.value == sandbox.config.evidence.release_workflows.packages[0]
         assert form.query_one("#start-real", Button).disabled, "no dry run with these inputs yet"
         assert "Real run not yet: no dry run" in " ".join(str(why.render()) for why in form.query(".workflow-why"))
         await pilot.press("ctrl+t")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "start a dry run of acme/test-infra release-stage-pypi.yml on main" in app.screen.dry_run
         assert dispatches(sandbox) == [], "nothing is sent before the confirmation"
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen), seconds=30)
+        await wait_until(pilot, lambda: isinstance(app.screen, RunWatchScreen), seconds=30)
         assert len(dispatches(sandbox)) == 1
-        await wait_for(pilot, lambda: "success" in body(app))
+        await wait_until(pilot, lambda: "success" in body(app))
         assert "started the dry run of release-stage-pypi.yml: run" in notes(app)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, RunWatchScreen))
+        await wait_until(pilot, lambda: not isinstance(app.screen, RunWatchScreen))
 
         select_step(app, "stage_pypi_run")  # the dry run succeeded: the real run is offered now
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
         assert not app.screen.query_one("#start-real", Button).disabled
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, StartWorkflowScreen))
+        await wait_until(pilot, lambda: not isinstance(app.screen, StartWorkflowScreen))
         assert len(dispatches(sandbox)) == 1
 
 
@@ -82,15 +73,15 @@ async def test_W_shows_the_failed_dry_run_with_its_log_tail_and_r_re_runs_it(san
         await press_and_settle(app, pilot, "5")
         select_step(app, "promote_pypi_run")
         await pilot.press("W")
-        await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen))
-        await wait_for(pilot, lambda: truth["log_line"] in body(app))
+        await wait_until(pilot, lambda: isinstance(app.screen, RunWatchScreen))
+        await wait_until(pilot, lambda: truth["log_line"] in body(app))
         assert f"run {truth['dry_run_failed']}" in body(app) and "failure" in body(app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert f"/actions/runs/{truth['dry_run_failed']}/rerun-failed-jobs" in app.screen.dry_run
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen))
-        await wait_for(pilot, lambda: "· success ·" in body(app))
+        await wait_until(pilot, lambda: isinstance(app.screen, RunWatchScreen))
+        await wait_until(pilot, lambda: "· success ·" in body(app))
 
 
 async def test_a_viewer_is_told_at_once_that_nothing_is_started(sandbox):

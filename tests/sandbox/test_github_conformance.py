@@ -264,6 +264,12 @@ def test_the_chores_are_answered_as_github_answers_including_the_merges_github_r
     try:
         opened = client.create_issue(world.repository, "[v2.5.0] Release validation", "- [ ] #1 a fix")
         assert opened.title == "[v2.5.0] Release validation" and opened.state.is_open
+        # the tracking issue: opened with its label, then its body edited (a box ticked), in GitHub's shapes
+        labelled = client.create_issue(
+            world.repository, "[v.2.5.0] Release Day Checklist", "- [ ] a step", labels=("release tracker",)
+        )
+        assert labelled.labels == ("release tracker",)
+        assert client.edit_issue_body(world.repository, labelled.number, "- [x] a step").body == "- [x] a step"
         assert client.required_checks(world.repository, world.release_branch) == tuple(merges["required"])
         assert client.required_checks(world.repository, "main") is None  # not protected
         ready = client.pull(world.repository, merges["ready"])

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from cockpit.ui.notices import SHORTEST_S, NoticeCard, NoticeRack, SaysNotices
+from tests.pilot import wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -38,15 +39,6 @@ class Dialog(ModalScreen[None]):
 
 def cards(app: App[None]) -> list[str]:
     return [str(card.notice.message) for card in app.screen.query(NoticeCard)]
-
-
-async def wait_until(pilot, condition, *, seconds: float = 20.0) -> None:
-    """Bounds a hang, not a speed: the condition is usually true within a second."""
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("not within the bound")
 
 
 async def test_a_notice_stands_above_the_status_bar_and_the_key_line_and_goes_after_its_time():

@@ -16,7 +16,7 @@ from cockpit.domain.checklist import StepOverride, StepRun
 from cockpit.domain.gates import Gate
 from cockpit.domain.reports import ChecklistReport, GoNoGo, StepView
 from cockpit.gates import names_on
-from cockpit.ui.acting import perform
+from cockpit.ui.acting import perform, refused_in_viewer
 from cockpit.ui.confirm import TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
@@ -316,16 +316,9 @@ class ChecklistPane(TablePane):
 
         return write
 
-    def _viewer_refuses(self, what: str) -> bool:
-        """A read-only session is told at once, before a note is asked for (#32: not after it was typed)."""
-        if not self.backend.read_only:
-            return False
-        self.notify(f"read-only session: {what} is not written from here", title="Not done", severity="warning")
-        return True
-
     def action_note(self) -> None:
         view = self.selected_step()
-        if view is None or self._viewer_refuses("a note"):
+        if view is None or refused_in_viewer(self, "a note is not written from here"):
             return
 
         def noted(text: str | None) -> None:
@@ -339,7 +332,7 @@ class ChecklistPane(TablePane):
 
     def action_override(self) -> None:
         view = self.selected_step()
-        if view is not None and not self._viewer_refuses("an override"):
+        if view is not None and not refused_in_viewer(self, "an override is not written from here"):
             self.override(view)
 
     def override(self, view: StepView) -> None:
