@@ -67,6 +67,7 @@ def parse_config(path: Path, data: dict[str, Any]) -> Config:
         theme=doc.ui.theme,
         schedule=doc.schedule,
         final_rc_date=rel.final_rc_date,
+        phase_cutoff=rel.phase_cutoff,
         validation=_validation(top, doc, _given(data, "evidence", "validation_comments", "phrase")),
         merge_method=rel.merge_method,
         evidence=doc.evidence,

@@ -42,6 +42,7 @@ class Config:
     theme: str = ""
     schedule: PatchSchedule | None = None  # [schedule]: a patch release's phases and deadline
     final_rc_date: date | None = None  # [release] final_rc_date: the target the burn-down marks
+    phase_cutoff: date | None = None  # [release] phase_cutoff: the last day of phase 1; None: the tracker's
     validation: ValidationSettings = field(default_factory=ValidationSettings)  # [evidence] validation_*
     merge_method: str = DEFAULT_MERGE_METHOD  # [release] merge_method: how a release-branch PR is merged
     evidence: EvidenceConfig = field(default_factory=EvidenceConfig)  # [evidence]: steps that judge themselves

@@ -116,6 +116,12 @@ class ReleaseTable:
         default=VALIDATION_COMMENT,
     )
     final_rc_date: date | None = key(Day(), "The final RC's target day, marked on the burn-down.", default=None)
+    phase_cutoff: date | None = key(
+        Day(),
+        "The last day of phase 1 (M4): a request posted later takes only release-blocking critical fixes.",
+        default=None,
+        default_text="read from the tracker issue's 'Phase 1 (until D/M/YY)'",
+    )
     merge_method: str = key(
         Choice(MERGE_METHODS), "How a release-branch PR is merged from the cockpit.", default=DEFAULT_MERGE_METHOD
     )

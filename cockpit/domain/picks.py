@@ -97,6 +97,7 @@ class PickFlag(StrEnum):
     AFTER_DEADLINE = "after_deadline"  # a patch release's request posted after the cherry-pick deadline
     NO_QUALIFYING_LINK = "no_qualifying_link"  # links neither a high-priority issue nor a CI failure
     READ_FROM_PROSE = "read_from_prose"  # its PRs were read from a sentence: a person confirms the reading
+    PHASE_2 = "phase_2"  # a minor release's request posted after the cut-off that is no critical fix
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,12 @@ _PULL_STATE = {
 }
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from cockpit.domain.commits import BranchDiffReport
     from cockpit.domain.picks import PRRef
     from cockpit.ports import Ports
+    from cockpit.services.phase_picks import PhaseCutoff
 
 
 def load_picks(backend: Ports) -> PicksReport:
@@ -39,6 +42,7 @@ def load_picks(backend: Ports) -> PicksReport:
         picks_report,
         pr_numbers_in_subjects,
     )
+    from cockpit.services.schedule import release_is_patch
 
     rel, gh, repo = backend.config.release, backend.github, backend.repository
     if rel.tracker_issue is None:
@@ -86,6 +90,9 @@ def load_picks(backend: Ports) -> PicksReport:
         except GitError as exc:
             unread.append(f"merges into {rel.branch} without a request are not known: {exc}")
     rules = patch_rules(backend, requests, unread)
+    cutoff = None
+    if not release_is_patch(rel):  # a patch release has its own deadline (``patch_rules``)
+        cutoff = _phase_cutoff(backend.config.phase_cutoff, tracker.body, rel.tracker_issue, unread)
     report = picks_report(
         requests,
         tracker_issue=rel.tracker_issue,
@@ -100,6 +107,7 @@ def load_picks(backend: Ports) -> PicksReport:
         now=backend.clock(),
         stale_days=backend.config.stale_days,
         patch_rules=rules,
+        phase_cutoff=cutoff,
         library_branches={r.repository: r.release.branch for r in backend.config.repos},
         trunk_branch=rel.main,
         confirmations=confirmations_for(backend.state.pick_readings(), repo),
@@ -111,6 +119,19 @@ def load_picks(backend: Ports) -> PicksReport:
         report = replace(report, predictions=diff.predictions)
     backend.shared.picks = report  # the validation issue lists the accepted picks
     return report
+
+
+def _phase_cutoff(configured: date | None, body: str, number: int, unread: list[str]) -> PhaseCutoff:
+    """A minor release's phase 1 cut-off: the configured day, else the one the tracker names; a date
+    the tracker writes unreadably is said (the requests after it cannot be judged)."""
+    from cockpit.services import phase_picks
+
+    if configured is not None:
+        return phase_picks.configured(configured)
+    cutoff = phase_picks.cutoff_in_tracker(body, number)
+    if cutoff.problem:
+        unread.append(f"{cutoff.problem}; or set [release] phase_cutoff")
+    return cutoff
 
 
 def _titled_as_a_tracker(report: PicksReport, forms: tuple[str, ...], version: str) -> PicksReport:

@@ -30,6 +30,7 @@ _REQUEST_BLOCKERS = frozenset(
         PickFlag.COULD_NOT_READ,
         PickFlag.AFTER_DEADLINE,
         PickFlag.NO_QUALIFYING_LINK,
+        PickFlag.PHASE_2,
     }
 )
 _REQUEST_HINTS_AGAINST = frozenset({"do not merge", "reverted", "closing", "closed"})

@@ -16,6 +16,7 @@ from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRR
 from cockpit.domain.reports import PicksReport
 from cockpit.gates import gate_title
 from cockpit.services.patch_picks import PatchRules, apply_patch_rules
+from cockpit.services.phase_picks import PhaseCutoff, apply_phase_rules
 from cockpit.services.pick_rows import PullLookup, analyze_picks, is_home, looks_like_request
 
 GATE_NAME = "picks_clear"
@@ -75,6 +76,7 @@ def picks_report(
     now: datetime,
     stale_days: float = 7.0,
     patch_rules: PatchRules | None = None,
+    phase_cutoff: PhaseCutoff | None = None,
     library_branches: Mapping[str, str] | None = None,
     trunk_branch: str = "",
     confirmations: Mapping[int, ReadingConfirmation] | None = None,
@@ -83,7 +85,8 @@ def picks_report(
 
     ``unread`` says, in words, what could not be read for all requests at once (the branch history
     behind the reverted-trunk flags and the unrequested merges): it keeps the gate from GREEN.
-    ``patch_rules`` (a patch release) adds ``after_deadline`` and ``no_qualifying_link``.
+    ``patch_rules`` (a patch release) adds ``after_deadline`` and ``no_qualifying_link``; ``phase_cutoff``
+    (a minor release) adds ``phase_2``.
     ``trunk_branch`` and ``confirmations``: see ``analyze_picks``.
     """
     rows, unrequested = analyze_picks(
@@ -102,6 +105,8 @@ def picks_report(
     )
     if patch_rules is not None:
         rows = apply_patch_rules(rows, patch_rules, repository)
+    if phase_cutoff is not None:
+        rows = apply_phase_rules(rows, phase_cutoff)
     gate = picks_gate(rows, unrequested, unread)
     return PicksReport(tracker_issue, tracker_title, rows, unrequested, gate, unread=tuple(unread))
 
