@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from cockpit import logging_setup
+from cockpit.adapters.tls import shared_context
 from cockpit.domain.github import RateLimit
 from cockpit.errors import ReadOnlyError
 
@@ -107,6 +108,7 @@ def open_client(
         headers["Authorization"] = f"token {token}"
     return httpx.Client(
         headers=headers,
+        verify=shared_context(),
         timeout=httpx.Timeout(timeout),
         follow_redirects=False,
         event_hooks={"request": [door], "response": [meter.observe]},

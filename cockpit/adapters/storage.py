@@ -34,6 +34,7 @@ from cockpit.adapters.simple_index import (
     parse_metadata,
     parse_project_page,
 )
+from cockpit.adapters.tls import shared_context
 from cockpit.domain.artifacts import PLAIN, IndexFile
 from cockpit.domain.text import inert, inert_json
 from cockpit.errors import ProjectNotFound, StorageError
@@ -69,6 +70,7 @@ class _Client:
         self.timeout = timeout
         self._http = httpx.Client(
             timeout=timeout,
+            verify=shared_context(),
             follow_redirects=True,
             headers={"User-Agent": USER_AGENT},
             limits=httpx.Limits(max_connections=HEAD_CONCURRENCY),
