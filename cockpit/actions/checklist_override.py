@@ -53,12 +53,13 @@ def register_override(reg: ActionRegistry, backend: Ports) -> None:
             target.step.id, who=backend.who, note=note, gate_status=gate.status.value, gate_summary=gate.summary
         )
         return (
-            f"{target.step.id} signed over a {gate.status.value} gate by {backend.who} ({gate.summary}); note: {note}"
+            f"'{target.step.title}' signed over a {gate.status.value} gate by {backend.who} ({gate.summary}); "
+            f"note: {note}"
         )
 
     def describe(target: StepOverride) -> str:
         return (
-            f"record in {backend.state.path}: {target.step.id} signed by {backend.who} over its "
+            f"record in {backend.state.path}: '{target.step.title}' signed by {backend.who} over its "
             f"{target.gate.status.value} gate ({target.gate.summary}), note: {target.note.strip() or '(none)'}"
         )
 

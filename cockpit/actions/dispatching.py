@@ -103,7 +103,9 @@ def start_form(
     if not file.dispatchable:
         raise ActionRefused(f"{spec.path} on {spec.ref} has no workflow_dispatch trigger: it cannot be started")
     values = prefill(spec, file, package=package, real=real)
-    form = StartForm(step.id, step.title, spec, file, tuple(values.items()), unfinished=tuple(found))
+    form = StartForm(
+        step.id, step.title, spec, file, tuple(values.items()), unfinished=tuple(found), once=step.irreversible
+    )
     return _with_real_refusal(client, store, form, values)
 
 
@@ -112,7 +114,7 @@ def _with_real_refusal(client: GitHubActions, store: StateStore, form: StartForm
 
     real = {**values, form.spec.real_run[0]: form.spec.real_run[1]} if form.spec.real_run else values
     why = real_refusal(client, store, form.spec, values) or _already_started(
-        client, store, form.spec, real, dry_run=False
+        client, store, form.spec, real, dry_run=False, once=form.once
     )
     return replace(form, real_refused=why)
 
@@ -157,7 +159,7 @@ def start(
         why = real_refusal(client, store, spec, values)
         if why:
             raise ActionRefused(why)
-    again = _already_started(client, store, spec, values, dry_run=request.dry_run)
+    again = _already_started(client, store, spec, values, dry_run=request.dry_run, once=request.form.once)
     if again:
         raise ActionRefused(again)
     key = store.journal_dispatch(workflow_id(spec), values, dry_run=request.dry_run, ref=spec.ref, by=by)
@@ -175,10 +177,18 @@ def start(
 
 
 def _already_started(
-    client: GitHubActions, store: StateStore, spec: StepWorkflow, values: dict[str, str], *, dry_run: bool
+    client: GitHubActions,
+    store: StateStore,
+    spec: StepWorkflow,
+    values: dict[str, str],
+    *,
+    dry_run: bool,
+    once: bool = True,
 ) -> str:
     """Why this start would repeat one already made: the same run (same inputs, same kind) is still going,
-    or the real run already succeeded. "" when a new dispatch is what the user asks for."""
+    or the real run of an irreversible step (``once``: PyPI takes a file once) already succeeded. A step that
+    may be done again (staging again after a fix) may run for real again. "" when a new dispatch is what the
+    user asks for."""
     from cockpit.services.dispatch_form import same_inputs
 
     same = [
@@ -199,7 +209,7 @@ def _already_started(
         return (
             f"the {kind} with these inputs is already started: run {run.id} is {run.status} ({run.html_url}); watch it"
         )
-    if not dry_run and run.conclusion == "success":
+    if not dry_run and once and run.conclusion == "success":
         return f"the real run with these inputs already succeeded: run {run.id} ({run.html_url})"
     return ""
 

@@ -10,11 +10,13 @@ the state file before it is sent (``cockpit.actions.dispatching``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.workflows import RunTarget
 from cockpit.errors import ActionRefused
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from cockpit.domain.checklist import ChecklistStep, StepWorkflow
@@ -55,6 +57,18 @@ def latest_run(backend: CockpitBackend, step: ChecklistStep) -> tuple[str, int] 
 def register(reg: ActionRegistry, backend: CockpitBackend) -> None:
     from cockpit.actions import dispatching
 
+    def changes_runs(act: Callable[[T], str]) -> Callable[[T], str]:
+        """``act``, after which the steps judged from the workflows' runs are read again (never reused)."""
+
+        def run(target: T) -> str:
+            try:
+                return act(target)
+            finally:
+                backend.shared.workflow_runs.forget()
+
+        return run
+
+    @changes_runs
     def start(request: StartRequest) -> str:
         made = dispatching.start(backend.release_workflows, backend.state, request, by=reg.who)
         kind = "dry run" if request.dry_run else "real run"
@@ -91,10 +105,12 @@ def register(reg: ActionRegistry, backend: CockpitBackend) -> None:
             )
         )
 
+    @changes_runs
     def rerun(t: RunTarget) -> str:
         backend.release_workflows.rerun_failed_jobs(t.repository, t.run_id)
         return f"re-running the failed jobs of run {t.run_id} (a new attempt)"
 
+    @changes_runs
     def cancel(t: RunTarget) -> str:
         backend.release_workflows.cancel(t.repository, t.run_id)
         return f"cancelling run {t.run_id}"
@@ -141,7 +157,7 @@ def register(reg: ActionRegistry, backend: CockpitBackend) -> None:
             "Approve the deployment",
             Danger.IRREVERSIBLE,
             "checklist",
-            run=lambda t: review(t, approve=True),
+            run=changes_runs(lambda t: review(t, approve=True)),
             describe=review_text("approved"),
         ),
         Action(
@@ -149,7 +165,7 @@ def register(reg: ActionRegistry, backend: CockpitBackend) -> None:
             "Reject the deployment",
             Danger.MUTATING,
             "checklist",
-            run=lambda t: review(t, approve=False),
+            run=changes_runs(lambda t: review(t, approve=False)),
             describe=review_text("rejected"),
         ),
     ):

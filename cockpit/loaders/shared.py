@@ -41,6 +41,13 @@ class Shared(Generic[T]):
         result = self._result
         return None if result is None else result[1]
 
+    def forget(self) -> None:
+        """Take no result younger than ``reuse_within`` from before now: something just changed what it
+        reads (a workflow started, re-run or approved from the cockpit), so the next caller computes."""
+        with self._lock:
+            if self._result is not None:
+                self._result = (float("-inf"), self._result[1])  # ``last`` keeps it; ``get`` never reuses it
+
     def get(self, compute: Callable[[], T], *, reuse_within: float = 0.0) -> T:
         """``compute()`` once for every caller waiting; a result younger than ``reuse_within``
         seconds is reused unless a later computation failed."""

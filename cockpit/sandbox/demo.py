@@ -14,7 +14,8 @@ import tomli_w
 
 from cockpit.errors import CockpitError
 from cockpit.locations import cache_dir
-from cockpit.sandbox.model import World
+from cockpit.sandbox.model import SbWheel, World
+from cockpit.sandbox.release_effects import StagingEffects
 from cockpit.sandbox.world_names import T_END, iso
 from cockpit.sandbox.world_scale import DEFAULT_SCALE, Scale
 
@@ -355,16 +356,20 @@ class SandboxServers:
         self._stack.callback(self.github.stop)
         self.index_url = self.index.start()
         self._stack.callback(self.index.stop)
-        if self.s3:
-            self._start_s3()
+        put = self._start_s3() if self.s3 else None
+        # the release workflows add to the world's wheels (release_effects), taken back when the servers stop
+        effects = StagingEffects(self.world.wheels, self.world.version, put)
+        self.github.release_effects = effects
+        self._stack.callback(effects.undo)
         return self
 
-    def _start_s3(self) -> None:
+    def _start_s3(self) -> Callable[[list[SbWheel]], None] | None:
+        """Start the S3 emulator; what puts staged wheels into it (None when it cannot run)."""
         from cockpit.sandbox.s3_server import CREDENTIALS, S3Emulator, missing
 
         self.s3_missing = missing()
         if self.s3_missing:
-            return
+            return None
         emulator = S3Emulator(self.world)
         self.s3_url = emulator.start()
         self._stack.callback(emulator.stop)
@@ -374,6 +379,7 @@ class SandboxServers:
         os.environ.pop("AWS_SESSION_TOKEN", None)
         os.environ.update(CREDENTIALS)
         self._stack.callback(_restore_environment, saved)
+        return emulator.put
 
     def __exit__(self, *exc) -> None:
         self._stack.close()

@@ -23,8 +23,9 @@ from cockpit.adapters.workflow_file import read_workflow_file
 from cockpit.errors import CockpitError
 from cockpit.sandbox import github_evidence_routes as evidence_routes
 from cockpit.sandbox.github_host import ActionsHost
-from cockpit.sandbox.github_objects import CREATED, Urls, stable_id, user_json
+from cockpit.sandbox.github_objects import CREATED, Urls, stable_id
 from cockpit.sandbox.github_render_ci import CommitFacts, job_json, run_json
+from cockpit.sandbox.github_render_deployments import deployment_json, pending_json
 from cockpit.sandbox.github_state import RepoState, now_iso
 from cockpit.sandbox.github_user import login_for
 from cockpit.sandbox.http_base import Request, Response
@@ -95,45 +96,6 @@ def _job_json(u: Urls, run: dict[str, Any], job: dict[str, Any]) -> dict[str, An
     data["completed_at"] = job["completed_at"]
     data["steps"] = [{**s, "started_at": job["started_at"], "completed_at": job["completed_at"]} for s in job["steps"]]
     return data
-
-
-def _deployment_json(u: Urls, run: dict[str, Any], pending: dict[str, Any], login: str, n: int) -> dict[str, Any]:
-    ident = stable_id("deployment", run["id"], pending["environment"], n)
-    when = now_iso()
-    return {
-        "url": f"{u.repo}/deployments/{ident}",
-        "id": ident,
-        "node_id": f"DE_{ident:x}",
-        "sha": run["head_sha"],
-        "ref": run["head_branch"],
-        "task": "deploy",
-        "payload": {},
-        "original_environment": pending["environment"],
-        "environment": pending["environment"],
-        "description": None,
-        "creator": user_json(u.api, login),
-        "created_at": when,
-        "updated_at": when,
-        "statuses_url": f"{u.repo}/deployments/{ident}/statuses",
-        "repository_url": u.repo,
-    }
-
-
-def _pending_json(u: Urls, p: dict[str, Any], login: str) -> dict[str, Any]:
-    env = p["environment"]
-    return {
-        "environment": {
-            "id": p["environment_id"],
-            "node_id": f"EN_{p['environment_id']:x}",
-            "name": env,
-            "url": f"{u.repo}/environments/{env}",
-            "html_url": f"{u.web}/deployments/activity_log?environments_filter={env}",
-        },
-        "wait_timer": p["wait_timer"],
-        "wait_timer_started_at": None,
-        "current_user_can_approve": login in p["reviewers"],
-        "reviewers": [{"type": "User", "reviewer": user_json(u.api, r)} for r in p["reviewers"]],
-    }
 
 
 def _finish(run: dict[str, Any], conclusion: str) -> None:
@@ -260,7 +222,14 @@ class Handlers:
             env_id = stable_id("environment", state.repo.full_name, env) % 1_000_000
             run["pending"] = [{"environment": env, "environment_id": env_id, "reviewers": reviewers, "wait_timer": 0}]
         self.day.runs[run_id], self.day.jobs[job_id] = run, job
+        if run["conclusion"] == "success":
+            self._succeeded(run)
         return run
+
+    def _succeeded(self, run: dict[str, Any]) -> None:
+        """What a run that concluded ``success`` changes in the world (``release_effects``)."""
+        if self.gh.release_effects is not None:
+            self.gh.release_effects.succeeded(run)
 
     def list_runs_of(self, request: Request, state: RepoState, key: str) -> Response:
         wf = self.day.workflow(state, key) if self.mine(state) else None
@@ -324,9 +293,17 @@ class Handlers:
         if run["conclusion"] not in _FAILED:
             return self.gh.error(403, "This workflow run has no failed jobs to re-run")
         run["run_attempt"] += 1
+        effects = self.gh.release_effects
+        failure = effects.rerun_failure(run) if effects is not None else ""
+        if failure:  # the world has not changed: the failed job fails again, saying why
+            for job in run["jobs"]:
+                if job["conclusion"] in _FAILED:
+                    job["log"] += f"(attempt {run['run_attempt']}) {failure}"
+            return Response.json({}, status=201)
         for job in run["jobs"]:
             job["log"] += f"(attempt {run['run_attempt']}) every check passed\n"
         _finish(run, "success")
+        self._succeeded(run)
         return Response.json({}, status=201)
 
     def cancel(self, request: Request, state: RepoState, run_id: str) -> Response:
@@ -343,7 +320,7 @@ class Handlers:
         if run is None:
             return Response.json([]) if int(run_id) in state.runs else self.gh.error(404, "Not Found")
         login = login_for(request, self.gh.users)
-        return Response.json([_pending_json(self.gh.urls(state), p, login) for p in run["pending"]])
+        return Response.json([pending_json(self.gh.urls(state), p, login) for p in run["pending"]])
 
     def review(self, request: Request, state: RepoState, run_id: str) -> Response:
         run = self.run_of(state, run_id)
@@ -361,13 +338,14 @@ class Handlers:
         if not chosen or any(login not in p["reviewers"] for p in chosen):
             return self.gh.error(422, "No pending deployment requests to approve or reject for these environments")
         u = self.gh.urls(state)
-        answer = [_deployment_json(u, run, p, login, n) for n, p in enumerate(chosen)] if decision == "approved" else []
+        answer = [deployment_json(u, run, p, login, n) for n, p in enumerate(chosen)] if decision == "approved" else []
         run.setdefault("reviews", []).append({"by": login, "state": decision, "comment": comment})
         run["pending"] = [p for p in run["pending"] if p not in chosen]
         if decision == "rejected":
             _finish(run, "failure")
         elif not run["pending"]:
             _finish(run, "success")
+            self._succeeded(run)
         return Response.json(answer)
 
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cockpit.sandbox.github_objects import Urls
 from cockpit.sandbox.github_state import RepoState
 from cockpit.sandbox.http_base import Request, Response
 from cockpit.sandbox.model import SbPull, SbReview, World
+
+if TYPE_CHECKING:
+    from cockpit.sandbox.release_effects import StagingEffects
 
 
 class EmulatorHost(Protocol):
@@ -78,6 +81,7 @@ class ActionsHost(EmulatorHost, Protocol):
     """The emulator as the release day's routes see it: its world, and the run routes they fall back to."""
 
     world: World
+    release_effects: StagingEffects | None  # what the release workflows change when they succeed
 
     def list_jobs(self, request: Request, state: RepoState, run_id: str) -> Response:
         """The emulator's own jobs of a run it planted."""

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from cockpit.sandbox import github_actions_routes as actions_routes
@@ -35,6 +35,9 @@ from cockpit.sandbox.github_search import SearchHandlers
 from cockpit.sandbox.github_state import RepoState
 from cockpit.sandbox.github_user import login_for, user_answer
 from cockpit.sandbox.http_base import Request, Response, SandboxServer
+
+if TYPE_CHECKING:
+    from cockpit.sandbox.release_effects import StagingEffects
 from cockpit.sandbox.model import World
 
 DOCS = "https://docs.github.com/rest"
@@ -65,6 +68,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
         self.world = world
         self.token = token
         self.users = dict(users or {})  # token -> login: several people on one emulator
+        self.release_effects: StagingEffects | None = None  # set by SandboxServers: see release_effects
         self.lock = threading.RLock()
         # Each emulator mutates its own copy: a re-run or a comment in one test must not leak into
         # the next emulator built from the same world. ``owned``: the world was loaded for this

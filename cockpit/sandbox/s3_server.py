@@ -20,8 +20,9 @@ import socket
 import subprocess
 import sys
 import time
+from typing import Any
 
-from cockpit.sandbox.model import World
+from cockpit.sandbox.model import SbWheel, World
 
 BUCKET = "sandbox-backup"
 PREFIX = "s3://" + BUCKET + "/{package}-{version}-pypi-staging/"  # the shape of PyTorch's staging prefix
@@ -84,14 +85,21 @@ class S3Emulator:
         self._seed()
         return self.endpoint
 
-    def _seed(self) -> None:
-        from cockpit.sandbox.world_promotion import STAGING
-
+    def _client(self) -> Any:
         boto3 = importlib.import_module("boto3")
         keys = {"aws_access_key_id": CREDENTIALS["AWS_ACCESS_KEY_ID"], "aws_secret_access_key": "sandbox"}
-        s3 = boto3.client("s3", endpoint_url=self.endpoint, region_name="us-east-1", **keys)
-        s3.create_bucket(Bucket=BUCKET)
-        for wheel in self.world.wheels:
+        return boto3.client("s3", endpoint_url=self.endpoint, region_name="us-east-1", **keys)
+
+    def _seed(self) -> None:
+        self._client().create_bucket(Bucket=BUCKET)
+        self.put(self.world.wheels)
+
+    def put(self, wheels: list[SbWheel]) -> None:
+        """Store the staged ones of ``wheels`` under their package's staging prefix."""
+        from cockpit.sandbox.world_promotion import STAGING
+
+        s3 = self._client()
+        for wheel in wheels:
             if wheel.channel == STAGING:
                 prefix = staging_prefix(wheel.package, self.world.version).removeprefix(f"s3://{BUCKET}/")
                 s3.put_object(Bucket=BUCKET, Key=prefix + wheel.filename, Body=wheel.sha256.encode())

@@ -35,7 +35,7 @@ STAGING = "staging"
 STAGED = (X86, ARM, WIN, MAC)  # what PyPI gets: no ROCm, XPU or plain linux_x86_64 builds
 _STAGED_MB = {X86: 780, ARM: 140, WIN: 210, MAC: 72}
 _DOMAIN_MB = {"torchlet-vision": 7.5, "torchlet-audio": 3.4}
-STAGING_GAP = ("torchlet-audio", WIN, "cp313t")
+STAGING_GAP = ("torchlet", WIN, "cp313t")  # the core's: the package the release workflows stage (world_release_day)
 DOMAIN_TAG = "v0.20.0-rc2"  # a domain library's own version, as torchvision has
 RED_DOMAIN = "acme/vision"
 NO_TAG_DOMAIN = "acme/audio"
@@ -104,20 +104,24 @@ def _tag_runs(writer: CIWriter, repos: dict[str, SbRepo], core: str, rc2: str, a
     return {"status": status, "repositories": by_repo}
 
 
+def staged_wheel(package: str, platform: str, tag: str, version: str) -> SbWheel:
+    """The wheel staging holds for one package, platform and Python tag."""
+    name = ExpectedArtifact(package, version, tag, platform).filename
+    mb = _DOMAIN_MB.get(package, _STAGED_MB[platform])
+    size = int(mb * MB) + 4096 * (PYTHON_TAGS.index(tag) + 1)
+    return SbWheel(STAGING, package, name, size, hashlib.sha256(f"{STAGING}:{name}".encode()).hexdigest())
+
+
 def _staging(wheels: list[SbWheel], version: str, all_green: bool) -> dict:
     missing = []
     for package in PACKAGES:
         for platform in STAGED:
             for tag in PYTHON_TAGS:
-                name = ExpectedArtifact(package, version, tag, platform).filename
+                wheel = staged_wheel(package, platform, tag, version)
                 if not all_green and (package, platform, tag) == STAGING_GAP:
-                    missing.append(name)
+                    missing.append(wheel.filename)
                     continue
-                mb = _DOMAIN_MB.get(package, _STAGED_MB[platform])
-                size = int(mb * MB) + 4096 * (PYTHON_TAGS.index(tag) + 1)
-                wheels.append(
-                    SbWheel(STAGING, package, name, size, hashlib.sha256(f"{STAGING}:{name}".encode()).hexdigest())
-                )
+                wheels.append(wheel)
     if all_green:
         return {"status": "green", "missing": []}
     return {"status": "red", "missing": missing, "why": "one wheel was never copied to staging"}

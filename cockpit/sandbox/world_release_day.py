@@ -22,6 +22,7 @@ from __future__ import annotations
 from cockpit.sandbox.model import SbWorkflowRun, World
 from cockpit.sandbox.world_libraries import CORE_PACKAGE, libraries
 from cockpit.sandbox.world_names import DAY, HOUR, RELEASE_MANAGERS, T_END, iso
+from cockpit.sandbox.world_promotion import STAGING_GAP, staged_wheel
 
 TEST_INFRA = "acme/test-infra"
 REF = "main"
@@ -157,8 +158,8 @@ Listing s3://sandbox-backup/torchlet-{version}-pypi-staging/
   torchlet-{version}-cp313-cp313-manylinux_2_28_x86_64.whl
 ##[endgroup]
 Checking the staged set against the release matrix
-error: no staged wheel for cp313t manylinux_2_28_aarch64
-  (expected torchlet-{version}-cp313-cp313t-manylinux_2_28_aarch64.whl)
+error: no staged wheel of {package} for {tag} {platform}
+  (expected {gap})
 error: the staged set is incomplete: 1 of 3 expected wheels missing
 ##[error]Process completed with exit code 1.
 """
@@ -195,7 +196,9 @@ def _runs(version: str, sha: str, package: str) -> tuple[list[dict], dict]:
         _job(FIRST_JOB, "stage", "success", iso(t0), [*ok, ("Stage", "success")], "staged 3 wheels (dry run)\n"),
     ])  # fmt: skip
     t1 = t0 + 2 * HOUR
-    log = _UPLOAD_LOG.format(version=version)
+    package_gap, platform_gap, tag_gap = STAGING_GAP  # the wheel never copied to staging (world_promotion)
+    gap = staged_wheel(*STAGING_GAP, version).filename
+    log = _UPLOAD_LOG.format(version=version, package=package_gap, tag=tag_gap, platform=platform_gap, gap=gap)
     run(1, ".github/workflows/release-pypi.yml", "Upload staged wheels to PyPI", dry, "failure", t1, [
         _job(FIRST_JOB + 1, "check staged set", "failure", iso(t1), [*ok, ("Check", "failure")], log),
         _job(FIRST_JOB + 2, "upload", "skipped", iso(t1), [], ""),

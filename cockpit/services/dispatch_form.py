@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from cockpit.domain.checklist import Dispatch, StepWorkflow
 from cockpit.domain.text import inert
 from cockpit.domain.workflows import WorkflowFile, WorkflowInput, WorkflowRun
+from cockpit.errors import ActionRefused
 
 MAX_VALUE = 1024
 """GitHub refuses longer input values; a form refuses them first, with the input's name."""
@@ -40,6 +41,7 @@ class StartForm:
     values: tuple[tuple[str, str], ...]
     real_refused: str = ""
     unfinished: tuple[str, ...] = ()  # what the look-up of earlier dispatches found (told before the form)
+    once: bool = True  # an irreversible step: its real run is never made again once it succeeded
 
     @property
     def has_dry_run(self) -> bool:
@@ -77,11 +79,32 @@ def prefill(spec: StepWorkflow, file: WorkflowFile, *, package: str = "", real: 
         values[field.name] = field.default if field.default is not None else ""
     for name, options in spec.inputs:
         if name in values and options:
-            values[name] = package if package and package in options else options[0]
+            chosen = options[0]
+            if package:
+                chosen = next((o for o in options if same_name(o, package)), "")
+                if not chosen:
+                    raise ActionRefused(f"no package {inert(package)!r} here: expected one of {', '.join(options)}")
+            values[name] = _as_the_file_spells_it(file.input(name), chosen)
     if spec.real_run is not None and spec.real_run[0] in values:
         name, real_value = spec.real_run
         values[name] = real_value if real else dry_value(file.input(name), real_value)
     return values
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two package names are one, as PEP 503 compares them (``torch_audio`` is ``torch-audio``)."""
+    return _canonical(a) == _canonical(b)
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _as_the_file_spells_it(field: WorkflowInput | None, value: str) -> str:
+    """``value`` as the workflow file's choice spells the same package (``torchlet_audio``), else as given."""
+    if field is None or value in field.options:
+        return value
+    return next((o for o in field.options if same_name(o, value)), value)
 
 
 def dry_value(field: WorkflowInput | None, real_value: str) -> str:

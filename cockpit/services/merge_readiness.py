@@ -30,9 +30,10 @@ _REQUEST_BLOCKERS = frozenset(
         PickFlag.COULD_NOT_READ,
         PickFlag.AFTER_DEADLINE,
         PickFlag.NO_QUALIFYING_LINK,
-        PickFlag.PHASE_2,
     }
 )
+# ``phase_2`` is not among them: a release manager who merges a phase 2 request that is no critical fix has
+# decided to take it (the tracker's "special dispensation"); the flag keeps the picks gate red until then.
 _REQUEST_HINTS_AGAINST = frozenset({"do not merge", "reverted", "closing", "closed"})
 _GREEN = ("success", "skipped", "neutral")
 

@@ -53,13 +53,15 @@ def emulator():
 def index(emulator):
     emulator.faults.clear()
     emulator.request_log.clear()
-    with WheelIndex(emulator.base_url, timeout=2) as client:
+    # a bound on a hang, not a speed: on a busy machine an ordinary answer can take seconds, and a HEAD that
+    # timed out is read again by GET (an extra 200 the refresh tests would count)
+    with WheelIndex(emulator.base_url, timeout=30) as client:
         yield client
 
 
 @pytest.fixture
 def pypi(emulator):
-    with PyPIClient(emulator.base_url, timeout=2) as client:
+    with PyPIClient(emulator.base_url, timeout=30) as client:
         yield client
 
 

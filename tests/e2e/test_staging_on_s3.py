@@ -46,13 +46,23 @@ def test_the_demo_reads_its_staging_from_the_s3_emulator_it_starts(sandbox_world
             sandbox_world, tmp_path, github_url=servers.github_url, index_url=servers.index_url, s3_url=servers.s3_url
         )
         gate = staged_gate(path)
-    package, platform, tag = STAGING_GAP
-    version = sandbox_world.version
-    assert gate.status is GateStatus.RED  # the planted gap, read from the bucket
-    assert gate.summary == f"1 problem(s) at {staging_prefix(package, version)}"
-    source, *problems = gate.details  # the Python builds' source first: the world's build matrix
-    assert source.startswith("Python builds: 3.10") and "['release'] of pytorch/test-infra" in source
-    assert problems == [f"missing: {package} {version} {tag} {platform}"]
+        package, platform, tag = STAGING_GAP
+        version = sandbox_world.version
+        assert gate.status is GateStatus.RED  # the planted gap, read from the bucket
+        assert gate.summary == f"1 problem(s) at {staging_prefix(package, version)}"
+        source, *problems = gate.details  # the Python builds' source first: the world's build matrix
+        assert source.startswith("Python builds: 3.10") and "['release'] of pytorch/test-infra" in source
+        assert problems == [f"missing: {package} {version} {tag} {platform}"]
+        # a real run of the staging workflow that succeeds copies the wheel into the bucket (release_effects)
+        effects = servers.github.release_effects
+        effects.succeeded(
+            {"workflow_path": ".github/workflows/release-stage-pypi.yml", "inputs": {"dryrun": "enabled"}}
+        )
+        assert staged_gate(path).status is GateStatus.RED, "a dry run stages nothing"
+        effects.succeeded(
+            {"workflow_path": ".github/workflows/release-stage-pypi.yml", "inputs": {"dryrun": "disabled"}}
+        )
+        assert staged_gate(path).status is GateStatus.GREEN
 
 
 def test_with_no_aws_credentials_the_staging_gate_says_so_and_stays_amber(sandbox, tmp_path, no_aws):

@@ -4,8 +4,11 @@ pytorch/test-infra's release workflows: ``dryrun`` a choice enabled/disabled def
 
 from __future__ import annotations
 
+import pytest
+
 from cockpit.domain.checklist import Dispatch, StepWorkflow
 from cockpit.domain.workflows import WorkflowFile, WorkflowInput, WorkflowRun
+from cockpit.errors import ActionRefused
 from cockpit.services.dispatch_form import prefill, problems, real_run_refusal, same_inputs, unfinished
 
 PYPI = WorkflowFile(
@@ -56,7 +59,9 @@ def dispatch(key: str, inputs: dict[str, str], *, dry: bool, run_id: int = 0, re
 def test_the_form_starts_as_a_dry_run_for_this_releases_first_package_over_the_files_defaults():
     assert prefill(SPEC, PYPI) == {"dryrun": "enabled", "package": "torchvision", "note": ""}
     assert prefill(SPEC, PYPI, package="torchaudio")["package"] == "torchaudio"
-    assert prefill(SPEC, PYPI, package="not-ours")["package"] == "torchvision"
+    assert prefill(SPEC, PYPI, package="Torch_Audio".replace("_", ""))["package"] == "torchaudio"  # PEP 503 names
+    with pytest.raises(ActionRefused, match="no package 'not-ours' here: expected one of torchvision, torchaudio"):
+        prefill(SPEC, PYPI, package="not-ours")  # never another package than the one asked for
     assert prefill(SPEC, PYPI, real=True)["dryrun"] == "disabled"
     assert prefill(DOCKER_SPEC, DOCKER) == {"dry_run": "true", "version": ""}
     assert prefill(DOCKER_SPEC, DOCKER, real=True)["dry_run"] == "false"
