@@ -291,8 +291,9 @@ class CockpitBackend:
         """
         from cockpit.loaders.promotion import promotion_gates
 
-        # a checklist action just run (the RC tag pushed) is seen at once; other panes' actions change none of it
-        acted = sum(entry.action.startswith("checklist.") for entry in self.state.audit_log())
+        # a checklist action just run (the RC tag pushed) or a release workflow started, re-run or approved from
+        # the checklist (staging run again) is seen at once; other panes' actions change none of it
+        acted = sum(entry.action.startswith(("checklist.", "workflow.")) for entry in self.state.audit_log())
         with self._actions_lock:
             if acted != self._promotion_acted:
                 self._promotion, self._promotion_acted = Lazy(_shared_gates), acted

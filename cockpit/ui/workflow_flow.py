@@ -23,7 +23,12 @@ def _in_worker(widget: Widget, name: str, work: Callable[[], None]) -> None:
     widget.app.run_worker(work, name=name, group="actions", description=name, thread=True, exit_on_error=False)
 
 
-def start_workflow(widget: Widget, step: ChecklistStep, on_done: Callable[[bool], None]) -> None:
+def start_workflow(
+    widget: Widget,
+    step: ChecklistStep,
+    on_done: Callable[[bool], None],
+    on_close: Callable[[], None] | None = None,
+) -> None:
     """Read the form of ``step``'s workflow, show it, start what the release manager asks for, watch it."""
     app = widget.app
     if refused_in_viewer(widget, f"'{step.title}' is not started from here"):
@@ -50,7 +55,7 @@ def start_workflow(widget: Widget, step: ChecklistStep, on_done: Callable[[bool]
             def done(ok: bool) -> None:
                 on_done(ok)
                 if ok:
-                    watch_step(widget, step)
+                    watch_step(widget, step, on_close)
 
             perform(widget, "checklist", action_id, request, on_done=done)
 
@@ -60,8 +65,9 @@ def start_workflow(widget: Widget, step: ChecklistStep, on_done: Callable[[bool]
     _in_worker(widget, f"form of {step.id}", work)
 
 
-def watch_step(widget: Widget, step: ChecklistStep) -> None:
-    """Watch the latest run of ``step``'s workflow: the one the cockpit started last, else the newest on its ref."""
+def watch_step(widget: Widget, step: ChecklistStep, on_close: Callable[[], None] | None = None) -> None:
+    """Watch the latest run of ``step``'s workflow: the one the cockpit started last, else the newest on its ref;
+    ``on_close`` runs when the watch screen closes (a run re-run or approved there changes the checklist)."""
     app = widget.app
     backend = require_host(widget).backend
 
@@ -80,7 +86,8 @@ def watch_step(widget: Widget, step: ChecklistStep) -> None:
         from cockpit.ui.workflow_screens import RunWatchScreen
 
         app.push_screen(
-            RunWatchScreen(repository, run_id, lambda: backend.watch_run(repository, run_id), title=step.title)
+            RunWatchScreen(repository, run_id, lambda: backend.watch_run(repository, run_id), title=step.title),
+            (lambda _closed: on_close()) if on_close is not None else None,
         )
 
     _in_worker(widget, f"watch {step.id}", work)

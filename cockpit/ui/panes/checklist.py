@@ -253,7 +253,7 @@ class ChecklistPane(TablePane):
             return
         from cockpit.ui.workflow_flow import watch_step
 
-        watch_step(self, view.step)
+        watch_step(self, view.step, self.reload)  # what was re-run or approved there shows when it closes
 
     def run_step(self, view: StepView, *, log: StepLog | None = None) -> None:
         """The built-in action, or the dry run then (once it succeeded) the command; output in ``log``
@@ -290,7 +290,7 @@ class ChecklistPane(TablePane):
         if step.workflow is not None:  # release day's workflow: its form, a dry run first, then the watch
             from cockpit.ui.workflow_flow import start_workflow
 
-            start_workflow(self, step, after("start"))
+            start_workflow(self, step, after("start"), self.reload)
             return
         if not step.command:  # the advice matches what space and O then do (issue 32: it contradicted them)
             how = ("do it by hand and tick it with space", "it follows its gate; O signs it by hand")[step.kind.judged]
