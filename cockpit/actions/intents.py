@@ -23,7 +23,7 @@ from cockpit.domain.checklist import AuditEntry
 
 STARTED, INTERRUPTED = "started", "interrupted"
 DONE, NOT_DONE, UNKNOWN = "done", "not done", "unknown"
-KINDS = ("tag", "push", "comment", "label", "milestone", "merge", "dispatch", "publish")
+KINDS = ("tag", "push", "comment", "label", "milestone", "merge", "dispatch", "publish", "issue")
 KEY_MARKER = "cockpit-key"
 
 
