@@ -92,13 +92,11 @@ class KillPorts:
 
     def __init__(self, base: Any, store: StateStore, switch: Switch, clock: Callable[[], datetime]) -> None:
         self._base, self._switch = base, switch
-        self.config, self.repository, self.read_only, self.who, self.clock = (
-            base.config,
-            base.repository,
-            False,
-            "alice",
-            clock,
-        )
+        self.config = base.config
+        self.repository = base.repository
+        self.read_only = False
+        self.who = "alice"
+        self.clock = clock
         self.github = Watched(base.github, switch, "github")
         self.git = Watched(base.git, switch, "git")
         self.state = Watched(store, switch, "state", STATE_WRITES)
@@ -171,10 +169,11 @@ def kill_then_retry(
         pass
     finally:
         first.store.close()  # the process is gone: its lock with it, nothing more written
-    tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    pending = left_unfinished(path)  # parses the file as the dead process left it
     second = open_session(base, path, modules, later=later)
     try:
         told = second.actions.interrupted()
+        assert len(told) == len(pending), f"told {told} for {pending}: each interrupted intent once"
         retried = retry(second, told)
         log = second.store.audit_log()
     finally:
@@ -185,6 +184,18 @@ def kill_then_retry(
     assert any(e.outcome == STARTED and e.intent for e in mine), f"no intent recorded: {mine}"
     assert any(e.outcome in ("ok", DONE) for e in mine), f"neither made nor found made: {mine}"
     return Outcome(first.switch.where, told, log, retried)
+
+
+def left_unfinished(path: Path) -> list[Any]:
+    """The intents without an outcome in the state file at ``path`` (none when there is no file yet)."""
+    if not path.exists():
+        return []
+    tomllib.loads(path.read_text(encoding="utf-8"))
+    store = StateStore(path, read_only=True)
+    try:
+        return unfinished(store.audit_log())
+    finally:
+        store.close()
 
 
 def told_done(told: list[str]) -> bool:

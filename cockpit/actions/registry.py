@@ -252,6 +252,9 @@ class ActionRegistry:
             return action.look(intent)
         except CockpitError as exc:
             return Finding(UNKNOWN, f"the world could not be read ({exc}); look before trying again")
+        except ValueError:  # a hand-edited intent: "#abc" where a number was written
+            shown = ", ".join(f"{k}={v!r}" for k, v in intent.fields().items())
+            return Finding(UNKNOWN, f"its intent in the state file cannot be read ({shown}); look before trying again")
 
     def _finish(self, action: Action, target: Any, outcome: str, message: str, *, ok: bool) -> ActionResult:
         if action.danger is Danger.SAFE or self.read_only:

@@ -6,6 +6,7 @@ GitHub and a copied clone and remote."""
 from __future__ import annotations
 
 import subprocess
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 from cockpit.actions import milestone, picks, publish, rc_tag, release_merge, release_workflows
 from cockpit.actions.checklist import StepRun
+from cockpit.actions.dispatching import GIVE_UP_S
 from cockpit.bootstrap import build_backend
 from cockpit.domain.status import StatusInput, StatusPublication
 from cockpit.services.dispatch_form import StartRequest
@@ -180,7 +182,7 @@ def test_an_rc_tagging_killed_anywhere_makes_one_tag_pushed_and_the_step_signed(
         after = remote_tags(remote)
         assert {t: after[t] for t in after.keys() - before.keys()} == {new: head}, (at, out.where)
         assert not (clone / ".git" / "refs" / "tags" / "v2.5.0-rc4").exists(), (at, out.where)  # made as a loose ref
-        signed = tomllib_signoffs(path)["tag_final_rc"]
+        signed = signoffs_in(path)["tag_final_rc"]
         assert signed["done"] is True and new in signed["note"], (at, out.where)
         if out.where == "after git.push":
             assert told_done(out.told), out.told  # the remote had the tag: said so, and the retry signed it
@@ -189,9 +191,7 @@ def test_an_rc_tagging_killed_anywhere_makes_one_tag_pushed_and_the_step_signed(
     landed(wheres, "before git.push", "after git.push", *(["after git.tag"] if start == "tag" else []))
 
 
-def tomllib_signoffs(path: Path) -> dict:
-    import tomllib
-
+def signoffs_in(path: Path) -> dict:
     return tomllib.loads(path.read_text(encoding="utf-8"))["signoffs"]
 
 
@@ -278,7 +278,7 @@ def test_a_dispatch_killed_anywhere_makes_one_run(sandbox, base, tmp_path):
             act,
             at=at,
             retry=retry,
-            later=release_workflows_later(),
+            later=GIVE_UP_S + 60.0,  # the user comes back after a dispatch with no run is given up
         )
         assert dispatches() - mark == 1, (at, out.where, out.told)
         if out.where in ("after actions.dispatch", "before state.complete_dispatch"):
@@ -289,20 +289,11 @@ def test_a_dispatch_killed_anywhere_makes_one_run(sandbox, base, tmp_path):
 
 def carry_journal(old: Path, new: Path) -> Path:
     """A state file holding only ``old``'s dispatch journal (the audit log of earlier kills is not needed)."""
-    import tomllib
-
     import tomli_w
 
     data = tomllib.loads(old.read_text(encoding="utf-8"))
     new.write_text(tomli_w.dumps({"schema": data["schema"], "dispatches": data.get("dispatches", {})}), "utf-8")
     return new
-
-
-def release_workflows_later() -> float:
-    """The user comes back after the time a dispatch that made no run is given up (``GIVE_UP_S``)."""
-    from cockpit.actions.dispatching import GIVE_UP_S
-
-    return GIVE_UP_S + 60.0
 
 
 # --- publish -------------------------------------------------------------------------------------------

@@ -214,3 +214,31 @@ def test_a_comment_key_is_hidden_on_a_line_of_its_own_and_found_again():
     assert body.splitlines()[0] == "@pytorchbot cherry-pick --onto release/2.5 -c critical"
     assert has_key(body, key) and not has_key(body, comment_key("acme/torchlet", 13, "x"))
     assert key == comment_key("acme/torchlet", 12, "@pytorchbot cherry-pick --onto release/2.5 -c critical")
+
+
+def test_an_intent_edited_into_nonsense_is_unknown_and_the_others_are_still_looked_up(tmp_path):
+    path = tmp_path / "state.toml"
+    store = StateStore(path)
+    try:
+        for what in ("#abc", "#12"):
+            intent = Intent("milestone", "acme/torchlet", what, "2.5.0")
+            store.audit(
+                AuditEntry(
+                    "2026-12-06T12:00:00Z",
+                    "alice",
+                    "milestone.remove",
+                    what,
+                    "started",
+                    "",
+                    tuple(intent.fields().items()),
+                )
+            )
+
+        def look(i: Intent) -> Finding:
+            return Finding(DONE, f"#{int(i.what.lstrip('#'))} is no longer in milestone 2.5.0")
+
+        first, second = looking_registry(store, str, look).interrupted()
+        assert "looked: unknown: its intent in the state file cannot be read" in first and "'#abc'" in first
+        assert "looked: done: #12 is no longer in" in second
+    finally:
+        store.close()
