@@ -52,15 +52,24 @@ def settle(
     """Look up the run of every dispatch of ``spec``'s workflow the journal holds without one; complete
     the entries found (one fitting run), give up on those with none after ``GIVE_UP_S``, and say, per
     entry, what was found. A read-only session only looks."""
+    return settle_workflow(client, store, spec.repository, spec.path, spec.ref, clock=clock)
+
+
+def settle_workflow(
+    client: GitHubActions, store: StateStore, repository: str, path: str, ref: str, *, clock: Callable[[], float]
+) -> list[str]:
+    """``settle`` for the workflow at ``path`` of ``repository`` (on ``ref`` unless an entry names its own),
+    as an interrupted dispatch's intent names it."""
     said = []
     journal = store.dispatches()  # read once
     claimed = {d.run_id for d in journal if d.run_id}  # the runs entries already own
-    for entry in unfinished(journal, workflow_id(spec)):
+    file_name = path.rsplit("/", 1)[-1]
+    for entry in unfinished(journal, f"{repository}:{path}"):
         since = _epoch(entry.dispatched_at)
         if since is None:
             said.append(f"dispatch {entry.key}: its time '{entry.dispatched_at}' cannot be read; look on GitHub")
             continue
-        found = client.find_dispatched_run(spec.repository, spec.file_name, entry.ref or spec.ref, since=since)
+        found = client.find_dispatched_run(repository, file_name, entry.ref or ref, since=since)
         left = [run_id for run_id in found.candidates if run_id not in claimed]
         if len(left) == 1:
             claimed.add(left[0])  # a later entry of this look-up cannot take it too
@@ -95,10 +104,11 @@ def start_form(
     *,
     package: str = "",
     real: bool = False,
+    clock: Callable[[], float] = time.time,
 ) -> StartForm:
     """The form for starting ``step``'s workflow: the file read on the ref it will run on (an unreadable
     file raises, naming it), the values for this release, earlier dispatches looked up first."""
-    found = settle(client, store, spec)
+    found = settle(client, store, spec, clock=clock)
     file = client.workflow_file(spec.repository, spec.path, spec.ref)
     if not file.dispatchable:
         raise ActionRefused(f"{spec.path} on {spec.ref} has no workflow_dispatch trigger: it cannot be started")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cockpit.actions.intents import DONE, NOT_DONE, Finding, Intent
 from cockpit.domain.github import ItemKind
 
 if TYPE_CHECKING:
@@ -27,3 +28,17 @@ def titled_issues(github: GitHubPort, repo: str, title: str, *, search: str = ""
         if item.title.strip() == title and item.kind is ItemKind.ISSUE:
             found.setdefault(item.number, item)
     return list(found.values())
+
+
+def opening(repo: str, title: str) -> Intent:
+    """The intent of an action that opens the issue titled ``title`` once."""
+    return Intent("issue", repo, title)
+
+
+def look_opened(github: GitHubPort, intent: Intent) -> Finding:
+    """After an interruption: is an issue titled as intended there? (The retry adopts it: never a second one.)"""
+    found = titled_issues(github, intent.where, intent.what)
+    if not found:
+        return Finding(NOT_DONE, f"no issue titled {intent.what!r} in {intent.where}: nothing was opened")
+    shown = ", ".join(f"#{i.number}" for i in found)
+    return Finding(DONE, f"{intent.where} has the issue titled {intent.what!r} ({shown}): opening again adopts it")

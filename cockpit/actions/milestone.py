@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cockpit.actions.intents import DONE, NOT_DONE, Finding, Intent
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.commits import Verdict
 from cockpit.domain.github import ItemState, MilestoneItem
@@ -26,6 +27,19 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             return f"{item.repository}#{item.number} removed from its milestone"
         return f"#{item.number} removed from the milestone"
 
+    def leaving(item: MilestoneItem) -> Intent:
+        return Intent("milestone", row_repository(item, repo), f"#{item.number}", str(rel.milestone or ""))
+
+    def left(intent: Intent) -> Finding:
+        """Is the item still in the milestone on GitHub?"""
+        number = int(intent.what.lstrip("#"))
+        ref: int | str = int(intent.key) if intent.key.isdigit() else intent.key
+        milestone = backend.github.milestone(intent.where, ref)
+        items = backend.github.milestone_items(intent.where, milestone.number)
+        if any(i.number == number for i in items):
+            return Finding(NOT_DONE, f"{intent.where}#{number} is still in milestone '{milestone.title}'")
+        return Finding(DONE, f"{intent.where}#{number} is no longer in milestone '{milestone.title}' on GitHub")
+
     reg.register(
         Action(
             "milestone.remove",
@@ -36,6 +50,8 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             describe=lambda item: (
                 f'PATCH /repos/{row_repository(item, repo)}/issues/{item.number} {{"milestone": null}}'
             ),
+            intent=leaving,
+            look=left,
         )
     )
 
@@ -55,6 +71,14 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         comment = backend.github.create_comment(repo, item.number, text)
         backend.state.ledger_put(validation_key(backend.repository, item.number), comment.id)
         return f"validation comment posted on #{item.number}"
+
+    def validated(intent: Intent) -> Finding:
+        """Did a validation comment appear on the item (any comment with the phrase counts, as for the run)?"""
+        number = int(intent.what.lstrip("#"))
+        earlier = earlier_validation(backend.github.issue_comments(intent.where, number), intent.key)
+        if earlier is None:
+            return Finding(NOT_DONE, f"#{number} has no validation comment: nothing was posted")
+        return Finding(DONE, f"#{number} has its validation comment ({earlier.id} by {earlier.author or 'someone'})")
 
     def validate_applicable(item: Any) -> str | None:
         # the comment names the core's version and branch, and the ledger and branch diff are the core's
@@ -78,6 +102,10 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             run=validate,
             applicable=validate_applicable,
             describe=lambda item: f"POST /repos/{repo}/issues/{item.number}/comments: {validation_text(item)!r}",
+            intent=lambda item: Intent(
+                "comment", repo, f"#{item.number}", backend.config.validation.phrase_for(rel.version)
+            ),
+            look=validated,
         )
     )
 

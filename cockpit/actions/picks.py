@@ -1,10 +1,14 @@
 """Cherry-pick actions: post the bot's cherry-pick command on a trunk PR, reply on the tracker,
-confirm how a request read from prose was read (kept in the state file)."""
+confirm how a request read from prose was read (kept in the state file).
+
+A posted comment carries its idempotency key in a hidden HTML comment (``cockpit.actions.intents.with_key``):
+the same text on the same issue is posted once; a retry after a lost answer or a kill finds it first."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cockpit.actions.intents import DONE, NOT_DONE, Finding, Intent, comment_key, has_key, with_key
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.picks import ReadingConfirmed
 from cockpit.errors import ActionRefused
@@ -30,16 +34,42 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             return str(exc)
         return None
 
+    def posted(number: int, key: str) -> int | None:
+        """The comment on ``number`` carrying ``key`` (an earlier attempt whose answer was lost), or None."""
+        return next((c.id for c in backend.github.issue_comments(repo, number) if has_key(c.body, key)), None)
+
+    def post_once(number: int, text: str) -> int | None:
+        """Post ``text`` with its key, unless a comment with that key is already there: its id then, else None."""
+        key = comment_key(repo, number, text)
+        earlier = posted(number, key)
+        if earlier is None:
+            backend.github.create_comment(repo, number, with_key(text, key))
+        return earlier
+
+    def look(intent: Intent) -> Finding:
+        number = int(intent.what.lstrip("#"))
+        earlier = posted(number, intent.key)
+        if earlier is None:
+            return Finding(NOT_DONE, f"no comment with key {intent.key} on {repo}#{number}: nothing was posted")
+        return Finding(DONE, f"comment {earlier} on {repo}#{number} carries key {intent.key}: it was posted once")
+
     def post_bot_command(target: tuple[int, str, str | None]) -> str:
-        backend.github.create_comment(repo, target[0], bot_text(target))
+        earlier = post_once(target[0], bot_text(target))
+        if earlier is not None:
+            return f"#{target[0]} already has this command (comment {earlier}); not posted again"
         return f"posted on #{target[0]}: {bot_text(target)}"
 
-    def reply(text: str) -> str:
+    def tracker() -> int:
         if rel.tracker_issue is None:
             raise ActionRefused(
                 f"{backend.config.path}: key 'release.tracker_issue' is not set: expected the tracker issue number"
             )
-        backend.github.create_comment(repo, rel.tracker_issue, text)
+        return rel.tracker_issue
+
+    def reply(text: str) -> str:
+        earlier = post_once(tracker(), text)
+        if earlier is not None:
+            return f"#{rel.tracker_issue} already has this reply (comment {earlier}); not posted again"
         return f"replied on #{rel.tracker_issue}"
 
     reg.register(
@@ -52,6 +82,8 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             applicable=bot_applicable,
             describe=lambda t: f"POST /repos/{repo}/issues/{t[0]}/comments: {bot_text(t)!r}",
             label=lambda t: f"{repo}#{t[0]}",
+            intent=lambda t: Intent("comment", repo, f"#{t[0]}", comment_key(repo, t[0], bot_text(t))),
+            look=look,
         )
     )
 
@@ -86,5 +118,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             applicable=lambda text: None if str(text).strip() else "the reply is empty: write something to post",
             describe=lambda text: f"POST /repos/{repo}/issues/{rel.tracker_issue}/comments: {text!r}",
             label=lambda text: f"{repo}#{rel.tracker_issue}",
+            intent=lambda text: Intent("comment", repo, f"#{tracker()}", comment_key(repo, tracker(), text)),
+            look=look,
         )
     )

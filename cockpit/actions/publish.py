@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from cockpit.actions.intents import NOT_DONE, UNKNOWN, Finding, Intent
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.checklist import Signoff
 from cockpit.domain.status import PublishedStatus, SharedSignoff, SignConflict, StatusInput, StatusPublication
@@ -218,6 +219,19 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             return "no tracker issue configured ([release] tracker_issue)"
         return None
 
+    def publishing(_target: StatusPublication) -> Intent:
+        repo, issue, version = _tracker(backend)
+        return Intent("publish", repo, f"#{issue}", version)
+
+    def look(intent: Intent) -> Finding:
+        """After an interruption: is there a status comment? (Whether it holds this cockpit's sign-offs is told by
+        publishing again, which merges and edits it in place.)"""
+        repo, issue, version = _tracker(backend)
+        found = status_comments(backend.github.issue_comments(repo, issue), version)[0]
+        if not found:
+            return Finding(NOT_DONE, f"no status comment on {repo}#{issue}: nothing was posted")
+        return Finding(UNKNOWN, f"the status comment {found[0].id} is on {repo}#{issue}; publish again to be sure")
+
     def run(target: StatusPublication) -> str:
         if not isinstance(target, StatusPublication):
             raise ActionRefused("publishing needs the release's picture")
@@ -233,5 +247,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             describe=lambda t: preview(backend, t),
             applicable=applicable,
             label=lambda t: f"{backend.repository}#{backend.config.release.tracker_issue}",
+            intent=publishing,
+            look=look,
         )
     )

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from cockpit.actions.intents import DONE, NOT_DONE, Finding, Intent
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.checklist import StepRun
 from cockpit.domain.release import RC_NUMBER
@@ -118,6 +119,23 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             return f"{tag} was already in the clone at {sha[:12]}: pushed it to {remote}, no new tag"
         return f"tagged {sha[:12]} as {tag} and pushed it to {remote}"
 
+    def tagged(intent: Intent) -> Finding:
+        """Is an RC tag of the version on the remote at the intended commit (then the retry adopts it)?"""
+        version, sha = intent.what, intent.key
+        pushed = backend.git.remote_tags(intent.where)
+        there = [t for t in rc_tags(version, pushed) if pushed[t] == sha]
+        if there:
+            return Finding(
+                DONE, f"{there[-1]} is on {intent.where} at {sha[:12]}: tag again to adopt it and sign; no new tag"
+            )
+        local = backend.git.tags()
+        here = [t for t in rc_tags(version, local) if local[t] == sha]
+        if here:
+            return Finding(
+                NOT_DONE, f"{here[-1]} is in the clone at {sha[:12]}, not on {intent.where}: tag again to push it"
+            )
+        return Finding(NOT_DONE, f"no RC tag of {version} at {sha[:12]} on {intent.where} or in the clone")
+
     reg.register(
         Action(
             "checklist.rc_tag",
@@ -127,5 +145,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             run=run,
             describe=describe,
             label=lambda target: target.step.id if isinstance(target, StepRun) else str(target),
+            intent=lambda _target: Intent("tag", remote, rel.version, where()[1]),
+            look=tagged,
         )
     )

@@ -7,12 +7,12 @@ enforces the read-only promise and the confirmations, and writes each attempt to
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from cockpit.actions.intents import INTERRUPTED, STARTED
+from cockpit.actions.intents import INTERRUPTED, STARTED, UNKNOWN, Finding, Intent
 from cockpit.domain.checklist import AuditEntry
 from cockpit.domain.stamps import utc_stamp
 from cockpit.errors import ActionRefused, CockpitError
@@ -50,6 +50,10 @@ class Action:
     label: Callable[[Any], str] | None = None
     local: bool = False
     """It changes only the state file (a tick, a note): no intent is written first, its record is its audit entry."""
+    intent: Callable[[Any], Intent] | None = None
+    """What the action is about to change (kind, where, what, key), written with its ``started`` entry."""
+    look: Callable[[Intent], Finding] | None = None
+    """After an interruption: whether the intended change reached the world (``cockpit.actions.intents``)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ class ActionRegistry:
         may = self._reason(action, target, confirmed=confirmed, typed=typed, expected_typed=expected_typed) is None
         if may and not action.local:
             try:  # the intent reaches the file before anything outside changes: a kill leaves a trace
-                self.state.audit(self._entry(action, target, STARTED, "the action started; its outcome follows"))
+                self.state.audit(self._intent_entry(action, target))
             except CockpitError as exc:
                 return ActionResult(False, f"{action.title} was not started: the state file cannot record it: {exc}")
         result: ActionResult | None = None
@@ -202,21 +206,55 @@ class ActionRegistry:
     def _entry(self, action: Action, target: Any, outcome: str, detail: str) -> AuditEntry:
         return AuditEntry(utc_stamp(self._clock()), self.who, action.id, _label(action, target), outcome, detail)
 
+    def _intent_entry(self, action: Action, target: Any) -> AuditEntry:
+        """The ``started`` entry, carrying what the action is about to change when it can say (a look-up that
+        fails here fails the action too: then the entry says why it has no intent)."""
+        entry = self._entry(action, target, STARTED, "the action started; its outcome follows")
+        if action.intent is None:
+            return entry
+        try:
+            intent = action.intent(target)
+        except CockpitError as exc:
+            return replace(entry, detail=f"the action started; its outcome follows (what it changes is unknown: {exc})")
+        return replace(entry, intent=tuple(intent.fields().items()))
+
     def interrupted(self) -> list[str]:
         """The actions that started and never told their outcome (the cockpit was stopped or killed in between),
-        each in a line saying what to check; recorded as ``interrupted`` in the audit log so they are told once."""
+        each looked up in the world when the action can look (``Action.look``) and said in a line; recorded in
+        the audit log (``done``, ``not done`` or ``unknown`` with the evidence; ``interrupted`` when the action
+        cannot look) so each is told once. Reads GitHub or git: call it from a worker."""
         from cockpit.actions.intents import unfinished
 
         if self.read_only:
             return []
-        found = unfinished(self.state.audit_log())
         said = []
-        for entry in found:
-            title = self._actions[entry.action].title if entry.action in self._actions else entry.action
-            line = f"{title} on {entry.target}, started {entry.when} by {entry.who}, never finished: did it happen?"
-            self.state.audit(AuditEntry(entry.when, entry.who, entry.action, entry.target, INTERRUPTED, line))
+        for entry in unfinished(self.state.audit_log()):
+            action = self._actions.get(entry.action)
+            title = action.title if action is not None else entry.action
+            start = f"{title} on {entry.target}, started {entry.when} by {entry.who}, never finished"
+            finding = self._look(action, entry)
+            if finding is None:
+                line = f"{start}: did it happen?"
+                outcome = INTERRUPTED
+            else:
+                line = f"{start}; looked: {finding.outcome}: {finding.evidence}"
+                outcome = finding.outcome
+            self.state.audit(AuditEntry(utc_stamp(self._clock()), entry.who, entry.action, entry.target, outcome, line))
             said.append(line)
         return said
+
+    @staticmethod
+    def _look(action: Action | None, entry: AuditEntry) -> Finding | None:
+        intent = Intent.read(dict(entry.intent))
+        if action is None or action.look is None or intent is None:
+            return None
+        try:
+            return action.look(intent)
+        except CockpitError as exc:
+            return Finding(UNKNOWN, f"the world could not be read ({exc}); look before trying again")
+        except ValueError:  # a hand-edited intent: "#abc" where a number was written
+            shown = ", ".join(f"{k}={v!r}" for k, v in intent.fields().items())
+            return Finding(UNKNOWN, f"its intent in the state file cannot be read ({shown}); look before trying again")
 
     def _finish(self, action: Action, target: Any, outcome: str, message: str, *, ok: bool) -> ActionResult:
         if action.danger is Danger.SAFE or self.read_only:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cockpit.actions.intents import DONE, NOT_DONE, Finding, Intent
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.merging import MergePlan
 from cockpit.domain.repos import elsewhere
@@ -89,6 +90,21 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
         merged = backend.github.merge_pull(repo, number, sha=plan.head_sha, method=plan.method)
         return f"merged #{number} into {plan.base} at head {plan.head_sha[:12]} ({plan.method}): {merged[:12]}"
 
+    def merging(row: PickRow) -> Intent:
+        number = number_of(row)
+        plan = shown.get(number)
+        return Intent("merge", repo, f"#{number}", plan.head_sha if plan is not None else "")
+
+    def merged(intent: Intent) -> Finding:
+        from cockpit.domain.github import PullState
+
+        pull = backend.github.pull(intent.where, int(intent.what.lstrip("#")))
+        if pull.state is PullState.MERGED:
+            into = f" as {pull.merge_commit_sha[:12]}" if pull.merge_commit_sha else ""
+            return Finding(DONE, f"{intent.where}{intent.what} is merged{into}: it is not merged again")
+        head = f"; its head is {pull.head_sha[:12]}" if pull.head_sha else ""
+        return Finding(NOT_DONE, f"{intent.where}{intent.what} is {pull.state.value.replace('_', ' ')}{head}")
+
     reg.register(
         Action(
             "picks.merge",
@@ -99,5 +115,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             describe=describe,
             applicable=applicable,
             label=lambda row: f"{repo}#{number_of(row)}",
+            intent=merging,
+            look=merged,
         )
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cockpit.actions.issue_lookup import RECENT_ISSUES, titled_issues
+from cockpit.actions.issue_lookup import RECENT_ISSUES, look_opened, opening, titled_issues
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.errors import ActionRefused
 
@@ -85,5 +85,7 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             describe=describe,
             applicable=applicable,
             label=lambda d: f"{d.repository}: {d.title}",
+            intent=lambda d: opening(d.repository, d.title),
+            look=lambda intent: look_opened(backend.github, intent),
         )
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from cockpit.actions.intents import DONE, NOT_DONE, UNKNOWN, Finding, Intent
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.workflows import RunTarget
 from cockpit.errors import ActionRefused
@@ -38,7 +39,40 @@ def start_form(backend: CockpitBackend, step: ChecklistStep, *, package: str = "
     """The start form of ``step``'s workflow (reads GitHub: call it from a worker)."""
     from cockpit.actions.dispatching import start_form as form
 
-    return form(backend.release_workflows, backend.state, step, workflow_of(backend, step), package=package, real=real)
+    spec = workflow_of(backend, step)
+    now = backend.clock
+    return form(
+        backend.release_workflows,
+        backend.state,
+        step,
+        spec,
+        package=package,
+        real=real,
+        clock=lambda: now().timestamp(),
+    )
+
+
+def dispatched(backend: CockpitBackend, intent: Intent) -> Finding:
+    """After an interruption: did the dispatch of the intent's workflow make a run? Its journal entries with no
+    run are looked up (``dispatching.settle_workflow``: completed with the one run found, given up after
+    ``GIVE_UP_S`` without one) and the answer is what the journal then holds."""
+    from cockpit.actions.dispatching import settle_workflow
+    from cockpit.services.dispatch_form import unfinished
+
+    workflow = f"{intent.where}:{intent.what}"
+    waiting = {d.key for d in unfinished(backend.state.dispatches(), workflow)}
+    if not waiting:
+        return Finding(NOT_DONE, f"no dispatch of {intent.what} was journalled without its run: nothing was sent")
+    now = backend.clock
+    said = settle_workflow(
+        backend.release_workflows, backend.state, intent.where, intent.what, intent.key, clock=lambda: now().timestamp()
+    )
+    entries = [d for d in backend.state.dispatches() if d.key in waiting]
+    if entries and all(d.run_id for d in entries):
+        return Finding(DONE, "; ".join(said) + ": recorded in the journal, not started again")
+    if entries and all(d.run_id or d.no_run for d in entries):
+        return Finding(NOT_DONE, "; ".join(said))
+    return Finding(UNKNOWN, "; ".join(said) or f"the journal's dispatches of {intent.what} cannot be read")
 
 
 def latest_run(backend: CockpitBackend, step: ChecklistStep) -> tuple[str, int] | None:
@@ -102,6 +136,8 @@ def register(reg: ActionRegistry, backend: CockpitBackend) -> None:
                 describe=lambda r: r.describe(),
                 applicable=applicable,
                 label=lambda r: f"{r.form.spec.repository}:{r.form.spec.path}",
+                intent=lambda r: Intent("dispatch", r.form.spec.repository, r.form.spec.path, r.form.spec.ref),
+                look=lambda intent: dispatched(backend, intent),
             )
         )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cockpit.actions.issue_lookup import RECENT_ISSUES, titled_issues
+from cockpit.actions.issue_lookup import RECENT_ISSUES, look_opened, opening, titled_issues
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.errors import ActionRefused
 from cockpit.services import tracking_issue as tracking
@@ -84,6 +84,8 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
                 f"the tracking issue is #{number()} (in the state file): `I` keeps it in step" if number() else None
             ),
             label=lambda _t: f"{where}: {title}",
+            intent=lambda _t: opening(where, title),
+            look=lambda intent: look_opened(backend.github, intent),
         )
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from cockpit.actions.intents import DONE, NOT_DONE, Finding, Intent
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.triage import QUESTIONS, TriageAnswer, TriageCandidate
 from cockpit.services.triage import answers_key
@@ -46,8 +47,16 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
     )
 
     def drop(candidate: TriageCandidate) -> str:
+        if label() not in backend.github.issue(repo, candidate.number).labels:  # removed by an attempt cut short
+            return f"#{candidate.number} no longer has the label {label()!r}; nothing removed"
         backend.github.remove_label(repo, candidate.number, label())
         return f"label {label()!r} removed from #{candidate.number}"
+
+    def dropped(intent: Intent) -> Finding:
+        number = int(intent.what.lstrip("#"))
+        if intent.key in backend.github.issue(intent.where, number).labels:
+            return Finding(NOT_DONE, f"#{number} still has the label {intent.key!r}")
+        return Finding(DONE, f"#{number} no longer has the label {intent.key!r} on GitHub")
 
     reg.register(
         Action(
@@ -57,6 +66,8 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             "triage",
             run=drop,
             describe=lambda c: f"DELETE /repos/{repo}/issues/{c.number}/labels/{quote(label(), safe='')}",
+            intent=lambda c: Intent("label", repo, f"#{c.number}", label()),
+            look=dropped,
         )
     )
 

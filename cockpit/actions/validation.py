@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from cockpit.actions.issue_lookup import RECENT_ISSUES, titled_issues
+from cockpit.actions.issue_lookup import RECENT_ISSUES, look_opened, opening, titled_issues
 from cockpit.actions.registry import Action, ActionRegistry, Danger
 from cockpit.domain.validation_posts import CommentPlan, IssueDraft
 from cockpit.errors import ActionRefused
@@ -112,6 +112,8 @@ def register(reg: ActionRegistry, backend: Ports) -> None:
             describe=describe_issue,
             applicable=issue_done,
             label=lambda _t: f"{where}: {title}",
+            intent=lambda _t: opening(where, title),
+            look=lambda intent: look_opened(backend.github, intent),
         )
     )
 

@@ -19,6 +19,13 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def tell_interrupted(actions: Any) -> None:
+    """Before a command acts: what an earlier session left between an action's intent and its outcome, looked
+    up in the world and said once on stderr (``cockpit.actions.intents``)."""
+    for line in actions.interrupted():
+        _say(f"cockpit: interrupted last time: {line}")
+
+
 def print_dry_run(actions: Any, action_id: str, target: Any) -> int:
     """``--dry-run`` of an action: its exact text on stdout and 0, or, when it cannot be described (the
     tracker cannot be read, say), why on stderr and 1."""

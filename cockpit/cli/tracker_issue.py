@@ -17,7 +17,7 @@ import sys
 def run(args: argparse.Namespace) -> int:
     from cockpit.actions.release_tracker import ACTION_ID, TrackerDraft
     from cockpit.bootstrap import build_backend
-    from cockpit.cli.commands import load, print_dry_run
+    from cockpit.cli.commands import load, print_dry_run, tell_interrupted
     from cockpit.services.release_tracker import LABELS, key_dates, render, title
 
     config = load(args)
@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.dry_run:
             return print_dry_run(backend.actions, ACTION_ID, draft)
+        tell_interrupted(backend.actions)
         result = backend.actions.run(ACTION_ID, draft, confirmed=True)
     finally:
         backend.state.close()

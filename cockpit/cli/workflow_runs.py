@@ -56,9 +56,11 @@ def _do(backend: CockpitBackend, args: argparse.Namespace) -> int:
     repository = _repository(backend)
     if command == "watch":
         return _print_watch(backend, repository, run_id, wait=args.wait, interval=args.interval)
+    from cockpit.cli.commands import tell_interrupted
     from cockpit.domain.workflows import RunTarget
 
     target = RunTarget(repository, run_id, comment=args.comment or "")
+    tell_interrupted(backend.actions)
     if command in ("approve", "reject"):
         from cockpit.actions.dispatching import watch
 
@@ -85,6 +87,9 @@ def _start(backend: CockpitBackend, args: argparse.Namespace) -> int:
     from cockpit.services.dispatch_form import StartRequest
 
     step = _step(backend, args.target)
+    from cockpit.cli.commands import tell_interrupted
+
+    tell_interrupted(backend.actions)  # a dispatch cut short is looked up first: its run is not started twice
     form = start_form(backend, step, package=args.package or "", real=args.real)
     for line in form.unfinished:
         print(f"cockpit: {line}", file=sys.stderr)

@@ -149,3 +149,6 @@ class AuditEntry:
     target: str
     outcome: str
     detail: str = ""
+    intent: tuple[tuple[str, str], ...] = ()
+    """On a ``started`` entry: what the action was about to change, to look at after an interruption
+    (``cockpit.actions.intents.Intent``: kind, where, what, key)."""

@@ -251,14 +251,23 @@ class StateFile:
         """
         depth = getattr(self._batch, "depth", 0)
         self._batch.depth = depth + 1
+        stopped = False
         try:
             yield
+        except Exception:
+            raise
+        except BaseException:  # the session is being stopped in the middle (a kill): nothing of the block is kept
+            stopped = True
+            raise
         finally:
             self._batch.depth = depth
             if depth == 0 and getattr(self._batch, "holding", False):
                 self._batch.holding = False
                 try:
-                    self._write()
+                    if stopped:
+                        self._read(keep_aside=False)  # the action's record without its audit entry: neither
+                    else:
+                        self._write()
                 finally:
                     self._guard.release()
 
@@ -270,6 +279,12 @@ class StateFile:
                 self._guard.acquire()  # released by one_write() after the write
                 self._batch.holding = True
             return
+        self._write()
+
+    def _save_through(self) -> None:
+        """Write now, even inside a ``one_write()`` block (with what the block recorded so far): for a record
+        that must be on disk before a request goes out (the dispatch journal)."""
+        self._check_writable()
         self._write()
 
     def _write(self) -> None:
@@ -355,7 +370,11 @@ def _dumps(data: dict[str, Any]) -> str:
     audit = data.get("audit")
     log = audit if isinstance(audit, list) else []
     chunks = [tomli_w.dumps(rest)]
-    chunks += [f"\n[[audit]]\n{tomli_w.dumps(entry)}" for entry in log if isinstance(entry, dict)]
+    for entry in log:
+        if isinstance(entry, dict):  # a table inside an entry (its intent) is [audit.intent], after its keys
+            tables = {k: v for k, v in entry.items() if isinstance(v, dict)}
+            chunks.append(f"\n[[audit]]\n{tomli_w.dumps({k: v for k, v in entry.items() if k not in tables})}")
+            chunks += [tomli_w.dumps({"audit": tables})] if tables else []
     return "".join(chunks)
 
 

@@ -109,16 +109,17 @@ class StateStore(StateFile):
         log = self._data.get("audit")
         if not isinstance(log, list):
             log = self._data["audit"] = []
-        log.append(
-            {
-                "when": entry.when,
-                "who": entry.who,
-                "action": entry.action,
-                "target": entry.target,
-                "outcome": entry.outcome,
-                "detail": entry.detail,
-            }
-        )
+        record: dict[str, Any] = {
+            "when": entry.when,
+            "who": entry.who,
+            "action": entry.action,
+            "target": entry.target,
+            "outcome": entry.outcome,
+            "detail": entry.detail,
+        }
+        if entry.intent:
+            record["intent"] = dict(entry.intent)
+        log.append(record)
         self._save()
 
     @guarded
@@ -130,7 +131,11 @@ class StateStore(StateFile):
         if not isinstance(log, list):
             return []
         fields = ("when", "who", "action", "target", "outcome", "detail")
-        return [AuditEntry(**{f: _text(e.get(f)) for f in fields}) for e in log if isinstance(e, dict)]
+        return [
+            AuditEntry(**{f: _text(e.get(f)) for f in fields}, intent=_intent(e.get("intent")))
+            for e in log
+            if isinstance(e, dict)
+        ]
 
     @guarded
     def pref(self, key: str, default: Any = None) -> Any:
@@ -251,7 +256,7 @@ class StateStore(StateFile):
         table = self._mutable_table("dispatches")
         key = new_key(table)
         table[key] = dispatch_entry(workflow, inputs, dry_run=dry_run, ref=ref, when=iso(self._clock()), by=by)
-        self._save()
+        self._save_through()  # on disk before the POST, even inside the action's one write: a kill leaves it
         return key
 
     @guarded
@@ -289,3 +294,10 @@ def _text(value: Any) -> str:
     """A text read back from the state file, made inert: the file is outside input too (hand edits, a tool,
     an older cockpit), and a note or a name reaches the panes, the reports and the published comment."""
     return inert(value) if isinstance(value, str) else ""
+
+
+def _intent(value: Any) -> tuple[tuple[str, str], ...]:
+    """An audit entry's intent table read back: its text fields only, made inert; () when it has none."""
+    if not isinstance(value, dict):
+        return ()
+    return tuple((inert(k), inert(v)) for k, v in value.items() if isinstance(k, str) and isinstance(v, str))

@@ -99,11 +99,12 @@ class PaneSlots:
         await place.remove()
         footer.screen.refresh_bindings()  # the update it would have had, had it been there at the start
 
-    def tell_interrupted(self, backend: Backend) -> None:
+    async def tell_interrupted(self, backend: Backend) -> None:
         """Before anything else is done: the actions a previous session started and never finished (killed
-        between its intent and its outcome), each once, with what to check (``cockpit.actions.intents``)."""
+        between its intent and its outcome), each once, with what the world says (``cockpit.actions.intents``).
+        Looking reads GitHub or git: in a thread, the screen keeps answering meanwhile."""
         try:
-            lines = backend.actions.interrupted()
+            lines = await asyncio.to_thread(backend.actions.interrupted)
         except Exception as exc:  # the audit log could not be read or written: said, and the session goes on
             lines = [f"the audit log could not be checked for interrupted actions: {error_text(exc)}"]
         for line in lines:
@@ -115,7 +116,7 @@ class PaneSlots:
         """Mount the key line and the panes not composed at start, the one on screen first, each
         loading at once (``start_load``); a pane that cannot be built says so in its tab (``failed``)."""
         await self.mount_key_line()
-        self.tell_interrupted(backend)
+        await self.tell_interrupted(backend)
         waiting = [spec.name for spec in self.panes if not self._holds_pane(spec.name)]
         while waiting:
             name = self.current if self.current in waiting else waiting[0]

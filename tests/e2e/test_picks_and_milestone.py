@@ -3,6 +3,7 @@ exactly the requests it shows, a read-only session sends none, and loads cost wh
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import Counter
 
@@ -38,6 +39,11 @@ def select(app, pane: str, key: int) -> None:
 def comments_on(sandbox, number: int) -> list[str]:
     repo = sandbox.github.repos[sandbox.world.repository.lower()]
     return [c.body for c in repo.comments_on(number)]
+
+
+def visible(body: str) -> str:
+    """A comment as GitHub shows it: without the hidden key the cockpit puts in what it posts."""
+    return re.sub(r"\s*<!-- cockpit-key: [0-9a-f]+ -->$", "", body)
 
 
 @pytest.fixture
@@ -161,8 +167,12 @@ async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_reque
         await pilot.press("y")
         await settle(app, pilot)
         reply = f"@{critical.request.author} thanks, merged into the branch"
-        assert requests(sandbox) == [("POST", f"/repos/{repo}/issues/{tracker}/comments")]
-        assert comments_on(sandbox, tracker)[-1] == reply
+        # looked up first (a reply carrying the same key is not posted twice), then posted with its hidden key
+        assert requests(sandbox) == [
+            ("GET", f"/repos/{repo}/issues/{tracker}/comments?per_page=100"),
+            ("POST", f"/repos/{repo}/issues/{tracker}/comments"),
+        ]
+        assert visible(comments_on(sandbox, tracker)[-1]) == reply
 
         sandbox.github.request_log.clear()
         await pilot.press("c")
@@ -172,11 +182,15 @@ async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_reque
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
         await settle(app, pilot)
-        assert requests(sandbox) == [("POST", f"/repos/{repo}/issues/{trunk}/comments")]
+        assert requests(sandbox) == [
+            ("GET", f"/repos/{repo}/issues/{trunk}/comments?per_page=100"),
+            ("POST", f"/repos/{repo}/issues/{trunk}/comments"),
+        ]
         command = (
             f"@pytorchbot cherry-pick --onto {config.release.branch} -c critical --fixes {critical.request.fixes[0]}"
         )
-        assert comments_on(sandbox, trunk)[-1] == command
+        assert comments_on(sandbox, trunk)[-1].splitlines()[0] == command, "the bot reads the line of its command"
+        assert visible(comments_on(sandbox, trunk)[-1]) == command
     backend.state.close()
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]

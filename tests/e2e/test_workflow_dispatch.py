@@ -235,3 +235,21 @@ def test_a_workflow_file_changed_after_the_form_was_read_is_not_started(sandbox)
     finally:
         backend.state.close()
     assert dispatch_posts(sandbox) == []
+
+
+def test_a_start_cut_short_last_time_is_looked_up_and_said_before_the_next_start(sandbox, capsys):
+    """Issue 30: the intent of a dispatch killed before it was journalled (so before its POST) is looked up on
+    the command line too, and said once on stderr before anything is started."""
+    from cockpit.domain.checklist import AuditEntry
+
+    store = StateStore(sandbox.config.resolved_state_path)
+    intent = (("kind", "dispatch"), ("where", TEST_INFRA), ("what", f".github/workflows/{STAGE_FILE}"), ("key", "main"))
+    store.audit(AuditEntry("2026-12-06T12:00:00Z", "alice", "workflow.dry_run", "x", "started", "", intent))
+    store.close()
+    code, out, err = cli(sandbox, capsys, "start", STAGE)
+    assert code == 0, out
+    assert "interrupted last time: Start the dry run on x" in err and "looked: not done: no dispatch" in err
+    assert len(dispatch_posts(sandbox)) == 1
+    assert [a.outcome for a in audit(sandbox)] == ["started", "not done", "started", "ok"]
+    code, out, err = cli(sandbox, capsys, "start", STAGE)
+    assert "interrupted last time" not in err, "told once"

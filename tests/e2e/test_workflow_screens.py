@@ -24,6 +24,11 @@ def dispatches(sandbox) -> list[dict]:
     return [e for e in sandbox.github.log() if e["method"] == "POST" and e["path"].endswith("/dispatches")]
 
 
+def form_shown(app) -> bool:
+    """The start form is on screen with its fields (the screen is current at its push, its fields mount after)."""
+    return isinstance(app.screen, StartWorkflowScreen) and bool(app.screen.query("#start-real"))
+
+
 def body(app) -> str:
     return str(app.screen.query_one("#watch-body").render())
 
@@ -36,7 +41,7 @@ async def test_x_opens_the_form_starts_the_dry_run_once_confirmed_and_watches_it
         await press_and_settle(app, pilot, "5")
         select_step(app, "stage_pypi_run")
         await pilot.press("x")
-        await wait_until(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
+        await wait_until(pilot, lambda: form_shown(app))
         form = app.screen
         package = form.query_one("#in-package", Select)
         assert package.value == sandbox.config.evidence.release_workflows.packages[0]
@@ -56,7 +61,7 @@ async def test_x_opens_the_form_starts_the_dry_run_once_confirmed_and_watches_it
 
         select_step(app, "stage_pypi_run")  # the dry run succeeded: the real run is offered now
         await pilot.press("x")
-        await wait_until(pilot, lambda: isinstance(app.screen, StartWorkflowScreen))
+        await wait_until(pilot, lambda: form_shown(app))
         assert not app.screen.query_one("#start-real", Button).disabled
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, StartWorkflowScreen))

@@ -194,6 +194,8 @@ class FakeRegistry:
         self.state, self.read_only, self.who = state, read_only, who
         self.runs: list[tuple[str, Any]] = []
         self._actions = {a.id: a for a in ACTIONS}
+        self.told: list[str] = []  # what ``interrupted`` tells, once
+        self.told_in: list[str] = []  # the threads it was asked from
 
     def for_pane(self, pane: str) -> list[FakeAction]:
         return [a for a in ACTIONS if a.pane == pane]
@@ -207,7 +209,11 @@ class FakeRegistry:
         return f"{action_id} {label}"
 
     def interrupted(self) -> list[str]:
-        return []
+        import threading
+
+        self.told_in.append(threading.current_thread().name)
+        told, self.told = self.told, []
+        return told
 
     def refusal(self, action_id: str, target: Any) -> str | None:
         action = self._actions.get(action_id)

@@ -370,3 +370,15 @@ async def test_a_bug_in_a_keys_action_is_told_in_one_line_and_the_cockpit_carrie
         assert "a bug of ours" in notes(app)
         await pilot.press("3")
         assert app.current_name == "ci"
+
+
+async def test_what_an_interrupted_action_left_is_told_at_start_and_looked_up_off_the_screen_thread():
+    """Issue 30: an action killed between its intent and its outcome is looked up in the world (GitHub, git)
+    in a thread, and what was found is told once, before the panes load."""
+    app = make_app()
+    line = "Remove from milestone on #7, started 2026-12-06T12:00:00Z by alice, never finished; looked: done: ..."
+    app.backend.actions.told = [line]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert line in notes(app)
+        assert app.backend.actions.told_in and threading.main_thread().name not in app.backend.actions.told_in
