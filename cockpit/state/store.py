@@ -216,8 +216,9 @@ class StateStore(StateFile):
         """The wheel sizes observed at each RC: tag -> filename -> bytes; malformed entries are skipped."""
         out: dict[str, dict[str, int]] = {}
         for tag, sizes in self._table("rc_sizes").items():
-            if isinstance(sizes, dict):
-                out[tag] = {f: n for f, n in sizes.items() if isinstance(n, int) and not isinstance(n, bool) and n >= 0}
+            if isinstance(sizes, dict):  # tags and file names made inert: the file is outside input too
+                kept = {f: n for f, n in sizes.items() if isinstance(n, int) and not isinstance(n, bool) and n >= 0}
+                out[inert(tag)] = {inert(f): n for f, n in kept.items()}
         return out
 
     @guarded
