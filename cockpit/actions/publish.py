@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
@@ -55,13 +56,26 @@ class Draft:
 
     found: IssueComment | None  # the status comment
     read: ReadStatus
-    status: PublishedStatus
-    body: str
     record: RecordReading | None  # this manager's own record
     record_body: str
     copies: dict[str, dict[str, SharedSignoff]]  # each person's last good sign-offs, to keep
     blocking: tuple[str, ...]
     notes: tuple[str, ...]
+    rendering: Callable[[], tuple[PublishedStatus, str]]  # the status comment, rendered when first asked
+
+    @cached_property
+    def _rendered(self) -> tuple[PublishedStatus, str]:
+        return self.rendering()
+
+    @property
+    def status(self) -> PublishedStatus:
+        """The picture the status comment publishes (judged on the team's sign-offs)."""
+        return self._rendered[0]
+
+    @property
+    def body(self) -> str:
+        """The status comment's whole body."""
+        return self._rendered[1]
 
 
 def _tracker(ports: Ports) -> tuple[str, int, str]:
@@ -150,15 +164,18 @@ def draft(
     mine = own_entries(local, copies.get(login, {}))
     copies[login] = mine
     team = team_signoffs(copies.values())
-    picture = with_signoffs(publication.picture, ports.state.signoffs(), team)
-    status = published_status(picture, team, by=login, at=ports.clock())
-    try:
-        previous = decode_block(found.body, release=version, now=ports.clock())[0] if found else None  # as published
-        body = render_status(status, previous, tuple(unverified_lines(read.unverified, "tracker")))
-    except ValueError as exc:  # a status too big for one comment, a version no marker can hold
-        raise ActionRefused(f"cannot publish the status: {exc}") from None
+
+    def rendering() -> tuple[PublishedStatus, str]:  # the costly part: only once the records are as written
+        picture = with_signoffs(publication.picture, ports.state.signoffs(), team)
+        status = published_status(picture, team, by=login, at=ports.clock())
+        try:
+            previous = decode_block(found.body, release=version, now=ports.clock())[0] if found else None
+            return status, render_status(status, previous, tuple(unverified_lines(read.unverified, "tracker")))
+        except ValueError as exc:  # a status too big for one comment, a version no marker can hold
+            raise ActionRefused(f"cannot publish the status: {exc}") from None
+
     record_body = render_record(version, login, mine)
-    return Draft(found, read, status, body, record, record_body, copies, tuple(blocking), tuple(notes))
+    return Draft(found, read, record, record_body, copies, tuple(blocking), tuple(notes), rendering)
 
 
 def with_signoffs(

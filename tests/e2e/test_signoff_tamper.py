@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cockpit.actions.publish import ACTION_ID
+from cockpit.sandbox.world_tracker import TEAM_STEP
 from cockpit.services.signoff_record import DATA_OPEN, is_record
 from tests.e2e.test_status_publish import ALICE, BOB, manual_steps, picture, published, status_comments, team, writes
 
@@ -50,7 +51,11 @@ def test_an_unreadable_sign_off_comment_stops_the_publish_and_the_last_good_copy
     repaired = alice.actions.run(ACTION_ID, replace(picture(alice), repair=True), confirmed=True)
     assert repaired.ok and "@bob's sign-offs from the last good copy" in repaired.message, repaired.message
     _, status = published(sandbox)
-    assert {k: (s.done, s.who) for k, s in status.signoffs.items()} == {first: (True, "alice"), second: (True, "bob")}
+    assert {k: (s.done, s.who) for k, s in status.signoffs.items()} == {
+        first: (True, "alice"),
+        second: (True, "bob"),
+        TEAM_STEP: (True, "ktanaka"),
+    }
     assert len(status_comments(sandbox)) == 1
 
 
@@ -65,7 +70,7 @@ def test_text_added_before_the_status_marker_stops_the_publish_and_the_repair_ed
     (again,) = status_comments(sandbox)
     assert again.id == status_comment.id and not again.body.startswith("Looks good")
     _, status = published(sandbox)
-    assert {k for k, s in status.signoffs.items() if s.done} == {first, second}
+    assert {k for k, s in status.signoffs.items() if s.done} == {first, second, TEAM_STEP}
 
 
 def test_her_own_sign_off_comment_changed_by_someone_else_stops_her_publish(sandbox, team):

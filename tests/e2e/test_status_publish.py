@@ -18,6 +18,7 @@ from cockpit.bootstrap import build_backend
 from cockpit.cli.main import main
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.status import StatusInput, StatusPublication
+from cockpit.sandbox.world_tracker import TEAM_STEP
 from cockpit.services.status_block import decode_block
 from cockpit.services.status_comment import is_status_comment, marker
 
@@ -53,7 +54,8 @@ def picture(backend) -> StatusPublication:
 
 
 def manual_steps(backend) -> list[str]:
-    return [s.id for s in backend.checklist_steps() if s.kind is StepKind.MANUAL]
+    """The manual steps nobody has signed yet (the world's second manager signed ``TEAM_STEP`` on the tracker)."""
+    return [s.id for s in backend.checklist_steps() if s.kind is StepKind.MANUAL and s.id != TEAM_STEP]
 
 
 def status_comments(sandbox) -> list:
@@ -87,6 +89,7 @@ def test_manager_b_sees_the_two_steps_manager_a_signed_after_one_refresh(sandbox
     assert {k: (s.done, s.who) for k, s in status.signoffs.items()} == {
         first: (True, "alice"),
         second: (True, "alice"),
+        TEAM_STEP: (True, "ktanaka"),
     }, "a shared sign-off carries the GitHub login that published it, not the clone's git name"
 
     bob = team("bob", BOB)
@@ -174,7 +177,7 @@ def test_two_managers_publishing_fifty_times_at_once_lose_no_signature(sandbox, 
     comment, status = published(sandbox)  # exactly one status comment, even though both started with none
     everyone = signed["alice"] | signed["bob"]
     assert len(everyone) > 5
-    assert {k for k, s in status.signoffs.items() if s.done} == everyone
+    assert {k for k, s in status.signoffs.items() if s.done} == everyone | {TEAM_STEP}
     for step in signed["alice"] - signed["bob"]:
         assert status.signoffs[step].who == "alice"
     for count, name, sure in confirmed:  # no later write ever dropped a signature a publish had confirmed
@@ -231,7 +234,7 @@ def test_a_publish_killed_after_its_edit_applies_her_sign_off_next_time_without_
     result = alice.actions.run(ACTION_ID, picture(alice), confirmed=True)
     assert result.ok and "conflict" not in result.message and "changed" not in result.message, result.message
     _, status = published(sandbox)
-    assert {k for k, s in status.signoffs.items() if s.done} == {first, second}
+    assert {k for k, s in status.signoffs.items() if s.done} == {first, second, TEAM_STEP}
 
 
 def test_a_read_only_session_refuses_to_publish_and_sends_only_gets(sandbox, team, capsys):
