@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cockpit.actions.registry import Action, ActionRegistry, Danger
-from cockpit.domain.checklist import Signoff
+from cockpit.domain.checklist import Signoff, StepKind
 from cockpit.domain.status import PublishedStatus, SharedSignoff, StatusInput, StatusPublication
 from cockpit.errors import ActionRefused, ConfigError, GitHubError, ReadOnlyError
 from cockpit.services.signoff_record import (
@@ -87,26 +87,38 @@ def _tracker(ports: Ports) -> tuple[str, int, str]:
     return ports.repository, rel.tracker_issue, rel.version
 
 
-def _ledger_keys(ports: Ports) -> tuple[str, str, str]:
-    """The state file's keys: the status comment id, this manager's record, everyone's last good copies."""
+def _ledger_key(ports: Ports) -> str:
+    """The state file's ledger key of this tracker and release: one JSON value with the status comment's id
+    (``status``), this manager's record (``record``: login, id, digests of the bodies written) and everyone's
+    last good copies (``kept``), written in one write."""
     repo, issue, version = _tracker(ports)
-    where = f"{repo}#{issue}:{version}"
-    return f"status-comment:{where}", f"signoff-record:{where}", f"signoffs-kept:{where}"
+    return f"status-publish:{repo}#{issue}:{version}"
 
 
-def _known_record(ports: Ports, login: str) -> tuple[int | None, list[str]]:
-    """The id and body digests of the record this cockpit last wrote as ``login``."""
-    raw = ports.state.ledger_get(_ledger_keys(ports)[1])
+def _ledger(ports: Ports) -> dict[str, Any]:
+    raw = ports.state.ledger_get(_ledger_key(ports))
     try:
         data = json.loads(raw) if isinstance(raw, str) else {}
     except ValueError:
         data = {}
+    return data if isinstance(data, dict) else {}
+
+
+def _known_record(ports: Ports, login: str) -> tuple[int | None, list[str]]:
+    """The id and body digests of the record this cockpit last wrote as ``login``."""
+    data = _ledger(ports).get("record")
     if not isinstance(data, dict) or data.get("login") != login:
         return None, []
     digests = (
         [d for d in data.get("digests", []) if isinstance(d, str)] if isinstance(data.get("digests"), list) else []
     )
     return (data["id"] if isinstance(data.get("id"), int) else None), digests
+
+
+def _keep_copies(ports: Ports, copies: Mapping[str, Mapping[str, SharedSignoff]], **more: Any) -> None:
+    """Record everyone's last good copies (and ``more`` keys of the ledger value) in one write."""
+    data = {**_ledger(ports), **more, "kept": team_to_json(copies)}
+    ports.state.ledger_put(_ledger_key(ports), json.dumps(data, separators=(",", ":"), ensure_ascii=False))
 
 
 def _own_record_problem(
@@ -134,15 +146,16 @@ def draft(
     login: str,
     written: frozenset[str] = frozenset(),
     comments: list[IssueComment] | None = None,
+    kinds: Mapping[str, StepKind] | None = None,
 ) -> Draft:
     """Read the tracker (unless given its ``comments``) and plan both comments (GET only: also the dry run)."""
     repo, issue, version = _tracker(ports)
     comments = ports.github.issue_comments(repo, issue) if comments is None else comments
     read = read_status(comments, version, ports.clock())
     found = next((c for c in comments if c.id == read.comment_id), None)
-    kinds = {s.id: s.kind for s in ports.checklist_steps()}
+    kinds = {s.id: s.kind for s in ports.checklist_steps()} if kinds is None else kinds
     local = shared_from(ports.state.signoffs(), kinds, login)
-    kept = team_from_json(ports.state.ledger_get(_ledger_keys(ports)[2]))
+    kept = team_from_json(_ledger(ports).get("kept"))
     records = {r.login.casefold(): r for r in read.records}
     record = records.get(login.casefold())
     blocking = list(read.blocking)
@@ -266,13 +279,11 @@ def _write_record(ports: Ports, plan: Draft, login: str) -> IssueComment:
 
 
 def _remember(ports: Ports, plan: Draft, login: str, record_id: int, status_id: int) -> None:
-    """The state file's part, written last: ids, the record's digest, everyone's last good copies."""
-    status_key, record_key, kept_key = _ledger_keys(ports)
+    """The state file's part, written last and in one write: ids, the record's digest, everyone's last good copies."""
     _, digests = _known_record(ports, login)
-    digests = [*[d for d in digests if d != body_digest(plan.record_body)], body_digest(plan.record_body)][-3:]
-    ports.state.ledger_put(record_key, json.dumps({"login": login, "id": record_id, "digests": digests}))
-    ports.state.ledger_put(kept_key, team_to_json(plan.copies))
-    ports.state.ledger_put(status_key, status_id)
+    digest = body_digest(plan.record_body)
+    record = {"login": login, "id": record_id, "digests": [*[d for d in digests if d != digest], digest][-3:]}
+    _keep_copies(ports, plan.copies, status=status_id, record=record)
 
 
 def publish(
@@ -290,19 +301,20 @@ def publish(
     gh = ports.github
     login = gh.authenticated_user()
     written: set[str] = set()
+    kinds = {s.id: s.kind for s in ports.checklist_steps()}  # the template, read once
     for attempt in range(attempts):
         if attempt:
             sleep(random.uniform(0, 0.05 * attempt))  # two cockpits retrying in step would collide again
         comments = gh.issue_comments(repo, issue)
-        plan = draft(ports, publication, login, frozenset(written), comments)
+        plan = draft(ports, publication, login, frozenset(written), comments, kinds)
         if plan.blocking and not publication.repair:
-            ports.state.ledger_put(_ledger_keys(ports)[2], team_to_json(plan.copies))
+            _keep_copies(ports, plan.copies)
             raise ActionRefused(_stopped(ports, plan))
         if plan.record is None or plan.record.login != login or plan.record.digest != body_digest(plan.record_body):
             record = _write_record(ports, plan, login)
             written.add(body_digest(plan.record_body))
             comments = [c for c in comments if c.id != record.id] + [record]  # as GitHub holds them now
-            plan = draft(ports, publication, login, frozenset(written), comments)
+            plan = draft(ports, publication, login, frozenset(written), comments, kinds)
             if plan.record is None or plan.record.digest not in written:
                 continue
         record_id = plan.record.comment_id
