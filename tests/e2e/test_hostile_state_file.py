@@ -89,7 +89,7 @@ def test_every_report_format_and_check_keep_the_state_files_text_inert(hostile_s
             assert_safe_markdown(f"cockpit {name}", out)
 
 
-def test_the_published_comments_carry_the_notes_inert_and_ping_nobody(hostile_state):
+def test_the_published_comments_carry_the_notes_inert_and_ping_nobody(hostile_state, capsys):
     backend = build_backend(hostile_state.config)
     try:
         result = backend.actions.run(ACTION_ID, picture(backend), confirmed=True)
@@ -103,6 +103,10 @@ def test_the_published_comments_carry_the_notes_inert_and_ping_nobody(hostile_st
     for body in written:
         assert_safe_markdown("a published comment", body)
     assert any(ESC_SHOWN in body for body in written), "the note reached no comment: the test proves nothing"
+    assert main(["view", "--from-tracker", "--config", str(hostile_state.config_path)]) == 0
+    out, err = capsys.readouterr()
+    assert_inert("cockpit view --from-tracker (stdout)", out)
+    assert_inert("cockpit view --from-tracker (stderr)", err)
 
 
 @pytest.mark.anyio

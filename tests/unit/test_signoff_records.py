@@ -89,6 +89,7 @@ def test_a_later_unsign_by_bob_in_the_status_comment_is_unverified_and_bobs_own_
     tracker = honest_tracker()[:2] + [status_comment(3, "alice", {**ALICE, "tag": forged_unsign})]
     read = read_status(tracker, RELEASE, NOW)
     assert read.team["tag"] == BOB["tag"], "bob's signature stands: only his own comment speaks for him"
+    assert read.status is not None and read.status.signoffs["tag"] == BOB["tag"], "the viewer shows bob's own word"
     assert read.unverified == (forged_unsign,)
     assert any("'tag' unsigned as @bob" in p and "not counted" in p for p in read.problems)
 
