@@ -207,6 +207,12 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     publish.add_argument(
         "--dry-run", action="store_true", help="print the Markdown and its diff against the published one; send nothing"
     )
+    publish.add_argument(
+        "--replace-unreadable",
+        action="store_true",
+        help="republish over an unreadable or hand-edited status comment or sign-off comment, from what is known "
+        "(your sign-offs and the last good copy of each person's, kept in the state file)",
+    )
 
     serve = command(
         "serve", "cockpit.cli.commands:run_serve", "serve the cockpit to web browsers, each tab a read-only viewer"

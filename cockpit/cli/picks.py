@@ -69,10 +69,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def requests_json(comments: list[IssueComment], repository: str, *, release: str = "") -> list[dict[str, Any]]:
-    """Every comment parsed into the printed shape, in the order given (``release``: see ``parse_request``)."""
+    """Every comment parsed into the printed shape, in the order given (``release``: see ``parse_request``);
+    the cockpit's own comments (a status comment, a manager's sign-off comment, of any release) are no requests."""
     from cockpit.services.pick_parser import parse_requests
+    from cockpit.services.signoff_record import RECORD_PREFIX
+    from cockpit.services.status_comment import MARKER_PREFIX
 
-    return [_as_json(r, repository) for r in parse_requests(comments, repository=repository, release=release)]
+    asked = [c for c in comments if MARKER_PREFIX not in c.body and RECORD_PREFIX not in c.body]
+    return [_as_json(r, repository) for r in parse_requests(asked, repository=repository, release=release)]
 
 
 def read_comments(path: Path) -> list[IssueComment]:

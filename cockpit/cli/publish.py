@@ -1,8 +1,9 @@
 """``cockpit publish``: the release's status to the tracker issue as one comment, edited in place.
 
 ``--dry-run`` prints the Markdown that would be sent and its diff against the published comment,
-reading GitHub only. Publishing goes through the action registry like the overview's ``P``: refused
-in a read-only session, audited in the state file.
+reading GitHub only. A publish that finds an unreadable or hand-edited comment stops before writing
+and says so; ``--replace-unreadable`` republishes from what is known. Publishing goes through the
+action registry like the overview's ``P``: refused in a read-only session, audited in the state file.
 """
 
 from __future__ import annotations
@@ -40,9 +41,12 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     backend = build_backend(config, read_only=bool(args.read_only or args.dry_run), take_over=args.take_over)
     try:
-        publication = StatusPublication(picture_to_publish(backend))
+        repair = bool(getattr(args, "replace_unreadable", False))
+        publication = StatusPublication(picture_to_publish(backend), repair=repair)
         if args.dry_run:
-            return print_dry_run(backend.actions, ACTION_ID, StatusPublication(publication.picture, read_tracker=True))
+            return print_dry_run(
+                backend.actions, ACTION_ID, StatusPublication(publication.picture, read_tracker=True, repair=repair)
+            )
         result = backend.actions.run(ACTION_ID, publication, confirmed=True)
     finally:
         backend.state.close()

@@ -1,7 +1,9 @@
 """The release's status as published on the tracker issue: one comment the whole team reads.
 
 The comment carries what anyone needs to see (verdict, gates, checklist) as Markdown, and, hidden
-in it, the same picture as data: the sign-offs each manager's cockpit reads back and merges.
+in it, the same picture as data. The sign-offs the team counts are not taken from it: each manager's
+live in a comment that manager's GitHub account wrote (a sign-off record), and the status comment
+is only their rendered picture.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class PublishedStatus:
     signoffs: dict[str, SharedSignoff]
     published_by: str
     published_at: str  # UTC ISO
+    visible_sha: str = ""  # digest of the comment's visible part as published (a hand edit shows)
 
 
 @dataclass(frozen=True)
@@ -72,23 +75,33 @@ class StatusInput:
 
 
 @dataclass(frozen=True)
-class SignConflict:
-    """The same step signed by one manager and unsigned by the other since their last common version."""
+class RecordReading:
+    """One manager's sign-off record as read: its entries (counted), the entries claiming someone else
+    (``unverified``), and why it cannot be read (``problem``; then none of its entries is counted)."""
 
-    step_id: str
-    mine: SharedSignoff
-    theirs: SharedSignoff
+    comment_id: int
+    login: str
+    entries: dict[str, SharedSignoff]
+    unverified: tuple[SharedSignoff, ...] = ()
+    problem: str = ""
+    updated_at: str = ""
+    digest: str = ""
 
 
 @dataclass(frozen=True)
 class ReadStatus:
-    """A status comment read back: its picture (None when unusable) and what was wrong with it."""
+    """The tracker read back: the status comment's picture (None when unusable), the team's verified
+    sign-offs from each manager's record, and what was wrong."""
 
     status: PublishedStatus | None
     problems: tuple[str, ...] = ()
     comment_id: int | None = None
     comment_url: str = ""
     extra_comments: tuple[int, ...] = field(default=())  # more comments with the marker (newer ones)
+    team: dict[str, SharedSignoff] = field(default_factory=dict)  # the verified sign-offs, from the records
+    records: tuple[RecordReading, ...] = ()  # each manager's sign-off record as read
+    unverified: tuple[SharedSignoff, ...] = ()  # entries claiming someone else: shown, never counted
+    blocking: tuple[str, ...] = ()  # what a publish must not write over without the user's word
 
 
 @dataclass(frozen=True)
@@ -97,9 +110,12 @@ class StatusPublication:
 
     Its dry run is ``preview`` when set; with ``read_tracker`` it reads the tracker to render the
     Markdown and the diff against the published comment (GET only, in a worker); otherwise it only
-    says where the comment goes (cheap enough for the UI thread).
+    says where the comment goes (cheap enough for the UI thread). ``repair``: an unreadable or
+    hand-edited comment does not stop the publish; the last good copies kept in the state file stand
+    for what cannot be read.
     """
 
     picture: StatusInput
     preview: str = ""
     read_tracker: bool = False
+    repair: bool = False  # the user chose to republish from what is known over an unreadable comment

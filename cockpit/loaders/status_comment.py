@@ -14,13 +14,15 @@ if TYPE_CHECKING:
 
 
 def remember_team_status(backend: Ports, comments: list[IssueComment]) -> list[IssueComment]:
-    """Keep the status comment's reading in ``backend.shared``; the other comments, for the pick parser."""
+    """Keep the status comment's and the sign-off records' reading in ``backend.shared``; the other
+    comments, for the pick parser."""
+    from cockpit.services.signoff_record import is_record
     from cockpit.services.status_comment import is_status_comment
     from cockpit.services.status_read import read_status
 
     release = backend.config.release.version
     try:
         backend.shared.team_status = read_status(comments, release, backend.clock())
-        return [c for c in comments if not is_status_comment(c.body, release)]
+        return [c for c in comments if not (is_status_comment(c.body, release) or is_record(c.body, release))]
     except ValueError:  # a version that cannot be in a marker has no status comment
         return comments

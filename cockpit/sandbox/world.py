@@ -56,6 +56,8 @@ it comes from a fault, never from the data.
 - ``pick_predictions``: ``{"applies": PR, "after": {"pr", "needs"}, "conflicts": {"pr", "paths"}
   or None}``: missing PRs whose ``git cherry-pick -x`` onto the branch head applies, applies only
   after another missing PR, conflicts (none in an all-green world).
+- ``team_signoffs``: step id -> ``{"who", "when"}``: the steps the second release manager signed in her
+  own sign-off comment on the tracker, ``who`` her GitHub login (none in an all-green world or a crowd's).
 - ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
   ``tracker_issue``, ``edge_cases``.
 - ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
@@ -93,6 +95,7 @@ from cockpit.sandbox.world_release_day import add_release_day
 from cockpit.sandbox.world_scale import MIN_CI_REPOSITORIES, ci_repository_names
 from cockpit.sandbox.world_tracker import (
     decoy_trackers,
+    team_signoff,
     tracker_issue,
     unrequested_merges,
     vision_pulls,
@@ -105,8 +108,9 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-# 18: the wheel staging lacks is the core's, the upload dry run's log names it (release_effects re-stages it)
-WORLD_FORMAT = 18
+# 19: the second release manager's own sign-off comment on the tracker (a GitHub login), with 18: the wheel
+# staging lacks is the core's, the upload dry run's log names it (release_effects re-stages it)
+WORLD_FORMAT = 19
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -173,6 +177,8 @@ def build_world(
     vision_prs, vision_numbers = vision_pulls(branch)
     picks = comments_of_tracker(plan, core, facts, vision_numbers, all_green=all_green, comments=tracker_comments)
     decoys = decoy_trackers(plan, core, facts)
+    planted_only = tracker_comments is None and not all_green  # a crowd's tracker holds exactly its count
+    team = team_signoff(core, facts.tracker, version) if planted_only else {}
     merges = {} if all_green else plant_merges(plan, core, facts.tracker, picks)
     writer = CIWriter()
     rc2 = f"v{version}-rc2"
@@ -210,6 +216,7 @@ def build_world(
     ci.update(dict.fromkeys(extra, "green"))
     truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
     truth.update(
+        team_signoffs=team,
         pick_predictions=pick_truth(plan, all_green=all_green),
         ci=ci,
         ci_detail={

@@ -171,6 +171,23 @@ def tracker_comments(
     return _post(repo, facts.tracker, book.requests)
 
 
+TEAM_STEP = "triton_request"  # the step the second release manager signed (a manual step of the template)
+
+
+def team_signoff(repo: SbRepo, tracker: int, version: str) -> dict:
+    """The second release manager's own sign-off comment on the tracker, as her cockpit publishes it: the
+    performance step signed by her GitHub login (``RELEASE_MANAGERS[1]``); ``truth["team_signoffs"]``."""
+    from cockpit.domain.status import SharedSignoff
+    from cockpit.services.signoff_record import render_record
+
+    login, when = RELEASE_MANAGERS[1].login, iso(T_CUT + 21 * DAY)
+    signoff = SharedSignoff(TEAM_STEP, True, login, when, "Triton maintainers confirmed the release of the pin")
+    repo.comments.append(
+        SbComment(COMMENT_ID_BASE + 1, tracker, login, render_record(version, login, {TEAM_STEP: signoff}), when, when)
+    )
+    return {TEAM_STEP: {"who": login, "when": when}}
+
+
 def _post(repo: SbRepo, tracker: int, requests: list[Request]) -> dict:
     picks = {}
     for k, r in enumerate(sorted(requests, key=lambda r: r.when)):

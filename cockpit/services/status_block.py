@@ -1,14 +1,14 @@
-"""The hidden, machine-readable block of the status comment: encode, read back (as hostile input), merge.
+"""The hidden, machine-readable block of the status comment: encode, read back (as hostile input).
 
 The block is an HTML comment holding base64 of a JSON object, so nothing in it can end the comment
 early or render. Anyone who can edit the tracker comment can write anything in it: reading it
 checks every field (type, size, step id, time) and skips what is wrong with a message naming it;
 it never raises.
 
-Merging two managers' sign-offs is a three-way merge per step against the last version both
-agreed on (``base``). The absence of an entry never means "unsigned": a sign-off lost by an
-overwrite comes back with its signer's next publish. Both signed: the first signature stands.
-One signed and the other unsigned since the base: a conflict, shown, and the published one kept.
+The block also carries a digest of the comment's visible part, so a hand edit of the visible
+text is seen. The sign-offs in it are the picture's, never counted: the team's sign-offs are read
+from each manager's own record (``signoff_record``). Two views of a step combine as
+``shown_signoff`` says: the first signature when both signed, else the latest word.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import binascii
 import dataclasses
 import json
 import re
-from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from cockpit.domain.status import PublishedGate, PublishedStatus, PublishedStep, SharedSignoff, SignConflict
+from cockpit.domain.status import PublishedGate, PublishedStatus, PublishedStep, SharedSignoff
 from cockpit.domain.text import inert
 
 BLOCK_OPEN = "<!-- release-cockpit:data v=1"
@@ -65,15 +64,18 @@ def _packed(status: PublishedStatus, note_limit: int, text_limit: int) -> str:
         "gates": [[g.name, g.title, g.status, cut(g.summary)] for g in status.gates],
         "steps": [[s.id, s.section, cut(s.title), s.done] for s in status.steps],
         "signoffs": {
-            k: _entry(dataclasses.replace(s, note=s.note[:note_limit])) for k, s in sorted(status.signoffs.items())
+            k: signoff_entry(dataclasses.replace(s, note=s.note[:note_limit]))
+            for k, s in sorted(status.signoffs.items())
         },
         "published_by": status.published_by,
         "published_at": status.published_at,
+        "visible": status.visible_sha,
     }
     return base64.b64encode(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()).decode()
 
 
-def _entry(s: SharedSignoff) -> dict[str, Any]:
+def signoff_entry(s: SharedSignoff) -> dict[str, Any]:
+    """One sign-off as the data blocks hold it."""
     entry: dict[str, Any] = {"done": s.done, "who": s.who, "when": s.when}
     if s.note:
         entry["note"] = s.note
@@ -106,7 +108,7 @@ def decode_block(body: str, *, release: str, now: datetime | None = None) -> tup
             f"the status comment's data block is for release {_text(data.get('release'), 40)!r}, not {release}"
         ]
     problems: list[str] = []
-    signoffs = _signoffs(data.get("signoffs"), problems, now or datetime.now(UTC))
+    signoffs = read_signoffs(data.get("signoffs"), problems, now or datetime.now(UTC))
     status = PublishedStatus(
         release=release,
         repository=_text(data.get("repository"), _TITLE_LIMIT),
@@ -117,6 +119,7 @@ def decode_block(body: str, *, release: str, now: datetime | None = None) -> tup
         signoffs=signoffs,
         published_by=_text(data.get("published_by"), _NAME_LIMIT),
         published_at=_when(data.get("published_at")),
+        visible_sha=_text(data.get("visible"), 64),
     )
     return status, problems
 
@@ -139,7 +142,8 @@ def _when(value: Any) -> str:
     return value
 
 
-def _signoffs(raw: Any, problems: list[str], now: datetime) -> dict[str, SharedSignoff]:
+def read_signoffs(raw: Any, problems: list[str], now: datetime) -> dict[str, SharedSignoff]:
+    """Sign-offs (step id -> entry) read as hostile input: a bad entry is skipped with a line in ``problems``."""
     if not isinstance(raw, dict):
         problems.append("the data block's 'signoffs' is not a table; no sign-offs read")
         return {}
@@ -198,54 +202,6 @@ def _steps(raw: Any, problems: list[str]) -> list[PublishedStep]:
     return steps
 
 
-def _same(a: SharedSignoff | None, b: SharedSignoff | None) -> bool:
-    if a is None or b is None:
-        return a is b
-    return (a.done, a.who, a.when, a.note, a.override) == (b.done, b.who, b.when, b.note, b.override)
-
-
-def merge_signoffs(
-    base: Mapping[str, SharedSignoff], mine: Mapping[str, SharedSignoff], theirs: Mapping[str, SharedSignoff]
-) -> tuple[dict[str, SharedSignoff], tuple[SignConflict, ...]]:
-    """Three-way merge of sign-offs by step (see the module docstring); (merged, conflicts)."""
-    merged: dict[str, SharedSignoff] = {}
-    conflicts: list[SignConflict] = []
-    for step_id in sorted(set(mine) | set(theirs)):
-        m, t, b = mine.get(step_id), theirs.get(step_id), base.get(step_id)
-        if t is None or m is None:
-            merged[step_id] = t or m  # type: ignore[assignment]  # one of them is set
-        elif _same(m, t) or _same(m, b):
-            merged[step_id] = t
-        elif m.done and t.done:
-            merged[step_id] = m if m.when < t.when else t  # the first signature stands
-        elif _same(t, b):
-            merged[step_id] = m
-        elif m.done != t.done:
-            conflicts.append(SignConflict(step_id, m, t))
-            merged[step_id] = t
-        else:
-            merged[step_id] = t
-    return merged, tuple(conflicts)
-
-
-def merge_base(
-    published: Mapping[str, SharedSignoff], seen: Mapping[str, SharedSignoff], mine: Mapping[str, SharedSignoff]
-) -> dict[str, SharedSignoff]:
-    """The last version this cockpit and the comment had in common, step by step.
-
-    ``published`` is what this cockpit last published; ``seen`` what it last read in the comment (a
-    refresh). A step this cockpit changed since it published, after it saw the comment's entry, was
-    changed over that entry: that entry is the common version (so unticking another manager's
-    signature is an untick, not a conflict). Otherwise the last publish is.
-    """
-    base = dict(published)
-    for step_id, read in seen.items():
-        m = mine.get(step_id)
-        if m is not None and not _same(m, published.get(step_id)) and read.when <= m.when:
-            base[step_id] = read
-    return base
-
-
 def shown_signoff(local: SharedSignoff | None, shared: SharedSignoff | None) -> SharedSignoff | None:
     """What one cockpit shows for a step from its own sign-off and the team's: the first signature
     when both signed, else the latest word."""
@@ -254,19 +210,3 @@ def shown_signoff(local: SharedSignoff | None, shared: SharedSignoff | None) -> 
     if local.done and shared.done:
         return local if local.when <= shared.when else shared
     return local if local.when >= shared.when else shared
-
-
-def signoffs_to_json(signoffs: Mapping[str, SharedSignoff]) -> str:
-    """Sign-offs as compact JSON (the state file keeps the last published set as the merge base)."""
-    return json.dumps({k: _entry(s) for k, s in sorted(signoffs.items())}, separators=(",", ":"))
-
-
-def signoffs_from_json(text: str | int | None) -> dict[str, SharedSignoff]:
-    """The inverse of ``signoffs_to_json``; anything unreadable is an empty base."""
-    if not isinstance(text, str):
-        return {}
-    try:
-        raw = json.loads(text)
-    except ValueError:
-        return {}
-    return _signoffs(raw, [], datetime.now(UTC) + timedelta(days=3650))

@@ -8,7 +8,9 @@ the hidden data block (``status_block``) is never cut.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import hashlib
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -20,7 +22,6 @@ from cockpit.domain.status import (
     PublishedStatus,
     PublishedStep,
     SharedSignoff,
-    SignConflict,
     StatusInput,
 )
 from cockpit.gates import listed
@@ -40,17 +41,19 @@ def marker(release: str) -> str:
 
 
 def is_status_comment(body: str, release: str) -> bool:
-    """Whether ``body`` is this release's status comment (its first line is the marker)."""
-    return (body or "").lstrip().startswith(marker(release))
+    """Whether ``body`` carries this release's status marker anywhere (text added before it by hand
+    must not make a publish post a second status comment)."""
+    return marker(release) in (body or "")
 
 
-def shared_from(signoffs: Mapping[str, Signoff], steps: Mapping[str, StepKind]) -> dict[str, SharedSignoff]:
-    """This cockpit's own sign-offs of manual steps (``steps``: id -> kind), as the team shares them."""
+def shared_from(signoffs: Mapping[str, Signoff], steps: Mapping[str, StepKind], login: str) -> dict[str, SharedSignoff]:
+    """This cockpit's own sign-offs of manual steps (``steps``: id -> kind), as the team shares them:
+    signed by ``login``, the GitHub account that publishes them (not the clone's git name)."""
     out = {}
     for step_id, s in signoffs.items():
         when = utc_z(s.when)
         if steps.get(step_id) is StepKind.MANUAL and s.who and when:
-            out[step_id] = SharedSignoff(step_id, s.done, s.who, when, s.override_note or s.note, s.override)
+            out[step_id] = SharedSignoff(step_id, s.done, login, when, s.override_note or s.note, s.override)
     return out
 
 
@@ -115,18 +118,39 @@ def changes_since(previous: PublishedStatus | None, now: PublishedStatus) -> lis
     return lines or ["nothing changed"]
 
 
-def render_status(
-    status: PublishedStatus, previous: PublishedStatus | None, conflicts: tuple[SignConflict, ...] = ()
-) -> str:
-    """The whole comment body: marker, visible Markdown (cut to fit), hidden data block."""
-    block = encode_block(status)
+def render_status(status: PublishedStatus, previous: PublishedStatus | None, unverified: tuple[str, ...] = ()) -> str:
+    """The whole comment body: marker, visible Markdown (cut to fit), hidden data block (which holds
+    the digest of the visible part, so a hand edit of it is seen). ``unverified``: lines naming the
+    entries that claim to be someone else's, shown and not counted."""
+    probe = dataclasses.replace(status, visible_sha="0" * 20)
     head = marker(status.release)
-    budget = COMMENT_LIMIT - len(head) - len(block) - 4
-    visible = cap_comment(_visible(status, previous, conflicts), limit=max(budget, 1000))
+    budget = COMMENT_LIMIT - len(head) - len(encode_block(probe)) - 4
+    visible = cap_comment(_visible(status, previous, unverified), limit=max(budget, 1000))
+    block = encode_block(dataclasses.replace(status, visible_sha=visible_digest(visible)))
     return f"{head}\n{visible}\n{block}\n"
 
 
-def _visible(status: PublishedStatus, previous: PublishedStatus | None, conflicts: tuple[SignConflict, ...]) -> str:
+def visible_digest(visible: str) -> str:
+    """The digest of a status comment's visible part (20 hex characters)."""
+    return hashlib.sha256(visible.strip("\n").encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def status_tampered(body: str, status: PublishedStatus) -> str:
+    """Why the status comment ``body`` is not what a cockpit published ("" when it is): text before
+    its marker, a second marker or data block, or a visible part changed since."""
+    text = body or ""
+    head = marker(status.release)
+    if not text.startswith(head + "\n") or text.count(head) != 1 or text.count(BLOCK_OPEN) != 1:
+        return "has text before its marker, or a second marker or data block (edited by hand?)"
+    if not text.rstrip().endswith("-->"):
+        return "has text after its data block (edited by hand?)"
+    visible = text[len(head) + 1 :].split(BLOCK_OPEN, 1)[0]
+    if not status.visible_sha or visible_digest(visible) != status.visible_sha:
+        return "has a visible part that is not what was published (edited by hand?)"
+    return ""
+
+
+def _visible(status: PublishedStatus, previous: PublishedStatus | None, unverified: tuple[str, ...]) -> str:
     lines = [
         f"## Release {md_text(status.release)} status: {'GO' if status.go else 'NO-GO'}",
         "",
@@ -152,25 +176,9 @@ def _visible(status: PublishedStatus, previous: PublishedStatus | None, conflict
         note = _cell(s.note) if s and s.note else ""
         lines.append(f"| {md_text(step.title)} | {state} | {who} | {when} | {note} |")
     lines += ["", "### Since the last publish", "", *(f"- {_cell(c)}" for c in changes_since(previous, status))]
-    if conflicts:
-        lines += ["", "**Sign-off conflicts (the published one kept):**"]
-        lines += [
-            f"- {_cell(c.step_id)}: {_cell(_word(c.theirs))}; {_cell(_word(c.mine))} not applied" for c in conflicts
-        ]
+    if unverified:
+        lines += ["", "**Unverified entries (not counted):**", *(f"- {_cell(u)}" for u in unverified)]
     return "\n".join(lines) + "\n"
-
-
-def _word(s: SharedSignoff) -> str:
-    return f"{'signed' if s.done else 'unsigned'} by {s.who} at {s.when}"
-
-
-def conflict_lines(conflicts: tuple[SignConflict, ...]) -> list[str]:
-    """Each conflict in one line for the release manager (plain text)."""
-    return [
-        f"{c.step_id}: {_word(c.theirs)} is published; yours ({_word(c.mine)}) was not applied. "
-        "Publish again to apply yours."
-        for c in conflicts
-    ]
 
 
 def _cell(text: str) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cockpit.domain.text import inert
 from cockpit.errors import StateError
+from cockpit.state.archive import append, audit_overflow, sizes_overflow
 from cockpit.state.redaction import redact
 from cockpit.state.state_file import SCHEMA, StateFile, describe_state_file, guarded, iso
 
@@ -104,7 +105,8 @@ class StateStore(StateFile):
 
     @guarded
     def audit(self, entry: AuditEntry) -> None:
-        """Append one entry to the audit log and save."""
+        """Append one entry to the audit log and save; past ``archive.AUDIT_LIMIT`` entries the oldest move to
+        the archive beside the state file (``archive``)."""
         self._check_writable()
         log = self._data.get("audit")
         if not isinstance(log, list):
@@ -120,6 +122,10 @@ class StateStore(StateFile):
         if entry.intent:
             record["intent"] = dict(entry.intent)
         log.append(record)
+        moved, kept = audit_overflow(log)
+        if moved:  # to the archive first: a kill before the state write leaves them twice, never lost
+            append(self.path, [{"kind": "audit", **e} if isinstance(e, dict) else {"kind": "audit"} for e in moved])
+            self._data["audit"] = kept
         self._save()
 
     @guarded
@@ -221,20 +227,27 @@ class StateStore(StateFile):
         """The wheel sizes observed at each RC: tag -> filename -> bytes; malformed entries are skipped."""
         out: dict[str, dict[str, int]] = {}
         for tag, sizes in self._table("rc_sizes").items():
-            if isinstance(sizes, dict):
-                out[tag] = {f: n for f, n in sizes.items() if isinstance(n, int) and not isinstance(n, bool) and n >= 0}
+            if isinstance(sizes, dict):  # tags and file names made inert: the file is outside input too
+                kept = {f: n for f, n in sizes.items() if isinstance(n, int) and not isinstance(n, bool) and n >= 0}
+                out[inert(tag)] = {inert(f): n for f, n in kept.items()}
         return out
 
     @guarded
     def record_rc_sizes(self, tag: str, sizes: dict[str, int]) -> bool:
         """Record the sizes observed under RC ``tag`` (replacing what that tag had); whether the file changed.
+        Past ``archive.RC_SIZES_LIMIT`` tags, the oldest of other releases move to the archive beside the file.
 
         An observation, not a decision: it is not audited, and nothing is written when it is what
         the file already holds (each storage load would otherwise rewrite the file).
         """
         if self.rc_sizes().get(tag) == sizes:
             return False
-        self._mutable_table("rc_sizes")[tag] = dict(sizes)
+        table = self._mutable_table("rc_sizes")
+        table[tag] = dict(sizes)
+        old = sizes_overflow(table, tag)  # the oldest RCs of other releases, past the bound: to the archive
+        append(self.path, [{"kind": "rc_sizes", "tag": t, "sizes": table[t]} for t in old])
+        for t in old:
+            del table[t]
         self._save()
         return True
 

@@ -11,7 +11,8 @@ Python builds came to be read from the build matrix: the storage and staging gat
 when the branch diff came with pick predictions and the sandbox planted two missing PRs whose picks conflict or need
 another first, which moved three missing commits' SHAs; the branch diff and cherry-pick sections carry them;
 and when a pick request came to carry the sentences a prose request was read from, ``"prose": []`` on every
-request):
+request; and when the sandbox's second release manager signed the Triton step in her own sign-off comment on
+the tracker, by her GitHub login, so the checklist counts 2 of 41 and that step shows signed by ktanaka):
 ``python -m tests.e2e.single_repo_outputs`` writes them again.
 """
 

@@ -9,8 +9,7 @@ from textual.widgets import Static
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.status import PublishedStatus, SharedSignoff
-from cockpit.services.status_block import encode_block
-from cockpit.services.status_comment import marker
+from cockpit.services.status_comment import marker, render_status
 from cockpit.ui.app import CockpitApp
 from tests.e2e.test_picks_and_milestone import SIZE
 from tests.pilot import settle
@@ -60,7 +59,7 @@ def forged_block(sandbox) -> str:
         published_by="alice",
         published_at="2026-10-01T12:00:00Z",
     )
-    return f"{marker(version)}\n{encode_block(status)}"
+    return render_status(status, None)
 
 
 async def test_a_sign_off_dated_in_the_future_in_the_teams_block_is_named_over_the_checklist(sandbox):

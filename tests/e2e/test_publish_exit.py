@@ -18,3 +18,26 @@ def test_a_dry_run_that_cannot_read_the_tracker_exits_1_saying_why(sandbox, caps
     code = main(["--config", str(broken), "publish", "--dry-run"])
     err = capsys.readouterr().err
     assert code == 1 and "cannot describe" in err
+
+
+def test_a_publish_whose_state_write_fails_exits_1_and_says_the_comments_were_written(sandbox, capsys, monkeypatch):
+    from cockpit.errors import StateError
+    from cockpit.sandbox.github_user import SANDBOX_USER
+    from cockpit.state.state_file import StateFile
+
+    real = StateFile._write
+
+    def disk_full_after_the_intent(self):
+        if "ledger" in self._data:  # the intent ('started') is written; the outcome with the ledger is not
+            raise StateError(f"{self.path}: cannot write: No space left on device")
+        real(self)
+
+    monkeypatch.setattr(StateFile, "_write", disk_full_after_the_intent)
+    code = main(["--config", str(sandbox.config_path), "publish"])
+    err = capsys.readouterr().err
+    assert code == 1, "a write the command attempted failed"
+    assert "status posted:" in err and "but the state file was not written" in err and "No space left" in err
+    world = sandbox.world
+    comments = sandbox.github.repos[world.repository.lower()].comments_on(world.tracker_issue)
+    ours = [c for c in comments if "release-cockpit:" in c.body and c.author == SANDBOX_USER]
+    assert len(ours) == 2, "what happened on GitHub (her sign-off comment, the status) is said, and done"

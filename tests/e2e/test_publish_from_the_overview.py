@@ -58,18 +58,18 @@ async def test_p_previews_publishes_and_a_second_publish_shows_the_new_sign_off_
         await pilot.press("5")
         await settle(app, pilot)
         table = app.query_one("#pane-checklist .pane-table", RowsTable)
-        row = next(i for i in range(table.row_count) if "Performance run" in str(table.get_row_at(i)[1]))
+        row = next(i for i in range(table.row_count) if "Tutorials submitted" in str(table.get_row_at(i)[1]))
         table.move_cursor(row=row)
         await pilot.press("space")
         await settle(app, pilot)
 
         preview = await preview_after_p(app, pilot)
         assert f"Would edit comment {first.id}" in preview
-        assert "+| Performance run shows no regression | ✅ done |" in preview
+        assert "+| Tutorials submitted two weeks before the release | ✅ done |" in preview
         await pilot.press("y")
         await settle(app, pilot)
     backend.state.close()
     (again,) = status_comments(sandbox)
-    assert again.id == first.id and "signed: Performance run shows no regression" in again.body
+    assert again.id == first.id and "signed: Tutorials submitted two weeks before the release" in again.body
     actions = [e.action for e in backend.state.audit_log() if e.outcome != "started"]
     assert actions[-3:] == ["overview.publish_status", "checklist.toggle", "overview.publish_status"]

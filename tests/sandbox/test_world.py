@@ -249,8 +249,9 @@ def test_every_trunk_pr_is_a_merged_pull_whose_merge_commit_is_on_main(world, gi
 def test_pick_requests_agree_with_the_pull_requests_they_name(world):
     repo = world.repos[world.repository]
     comments = {str(c.id): c for c in repo.comments if c.issue_number == world.tracker_issue}
+    team = {str(c.id) for c in comments.values() if "release-cockpit:signoffs" in c.body}  # a manager's sign-offs
     picks = world.truth["picks"]
-    assert set(picks) == set(comments) and len(picks) >= 25
+    assert set(picks) == set(comments) - team and len(picks) >= 25
     expected_state = {"accepted": (True, "closed"), "under_review": (False, "open"), "rejected": (False, "closed")}
     for _cid, pick in picks.items():
         for number in pick["release_prs"]:

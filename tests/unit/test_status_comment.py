@@ -17,12 +17,8 @@ from hypothesis import strategies as st
 from cockpit.domain.github import IssueComment
 from cockpit.domain.status import PublishedStep, SharedSignoff, StatusInput
 from cockpit.services.markdown import GITHUB_COMMENT_LIMIT
-from cockpit.services.status_block import (
-    BLOCK_OPEN,
-    decode_block,
-    merge_signoffs,
-    shown_signoff,
-)
+from cockpit.services.signoff_record import render_record, team_signoffs
+from cockpit.services.status_block import BLOCK_OPEN, decode_block, shown_signoff
 from cockpit.services.status_comment import (
     age_text,
     changes_since,
@@ -172,43 +168,30 @@ def test_any_text_as_a_comment_body_never_crashes_the_reader(body):
     assert decoded is None or isinstance(problems, list)
 
 
-def test_a_step_signed_on_one_side_only_is_kept_and_absence_never_unsigns():
-    base = {"perf": signed("perf", "Rosa", 1)}
-    merged, conflicts = merge_signoffs(base, {"perf": signed("perf", "Rosa", 1)}, {"tag": signed("tag", "Bo", 2)})
-    assert set(merged) == {"perf", "tag"} and conflicts == ()
+def test_of_several_managers_entries_the_first_signature_stands_and_absence_never_unsigns():
+    team = team_signoffs(
+        [{"perf": signed("perf", "rosa", 7)}, {"perf": signed("perf", "bo", 3), "tag": signed("tag", "bo", 2)}]
+    )
+    assert team["perf"].who == "bo" and set(team) == {"perf", "tag"}
 
 
-def test_both_signed_the_same_step_the_first_signature_stands():
-    merged, conflicts = merge_signoffs({}, {"perf": signed("perf", "Rosa", 7)}, {"perf": signed("perf", "Bo", 3)})
-    assert merged["perf"].who == "Bo" and conflicts == ()
-
-
-def test_an_unsign_made_after_the_common_version_wins_over_the_unchanged_signature():
-    base = {"perf": signed("perf", "Rosa", 1)}
-    unsigned = signed("perf", "Bo", 9, done=False)
-    merged, _ = merge_signoffs(base, {"perf": signed("perf", "Rosa", 1)}, {"perf": unsigned})
-    assert merged["perf"] == unsigned
-    merged, _ = merge_signoffs(base, {"perf": unsigned}, {"perf": signed("perf", "Rosa", 1)})
-    assert merged["perf"] == unsigned
-
-
-def test_signed_by_one_and_unsigned_by_the_other_since_the_common_version_is_a_conflict_shown_not_overwritten():
-    theirs, mine = signed("perf", "Bo", 4), signed("perf", "Rosa", 6, done=False)
-    merged, conflicts = merge_signoffs({}, {"perf": mine}, {"perf": theirs})
-    assert merged["perf"] == theirs and [(c.step_id, c.mine, c.theirs) for c in conflicts] == [("perf", mine, theirs)]
-    body = render_status(status(merged), None, conflicts)
-    assert "Sign-off conflicts" in body and "unsigned by Rosa" in body
+def test_an_unsign_made_later_than_the_signature_is_the_teams_word():
+    unsigned = signed("perf", "bo", 9, done=False)
+    assert team_signoffs([{"perf": signed("perf", "rosa", 1)}, {"perf": unsigned}])["perf"] == unsigned
 
 
 def test_the_cockpit_shows_a_step_signed_by_another_manager_as_signed_by_that_person():
     from cockpit.domain.checklist import Signoff
 
-    published = status({"perf": signed("perf", "Bo", 4)})
+    entries = {"perf": signed("perf", "bo", 4)}
+    published = status(entries)
     comment = IssueComment(7, "bo", render_status(published, None), author_association="MEMBER", created_at=NOW)
-    read = read_status([comment], "2.5.0", NOW)
+    record = IssueComment(6, "bo", render_record("2.5.0", "bo", entries), author_association="MEMBER", created_at=NOW)
+    read = read_status([comment, record], "2.5.0", NOW)
     local = {"tag_final_rc": Signoff("tag_final_rc", True, "Rosa", "2026-11-30T11:57:36Z")}
     shown = with_team_signoffs(local, read)
-    assert shown["perf"].who == "Bo" and shown["perf"].done and shown["tag_final_rc"].who == "Rosa"
+    assert shown["perf"].who == "bo" and shown["perf"].done and shown["tag_final_rc"].who == "Rosa"
+    assert read.problems == () and read.blocking == ()
 
 
 def test_a_status_comment_by_a_passer_by_is_ignored_with_a_message():
@@ -262,16 +245,3 @@ def test_two_views_of_one_step_show_the_first_signature_or_else_the_latest_word(
     assert shown_signoff(rosa, bo) == bo
     undo = signed("perf", "Rosa", 8, done=False)
     assert shown_signoff(undo, bo) == undo
-
-
-def test_an_untick_made_after_reading_another_managers_tick_merges_as_an_untick_not_a_conflict():
-    from cockpit.services.status_block import merge_base
-
-    theirs = {"perf": signed("perf", "Bo", 4)}
-    mine = {"perf": signed("perf", "Rosa", 6, done=False)}  # after the refresh that showed Bo's tick
-    merged, conflicts = merge_signoffs(merge_base({}, theirs, mine), mine, theirs)
-    assert merged["perf"] == mine["perf"] and conflicts == ()
-    published = {"perf": signed("perf", "Rosa", 2)}  # unchanged since Rosa published it; Bo's later word stands
-    later = {"perf": signed("perf", "Bo", 8, done=False)}
-    merged, _ = merge_signoffs(merge_base(published, later, published), published, later)
-    assert merged["perf"] == later["perf"]
