@@ -156,13 +156,14 @@ def analyze_branch(
     def evidence_for(sha: str) -> list[Evidence]:
         return evidence_for_sha(sha, t, b, patch_picks)
 
+    # The ancestry checks of the reverts owed run while the search before the cut is still going.
+    owed = reverts_owed(t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository)
     absent = sorted({n for s in subjects if not s.trunk_shas for n in _earlier_keys(s)})
     earlier = before_cut(absent) if absent else {}
 
     for s in subjects:
         decided[s.item.number] = _judge(s, evidence_for, earlier, pids, t, b.undone)
 
-    owed = reverts_owed(t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository)
     return BranchDiffReport(
         items=tuple(decided[i.number] for i in items),
         reverts_to_propagate=owed,
