@@ -56,6 +56,8 @@ it comes from a fault, never from the data.
 - ``pick_predictions``: ``{"applies": PR, "after": {"pr", "needs"}, "conflicts": {"pr", "paths"}
   or None}``: missing PRs whose ``git cherry-pick -x`` onto the branch head applies, applies only
   after another missing PR, conflicts (none in an all-green world).
+- ``revert_prs``: ``{"opens": {"revert_sha", "pr"}, "manual": {"revert_sha", "paths"}}`` or None: the
+  owed revert whose PR opens from the fork, and the one whose pick conflicts (a manual cherry-pick).
 - ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
   ``tracker_issue``, ``edge_cases``.
 - ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
@@ -82,7 +84,7 @@ from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_evidence import add_evidence
 from cockpit.sandbox.world_github import core_repo
-from cockpit.sandbox.world_history import fill_capacity, pick_truth, plan_history
+from cockpit.sandbox.world_history import fill_capacity, pick_truth, plan_history, revert_pr_truth
 from cockpit.sandbox.world_matrix import add_build_matrix
 from cockpit.sandbox.world_merges import plant_merges
 from cockpit.sandbox.world_milestones import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE
@@ -105,7 +107,9 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-WORLD_FORMAT = 15  # the release-day tracking issue (one box ticked by hand); the pick-prediction cases
+WORLD_FORMAT = (
+    16  # a release-only rewording that makes an owed revert conflict; one commit between green and red; the fork
+)
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -210,6 +214,7 @@ def build_world(
     truth = _truth(plan, facts, tags, picks, unrequested_merges(core, picks, branch))
     truth.update(
         pick_predictions=pick_truth(plan, all_green=all_green),
+        revert_prs=revert_pr_truth(plan, all_green=all_green),
         ci=ci,
         ci_detail={
             CORE: ci_core,
@@ -308,7 +313,11 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
             for r, target, why in not_owed
         ],
         "missing_in_main": [shapes["branch_fix"]] if "branch_fix" in shapes else [],
-        "release_only": [shapes["version_bump"], shapes["pin"]],
+        "release_only": [
+            shapes["version_bump"],
+            shapes["pin"],
+            *([shapes["keep_message"]] if "keep_message" in shapes else []),
+        ],
         "rc_delta": {
             "base": f"v{plan.version}-rc1",
             "head": f"v{plan.version}-rc2",
