@@ -127,6 +127,7 @@ class BranchDiffPane(TablePane):
             id="branch.pick_branch",
             tooltip="Make a local branch from the release branch with the pick applied (never pushed)",
         ),
+        Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
         Binding(
             "P",
             "revert_prs",
@@ -134,7 +135,6 @@ class BranchDiffPane(TablePane):
             id="branch.revert_prs",
             tooltip="Open a PR from your fork for each revert owed (preview first, one confirmation)",
         ),
-        Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
         Binding(
             "Y",
             "copy_link",
