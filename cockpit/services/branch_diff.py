@@ -131,6 +131,7 @@ def analyze_branch(
     patch_ids: Callable[[Iterable[str]], dict[str, str]],
     before_cut: Callable[[list[int]], dict[int, CommitRecord]],
     contains_before_cut: Callable[[str], bool] = lambda sha: False,
+    in_cut: Callable[[list[str]], set[str]] | None = None,
     skip_labels: Sequence[str] = ("release-feature-request",),
     release_only_patterns: Sequence[str] = DEFAULT_RELEASE_ONLY,
 ) -> BranchDiffReport:
@@ -157,7 +158,9 @@ def analyze_branch(
         return evidence_for_sha(sha, t, b, patch_picks)
 
     # The ancestry checks of the reverts owed run while the search before the cut is still going.
-    owed = reverts_owed(t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository)
+    owed = reverts_owed(
+        t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository, in_cut=in_cut
+    )
     absent = sorted({n for s in subjects if not s.trunk_shas for n in _earlier_keys(s)})
     earlier = before_cut(absent) if absent else {}
 
