@@ -27,6 +27,14 @@ def blame_lines(blame: CIBlame) -> list[str]:
     """The detail of a red build: which commits lie between green and red, and what they touched."""
     if blame.trouble:
         return [f"Blame: the commits {blame.good[:12]}..{blame.bad[:12]} could not be read: {blame.trouble}"]
+    if len(blame.commits) == 1:  # the summary names it already: its paths and hints only
+        c = blame.commits[0]
+        touched = ", ".join(c.paths[:3]) + (f" +{len(c.paths) - 3}" if len(c.paths) > 3 else "")
+        return [
+            f"Blame: {blame.summary}",
+            *([f"  it changed {touched}"] if touched else []),
+            *(f"  ~ {h}" for h in c.hits[:3]),
+        ]
     return [f"Blame: {blame.summary}", *commit_lines(blame.commits)]
 
 

@@ -163,7 +163,7 @@ def preview(batch: RevertPRBatch) -> str:
     lines = []
     for p in batch.plans:
         flag = f" [RC tags of another release line: {', '.join(p.other_lines)}]" if p.other_lines else ""
-        lines.append(f"{p.revert_sha[:12]} {p.revert_subject[:70]}: {p.outcome.value}: {p.detail}{flag}")
+        lines.append(f"{p.revert_sha[:12]} {p.revert_subject[:70]}: {p.detail}{flag}")
     tail = " and post the tracker's request for each" if batch.comment else ""
     head = f"{len(batch.to_open)} PR(s) to open onto {batch.release_branch} from {batch.fork}'s fork{tail}"
     return head + "\n" + "\n".join(lines)
