@@ -103,11 +103,6 @@ def load_storage(backend: Ports) -> StorageGateReport:
     rc_sizes, tag = rc_size_history(backend, found)
     sizes_gate, release_sizes, flagged = wheel_sizes(backend, found, rc_sizes, tag, where)
     jumps = _size_jumps(backend, rc_sizes, release_sizes)
-    if jumps and sizes_gate is not None:
-        from cockpit.services.blame_words import jump_lines
-
-        blamed = tuple(line for jump in jumps for line in jump_lines(jump))
-        sizes_gate = replace(sizes_gate, details=(*sizes_gate.details, *blamed))
     result = StorageGateReport(
         report=report,
         gate=with_source(storage_gate(report), builds, where),

@@ -313,11 +313,7 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
             for r, target, why in not_owed
         ],
         "missing_in_main": [shapes["branch_fix"]] if "branch_fix" in shapes else [],
-        "release_only": [
-            shapes["version_bump"],
-            shapes["pin"],
-            *([shapes["keep_message"]] if "keep_message" in shapes else []),
-        ],
+        "release_only": [shapes[k] for k in ("version_bump", "pin", "keep_message") if k in shapes],
         "rc_delta": {
             "base": f"v{plan.version}-rc1",
             "head": f"v{plan.version}-rc2",
