@@ -20,6 +20,7 @@ from cockpit.actions import (
     release_merge,
     release_tracker,
     release_workflows,
+    revert_prs,
     tracking_issue,
     triage,
     validation,
@@ -71,5 +72,6 @@ def register_actions(reg: ActionRegistry, backend: Ports) -> None:
         release_workflows,
         tracking_issue,
         release_tracker,
+        revert_prs,
     ):
         module.register(reg, backend)

@@ -219,6 +219,13 @@ class GitRepo:
         """Whether the clone is shallow (history cut off at some depth)."""
         return self._text("checking for a shallow clone", ["rev-parse", "--is-shallow-repository"]) == "true"
 
+    def tags_containing(self, commit: str) -> list[str]:
+        """The tags whose history holds ``commit`` (``git tag --contains``); none for an unknown commit."""
+        status, out = self._run(
+            f"listing the tags holding {commit[:12]}", ["tag", "--contains", _checked(commit, "commit")], ok=(0, 129)
+        )
+        return [inert(t.strip()) for t in decode(out).splitlines() if t.strip()] if status == 0 else []
+
     def remote_tags(self, remote: str) -> dict[str, str]:
         """Tag name -> commit on ``remote`` as it is now (``git ls-remote --tags``, annotated tags peeled).
 
@@ -348,6 +355,17 @@ class GitRepo:
             self._run("removing the temporary worktree", ["worktree", "remove", "--force", str(tree)], ok=(0, 128))
             shutil.rmtree(holder, ignore_errors=True)
             self._run("pruning worktrees", ["worktree", "prune"], ok=(0, 128))
+
+    def push_pick(self, commit: str, onto: str, *, remote: str, branch: str) -> str:
+        """``git cherry-pick -x commit`` onto ``onto``, pushed to ``remote`` as branch ``branch``, made
+        in memory (``git_fork_pick``): the worktree, index, refs and objects of the clone stay as they
+        were. Returns the pushed commit; a conflict is a GitError naming the paths, nothing pushed."""
+        from cockpit.adapters.git_fork_pick import pick_and_push
+
+        self._writable(f"pushing {branch} to {remote}")
+        url = self._text(f"reading the URL of the remote {remote}", ["remote", "get-url", _checked(remote, "remote")])
+        with self.scratch_merges() as lab:
+            return pick_and_push(lab, _checked(commit, "commit"), _checked(onto, "commit"), url=url, branch=branch)
 
     def tag(self, name: str, ref: str, message: str) -> None:
         """Create the annotated tag ``name`` on ``ref``."""

@@ -69,13 +69,17 @@ class ScratchMerges:
             self.holder = None
         return None
 
-    def _git(self, purpose: str, args: Sequence[str], *, data: bytes = b"") -> bytes:
+    def git(
+        self, purpose: str, args: Sequence[str], *, data: bytes = b"", extra_env: dict[str, str] | None = None
+    ) -> bytes:
+        """``git <args>`` with the scratch object directory (and ``extra_env``); its output."""
         if self.holder is None:
             raise GitError(f"{purpose}: the scratch object directory is not open (use it in a with block)")
         with tempfile.TemporaryFile() as stdin:
             stdin.write(data)
             stdin.seek(0)
-            status, out = self._run_git(purpose, args, ok=(0, 129), istream=stdin, env=self.env)
+            env = {**self.env, **extra_env} if extra_env else self.env
+            status, out = self._run_git(purpose, args, ok=(0, 129), istream=stdin, env=env)
         if status == 129:  # git's answer to an option it does not know
             raise GitError(
                 f"{purpose} failed: this git does not know 'git {' '.join(args[:2])}' with these options "
@@ -87,9 +91,7 @@ class ScratchMerges:
         """The tree of commit ``rev``."""
         if not is_oid(rev):
             raise GitError(f"reading the tree of {rev!r}: expected a full commit SHA")
-        tree = decode(
-            self._git(f"reading the tree of {rev[:12]}", ["rev-parse", "--verify", f"{rev}^{{tree}}"])
-        ).strip()
+        tree = decode(self.git(f"reading the tree of {rev[:12]}", ["rev-parse", "--verify", f"{rev}^{{tree}}"])).strip()
         if not is_oid(tree):
             raise GitError(f"reading the tree of {rev[:12]}: git answered {tree[:40]!r}")
         return tree
@@ -100,7 +102,7 @@ class ScratchMerges:
         wanted = [s for s in dict.fromkeys(shas) if is_oid(s)]
         if not wanted:
             return {}
-        raw = self._git(
+        raw = self.git(
             "reading the paths each pick changes",
             ["diff-tree", "--stdin", "-r", "-z", "-M", "--name-status", "--no-ext-diff", "--no-textconv"],
             data=("\n".join(wanted) + "\n").encode(),
@@ -118,7 +120,7 @@ class ScratchMerges:
                 raise GitError(f"predicting the pick of {commit[:12]!r}: expected full object ids")
         bases = self.temporary_commits([(tree, parent) for tree, _, parent in steps])
         lines = "".join(f"{base} {commit}\n" for base, (_, commit, _) in zip(bases, steps, strict=True))
-        raw = self._git(
+        raw = self.git(
             f"predicting {len(steps)} cherry-picks",
             ["merge-tree", "--write-tree", "--stdin", "-z", "--messages"],
             data=lines.encode(),
@@ -139,7 +141,7 @@ class ScratchMerges:
             made.append(hashing(b"commit %d\0" % len(body) + body).hexdigest())
             entries.append(_pack_entry(1, body))  # 1: a commit
         pack = b"PACK" + struct.pack(">II", 2, len(entries)) + b"".join(entries)
-        self._git("writing temporary commits", ["index-pack", "--stdin"], data=pack + hashing(pack).digest())
+        self.git("writing temporary commits", ["index-pack", "--stdin"], data=pack + hashing(pack).digest())
         return made
 
 

@@ -1,5 +1,5 @@
 """What the GitHub adapter does to GitHub: comment, edit, delete, move between milestones, take a
-label off, re-run failed jobs, open an issue, merge. Each is one request through the transport's
+label off, re-run failed jobs, open an issue or a pull request, merge. Each is one request through the transport's
 door, so a read-only session refuses every one of them before anything is sent (``ReadOnlyError``)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from cockpit.adapters import github_parse as parse
 from cockpit.adapters.github_rest import GitHubRest, repo_path
-from cockpit.domain.github import IssueComment, MilestoneItem
+from cockpit.domain.github import IssueComment, MilestoneItem, PullRequest
 from cockpit.errors import GitHubError
 
 
@@ -73,6 +73,13 @@ class GitHubWrites(GitHubRest):
             sent["labels"] = list(labels)
         data, _ = self._t.request("POST", f"{repo_path(repo)}/issues", what, body=sent)
         return self._parsed(lambda: parse.item_from(data, repo), what)
+
+    def create_pull(self, repo: str, *, title: str, body: str, head: str, base: str) -> PullRequest:
+        """Open a PR of ``head`` (``owner:branch`` for a fork's branch) onto ``base``; GitHub answers with it."""
+        what = f"open a pull request of {head} onto {base} in {repo}"
+        sent = {"title": title, "body": body, "head": head, "base": base}
+        data, _ = self._t.request("POST", f"{repo_path(repo)}/pulls", what, body=sent)
+        return self._parsed(lambda: parse.pull_from(data, repo), what)
 
     def edit_issue_body(self, repo: str, number: int, body: str) -> MilestoneItem:
         """Replace the body of issue #number; GitHub answers with the issue."""

@@ -1,5 +1,6 @@
 """The command line of release day's own commands: ``workflows`` (list, start, watch, re-run, cancel, approve,
-reject) and ``tracker-issue`` (the release tracker at branch cut). Added to ``cockpit.cli.main``'s parser."""
+reject), ``tracker-issue`` (the release tracker at branch cut) and ``revert-prs`` (the reverts owed as
+PRs). Added to ``cockpit.cli.main``'s parser."""
 
 from __future__ import annotations
 
@@ -47,3 +48,12 @@ def release_day_commands(command: Callable[..., argparse.ArgumentParser]) -> Non
         tracker.add_argument(flag, metavar="DATE", help=f"{what}, as the announcement writes it ('week of 8/6/26')")
     tracker.add_argument("--managers", help="the release managers to name, such as '@alice, @bob'")
     tracker.add_argument("--dry-run", action="store_true", help="print what would be sent; send nothing")
+    reverts = command(
+        "revert-prs",
+        "cockpit.cli.revert_prs:run",
+        "the reverts the release branch owes, as pull requests from your fork (a preview unless --yes)",
+        ("config", "read-only", "take-over", "debug"),
+    )
+    reverts.add_argument("--yes", action="store_true", help="open them (the one confirmation); else only the preview")
+    reverts.add_argument("--comment", action="store_true", help="also post the tracker's request for each PR opened")
+    reverts.add_argument("--format", choices=["text", "json"], default="text", help="the preview as text or JSON")

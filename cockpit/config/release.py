@@ -172,6 +172,11 @@ class GitConfig:
     )
     remote: str = key(Text(), "The remote holding the release branch and the RC tags.", default="origin")
     cut: str = key(Text(), "Where the release branch was cut; empty: orig/<branch>, else the merge-base.", default="")
+    fork_remote: str = key(
+        Text(),
+        "The remote of your fork: the pick branches of the reverts owed are pushed there, never to the release branch.",
+        default="fork",
+    )
     release_only_patterns: tuple[str, ...] = key(
         Texts(),
         "Regular expressions for the subjects of commits made only on the release branch (not picks).",

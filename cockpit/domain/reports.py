@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from cockpit.domain.artifacts import StorageReport
+from cockpit.domain.blame import CIBlame, SizeJump
 from cockpit.domain.checklist import ChecklistStep, Signoff
 from cockpit.domain.ci import RepoCIVerdict, RunHistory
 from cockpit.domain.commits import BranchDiffReport, PickPrediction
@@ -43,6 +44,8 @@ class CIReport:
     not_modified: int = 0  # of those, answered 304: unchanged since the previous load
     notes: tuple[str, ...] = ()  # what was configured but could not be judged, in words
     history: tuple[RunHistory, ...] = ()  # per repository, the newest runs on its release branch
+    # each red release branch (since its last green commit) and red RC build (since the previous RC), blamed
+    blames: tuple[CIBlame, ...] = field(default=(), metadata={OMIT_WHEN_EMPTY: True})
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class StorageGateReport:
     # RC (filename -> bytes; empty when the stable channel has none): with ``rc_sizes``, each variant's history
     release_sizes: tuple[str, dict[str, int]] = ("", {})
     size_flagged: tuple[str, ...] = ()  # the wheels ``wheel_sizes`` flags (over PyPI's limit, or a jump)
+    # each wheel that jumped between two builds, with the commits between them (reverts netted out)
+    size_jumps: tuple[SizeJump, ...] = field(default=(), metadata={OMIT_WHEN_EMPTY: True})
     # ``[storage.pypi_bound]``: variant -> platform globs of the wheels that face PyPI's limit
     pypi_bound: tuple[tuple[str, tuple[str, ...]], ...] = ()
 

@@ -68,7 +68,7 @@ def load_ci(backend: Ports) -> CIReport:
         except CockpitError as exc:
             rc_builds.append(_unread_ref(target, tag, exc))
     sent, unchanged = _counts(gh)
-    return ci_report(
+    report = ci_report(
         branches,
         rc_builds,
         requests=sent - sent_before,
@@ -76,6 +76,23 @@ def load_ci(backend: Ports) -> CIReport:
         notes=notes,
         history=history,
     )
+    return _with_blames(backend, report)
+
+
+def _with_blames(backend: Ports, report: CIReport) -> CIReport:
+    """The report with the commits to blame for each red branch and RC build of the core (from the clone);
+    a clone that cannot be read leaves a note, not a failed pane."""
+    from dataclasses import replace
+
+    from cockpit.loaders.blame import ci_blames
+
+    if not any(v.status is GateStatus.RED for v in (*report.branches, *report.rc_builds)):
+        return report
+    try:
+        blames = ci_blames(backend, report.branches, report.rc_builds)
+    except CockpitError as exc:
+        return replace(report, notes=(*report.notes, f"the commits to blame could not be read: {exc}"))
+    return replace(report, blames=tuple(blames))
 
 
 def _name_warnings(target: CITarget, runs: Sequence[WorkflowRun]) -> list[str]:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from cockpit.domain.artifacts import ExpectedArtifact, IndexFile
+    from cockpit.domain.blame import SizeJump
     from cockpit.ports import Ports
 
 
@@ -101,6 +102,7 @@ def load_storage(backend: Ports) -> StorageGateReport:
     report = replace(report, published_on_pypi=published, pypi_versions=tuple(versions))
     rc_sizes, tag = rc_size_history(backend, found)
     sizes_gate, release_sizes, flagged = wheel_sizes(backend, found, rc_sizes, tag, where)
+    jumps = _size_jumps(backend, rc_sizes, release_sizes)
     result = StorageGateReport(
         report=report,
         gate=with_source(storage_gate(report), builds, where),
@@ -110,9 +112,24 @@ def load_storage(backend: Ports) -> StorageGateReport:
         release_sizes=release_sizes,
         size_flagged=flagged,
         pypi_bound=where.pypi_bound,
+        size_jumps=jumps,
     )
     backend.shared.pypi_gate = result.pypi_gate  # the checklist actions lock the PyPI step on it
     return result
+
+
+def _size_jumps(
+    backend: Ports, rc_sizes: dict[str, dict[str, int]], release: tuple[str, dict[str, int]]
+) -> tuple[SizeJump, ...]:
+    """The size jumps between builds with their commits; none when the clone cannot be read (the gate
+    still judges the sizes)."""
+    from cockpit.errors import CockpitError
+    from cockpit.loaders.blame import size_jumps
+
+    try:
+        return tuple(size_jumps(backend, rc_sizes, release))
+    except CockpitError:
+        return ()
 
 
 def _faces_limit(goes_to_pypi: Callable[[str, str], bool]) -> Callable[[IndexFile], bool]:

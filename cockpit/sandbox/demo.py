@@ -144,10 +144,17 @@ def _relocate(world: World, old: Path, new: Path) -> World:
 def _repoint_origin(world: World) -> None:
     import subprocess
 
+    from cockpit.sandbox.world_commits import fork_of
+
     for clone, remote in [(world.clone_path, world.remote_path)] + [
         (lib["clone_path"], lib["remote_path"]) for lib in world.libraries
     ]:
         subprocess.run(["git", "-C", clone, "remote", "set-url", "origin", remote], check=True, capture_output=True)
+    fork = fork_of(Path(world.remote_path))
+    if fork.exists():
+        subprocess.run(
+            ["git", "-C", world.clone_path, "remote", "set-url", "fork", str(fork)], check=True, capture_output=True
+        )
 
 
 def write_config(world: World, directory: Path, *, github_url: str, index_url: str, s3_url: str | None = None) -> Path:

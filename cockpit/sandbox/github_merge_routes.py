@@ -36,7 +36,7 @@ def _json_body(request: Request) -> dict[str, Any] | None:
 
 
 class MergeHandlers:
-    """``create_issue``, ``list_reviews``, ``get_branch``, ``combined_status``, ``merge_pull``; and
+    """``create_issue``, ``create_pull``, ``list_reviews``, ``get_branch``, ``combined_status``, ``merge_pull``; and
     ``push_to_pull``, which moves a PR's head as a contributor's push would (for tests and the demo)."""
 
     def create_issue(self: EmulatorHost, request: Request, state: RepoState) -> Response:
@@ -60,6 +60,34 @@ class MergeHandlers:
         state.repo.issues.append(issue)
         state.items[number] = issue
         data = self._issue(state, issue)
+        return Response.json(data, status=201, headers={"Location": data["url"]})
+
+    def create_pull(self: EmulatorHost, request: Request, state: RepoState) -> Response:
+        """Open a PR as GitHub does: 422 without a title, head or base, or when one is already open for
+        that head and base ("A pull request already exists for owner:branch.")."""
+        body = _json_body(request)
+        if body is None:
+            return self.error(400, "Problems parsing JSON")
+        fields = {k: body.get(k) for k in ("title", "head", "base")}
+        for name, value in fields.items():
+            if not isinstance(value, str) or not value.strip():
+                return self.validation_failed("PullRequest", name, code="missing_field")
+        text = body.get("body")
+        if text is not None and not isinstance(text, str):
+            return self.validation_failed("PullRequest", "body", value=text)
+        head_ref = str(fields["head"]).partition(":")[2] or str(fields["head"])
+        if any(p.head_ref == head_ref and p.base == fields["base"] and p.state == "open" for p in state.pulls.values()):
+            return self.error(422, f"A pull request already exists for {fields['head']}.")
+        number = max([*state.items, *state.moved, *state.deleted, 0]) + 1
+        stamp = now_iso()
+        author = request.header("x-sandbox-user", "release-manager")
+        pull = SbPull(number, str(fields["title"]), author, str(fields["base"]), head_ref, body=text or "")
+        pull.created_at = pull.updated_at = stamp
+        pull.head_sha = fake_sha("pull", state.repo.full_name, number, head_ref)
+        state.repo.pulls.append(pull)
+        state.pulls[number] = pull
+        state.items[number] = pull
+        data = self._pull(state, pull, state.milestone_counts())
         return Response.json(data, status=201, headers={"Location": data["url"]})
 
     def list_reviews(self: EmulatorHost, request: Request, state: RepoState, number: str) -> Response:

@@ -101,6 +101,7 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
             ("POST", repo + f"/issues/{_NUM}/comments", self.create_comment),
             ("DELETE", repo + f"/issues/{_NUM}/labels/{_SEG}", self.remove_label),
             ("GET", repo + "/pulls", self.list_pulls),
+            ("POST", repo + "/pulls", self.create_pull),
             ("GET", repo + f"/pulls/{_NUM}", self.get_pull),
             ("GET", repo + f"/pulls/{_NUM}/reviews", self.list_reviews),
             ("PUT", repo + f"/pulls/{_NUM}/merge", self.merge_pull),

@@ -187,10 +187,16 @@ def write_scale_history(plan: ScalePlan, clone: Path) -> None:
 
 
 def build_scale_history(
-    dest: Path, *, trunk_commits: int = 100_000, after_cut: int = 20_000, milestone_prs: int = 1_200, seed: int = 11
+    dest: Path,
+    *,
+    trunk_commits: int = 100_000,
+    after_cut: int = 20_000,
+    milestone_prs: int = 1_200,
+    body_bytes: int = 0,
+    seed: int = 11,
 ) -> ScaleHistory:
-    """Plan and write the history under ``dest`` (same arguments, same SHAs)."""
-    plan = plan_scale(random.Random(seed), trunk_commits, after_cut, milestone_prs)
+    """Plan and write the history under ``dest`` (same arguments, same SHAs); ``body_bytes`` > 0: short messages."""
+    plan = plan_scale(random.Random(seed), trunk_commits, after_cut, milestone_prs, body_bytes)
     clone = Path(dest) / "torchlet"
     write_scale_history(plan, clone)
     owed = [c.sha for c in plan.trunk if c.role in ("revert_of_picked_revert_owed", "pre_owed")]
@@ -208,7 +214,7 @@ def build_scale_history(
 
 def cached_scale_history(root: Path, **sizes: int) -> ScaleHistory:
     """The history for ``sizes`` under ``root``, built there once (into a temporary folder, then renamed)."""
-    name = "-".join(f"{k}{v}" for k, v in sorted(sizes.items()))
+    name = "-".join(f"{k}{v}" for k, v in sorted(sizes.items()) if v or k != "body_bytes")
     target = Path(root) / f"scale-f{SCALE_FORMAT}-{name}"
     marker = target / "history.json"
     if marker.exists():

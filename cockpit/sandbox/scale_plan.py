@@ -73,8 +73,23 @@ def _body(rng: random.Random, paragraphs: list[str], prs: list[int], fixes_pool:
     return lines
 
 
-def plan_scale(rng: random.Random, trunk_commits: int, after_cut: int, milestone_prs: int) -> ScalePlan:
-    """Decide every commit, pick and planted verdict (deterministic for ``rng``)."""
+def _shortened(lines: list[str], limit: int) -> list[str]:
+    """The body's first lines up to about ``limit`` bytes (a short message, as many projects write)."""
+    kept, size = [], 0
+    for line in lines:
+        if size + len(line) > limit:
+            kept.append(line[: max(0, limit - size)].rstrip())
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return [*kept, ""]
+
+
+def plan_scale(
+    rng: random.Random, trunk_commits: int, after_cut: int, milestone_prs: int, body_bytes: int = 0
+) -> ScalePlan:
+    """Decide every commit, pick and planted verdict (deterministic for ``rng``); ``body_bytes`` > 0
+    cuts each PR body to about that many bytes (0: the merge bot's realistic length)."""
     n, m = trunk_commits, milestone_prs
     cut = n - after_cut - 1
     if after_cut < 13 * m // 10 + 60 or cut - n // 3 < 3 * m // 10 + 30:
@@ -103,7 +118,7 @@ def plan_scale(rng: random.Random, trunk_commits: int, after_cut: int, milestone
     reauthored = [post.pop() for _ in range(max(2, m // 200))]  # ... re-authored: only their title and patch tell
     for i in feature + extra_picks + reauthored:
         roles[i] = "outside"
-    _plan_trunk(rng, plan, nums, roles, reverts, paragraphs, fixes_pool, pre)
+    _plan_trunk(rng, plan, nums, roles, reverts, paragraphs, fixes_pool, pre, body_bytes)
     _plan_items(rng, plan, nums, roles, feature)
     plan_branch(rng, plan, nums, roles, extra_picks, reauthored)
     return plan
@@ -118,6 +133,7 @@ def _plan_trunk(
     paragraphs,
     fixes_pool,
     pre_free: list[int],
+    body_bytes: int = 0,
 ) -> None:
     n = len(nums.prs)
     filler_reverts = dict.fromkeys(rng.sample(range(plan.cut + 20, n), max(2, (n - plan.cut) // 100)))
@@ -158,6 +174,8 @@ def _plan_trunk(
             k = rng.randrange(FILLER_FILES)  # a fixed set of files in small folders keeps every tree small
             file = f"torchlet/{MODULES[k % len(MODULES)]}/{STEMS[k // len(MODULES) % len(STEMS)]}/part_{k}.py"
         lines = _body(rng, paragraphs, nums.prs[max(0, i - 600) : i], fixes_pool)
+        if body_bytes:
+            lines = _shortened(lines, body_bytes)
         commit = Trunk(i, pr, title, "", file, role)
         if i in revert_of:
             target, delete = revert_of[i]

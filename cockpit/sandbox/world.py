@@ -58,6 +58,8 @@ it comes from a fault, never from the data.
   after another missing PR, conflicts (none in an all-green world).
 - ``team_signoffs``: step id -> ``{"who", "when"}``: the steps the second release manager signed in her
   own sign-off comment on the tracker, ``who`` her GitHub login (none in an all-green world or a crowd's).
+- ``revert_prs``: ``{"opens": {"revert_sha", "pr"}, "manual": {"revert_sha", "paths"}}`` or None: the
+  owed revert whose PR opens from the fork, and the one whose pick conflicts (a manual cherry-pick).
 - ``cut_sha``, ``main_head``, ``branch_head``, ``tags``, ``milestone``, ``closed_milestone``,
   ``tracker_issue``, ``edge_cases``.
 - ``decoy_trackers``: issue numbers titled like a release tracker that are not this release's (the
@@ -84,7 +86,7 @@ from cockpit.sandbox.world_ci import CIWriter, domain_repo, torchlet_ci
 from cockpit.sandbox.world_commits import write_history
 from cockpit.sandbox.world_evidence import add_evidence
 from cockpit.sandbox.world_github import core_repo
-from cockpit.sandbox.world_history import fill_capacity, pick_truth, plan_history
+from cockpit.sandbox.world_history import fill_capacity, pick_truth, plan_history, revert_pr_truth
 from cockpit.sandbox.world_matrix import add_build_matrix
 from cockpit.sandbox.world_merges import plant_merges
 from cockpit.sandbox.world_milestones import CLOSED_MILESTONE, MILESTONE, PLANNING_MILESTONE
@@ -108,9 +110,10 @@ from cockpit.sandbox.world_wheels import (
     wheels_and_pypi,
 )
 
-# 19: the second release manager's own sign-off comment on the tracker (a GitHub login), with 18: the wheel
-# staging lacks is the core's, the upload dry run's log names it (release_effects re-stages it)
-WORLD_FORMAT = 19
+# 20: a release-only rewording that makes an owed revert conflict, one commit between green and red, the fork;
+# 19: the second release manager's own sign-off comment on the tracker (a GitHub login); 18: the wheel staging
+# lacks is the core's, the upload dry run's log names it (release_effects re-stages it)
+WORLD_FORMAT = 20
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
@@ -218,6 +221,7 @@ def build_world(
     truth.update(
         team_signoffs=team,
         pick_predictions=pick_truth(plan, all_green=all_green),
+        revert_prs=revert_pr_truth(plan, all_green=all_green),
         ci=ci,
         ci_detail={
             CORE: ci_core,
@@ -316,7 +320,7 @@ def _truth(plan: HistoryPlan, facts: Any, tags: dict[str, str], picks: dict, unr
             for r, target, why in not_owed
         ],
         "missing_in_main": [shapes["branch_fix"]] if "branch_fix" in shapes else [],
-        "release_only": [shapes["version_bump"], shapes["pin"]],
+        "release_only": [shapes[k] for k in ("version_bump", "pin", "keep_message") if k in shapes],
         "rc_delta": {
             "base": f"v{plan.version}-rc1",
             "head": f"v{plan.version}-rc2",

@@ -28,7 +28,8 @@ def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str], *,
     """The release branch: release-only commits and one pick of every shape, in time order.
 
     ``all_green``: the release manager's work is done: the branch also takes the reverts it owes
-    (``OWED_REVERTS``), and carries no fix made only on the branch (it would wait for main).
+    (``OWED_REVERTS``), and carries no fix made only on the branch (it would wait for main), nor the
+    release-only rewording that makes an owed revert conflict (``keep_message``).
     """
     first, second = RELEASE_MANAGERS
 
@@ -53,7 +54,15 @@ def plan_branch(rng: random.Random, plan: HistoryPlan, files: dict[str, str], *,
             else [
                 release_only(
                     "branch_fix", T_CUT + (T_END - T_CUT) * 55 // 100, [(files["branch_fix"], "branch_fix:v1")], first
-                )
+                ),
+                BranchCommit(  # pushed by a release manager, without a PR (none to request on the tracker)
+                    "keep_message",
+                    T_CUT + (T_END - T_CUT) * 40 // 100,
+                    second,
+                    [],
+                    None,
+                    [(files["pre_reverted_owed"], "pre_reverted_owed:branch")],
+                ),
             ]
         ),
         pick("pr_plain", ["pick_pr_plain"], committer=second),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from cockpit.sandbox.gitgen import FastImport, clone_with_branches, init_bare
+from cockpit.sandbox.gitgen import FastImport, clone_with_branches, init_bare, run_git
 from cockpit.sandbox.world_names import CORE, GITHUB, HOUR, MERGEBOT, RELEASE_MANAGERS
 from cockpit.sandbox.world_plan import BranchCommit, HistoryPlan, TrunkCommit
 
@@ -54,6 +54,11 @@ def branch_message(plan: HistoryPlan, commit: BranchCommit, sha_of: ShaOf) -> st
             f"[{branch}] Update triton pin to release/3.1.x (#{m})\n\n"
             "The release wheels require triton's release branch; the pin names its commit.\n"
         )
+    if commit.role == "keep_message":
+        return (
+            f"[{branch}] Keep the 2.x error message for a None input\n\n"
+            f"Release-only: downstream tests of {version} match the old wording.\n"
+        )
     if commit.role == "branch_fix":
         return (
             f"Fix segfault in torchlet.load on truncated archives (#{m})\n\n"
@@ -76,8 +81,19 @@ def _quoting_message(plan: HistoryPlan, commit: BranchCommit, first: TrunkCommit
     return f"{trunk_message(plan, first, sha_of)}\n(cherry picked from commit {sha_of(first.index)})\n"
 
 
+def fork_of(remote: Path) -> Path:
+    """The release manager's (empty) fork beside the world's remote: ``torchlet-fork.git``."""
+    return Path(remote).with_name("torchlet-fork.git")
+
+
+def add_fork(clone: Path, fork: Path) -> None:
+    """The clone's remote ``fork`` (the config's ``git.fork_remote``), where the revert PRs' branches go."""
+    run_git(["remote", "add", "fork", str(fork)], cwd=clone)
+
+
 def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, str]]:
-    """Write the plan to ``dest/torchlet-remote.git`` (bare) and clone it to ``dest/torchlet``.
+    """Write the plan to ``dest/torchlet-remote.git`` (bare) and clone it to ``dest/torchlet``, whose
+    remote ``fork`` is an empty bare ``dest/torchlet-fork.git``.
 
     Fills every commit's ``sha``; returns (clone, remote, tags as name -> commit sha).
     """
@@ -138,5 +154,6 @@ def write_history(plan: HistoryPlan, dest: Path) -> tuple[Path, Path, dict[str, 
         bcommit.sha = shas[mark]
     clone = dest / "torchlet"
     clone_with_branches(remote, clone, [branch, f"orig/{branch}"], RELEASE_MANAGERS[0].identity)
+    add_fork(clone, init_bare(fork_of(remote)))
     tags = {rc1: plan.branch[plan.rc_after[0]].sha, rc2: plan.branch[plan.rc_after[1]].sha}
     return clone, remote, tags

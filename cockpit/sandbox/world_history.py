@@ -159,7 +159,8 @@ def _edge_cases(rng: random.Random, plan: HistoryPlan) -> None:
 def _pick_troubles(plan: HistoryPlan, files: dict[str, str], contents: dict[str, str]) -> None:
     """Missing PRs whose picks would not simply apply: ``missing_4`` builds on ``missing_3``'s change
     (it applies only after it), and ``missing_5`` fixes on main, another way, the lines the
-    branch's own fix changed (it conflicts). ``pick_truth`` says what a prediction must find."""
+    branch's own fix changed (it conflicts); and the owed revert of ``pre_reverted_owed``, whose
+    lines the branch reworded (it conflicts). ``pick_truth`` says what a prediction must find."""
     contents["missing_3:v2"] = contents["missing_3:v1"].replace(
         "    return x\n", "    x = x.contiguous()\n    return x\n"
     )
@@ -172,6 +173,11 @@ def _pick_troubles(plan: HistoryPlan, files: dict[str, str], contents: dict[str,
         + "    return data\n"
     )
     plan.by_role("missing_5").changes = [(files["branch_fix"], "branch_fix:main")]
+    # The branch rewords the error the pre-cut commit added, which main later reverts: that revert,
+    # owed by the branch, conflicts there (it needs a manual cherry-pick, no PR is opened for it).
+    contents["pre_reverted_owed:branch"] = contents["pre_reverted_owed:v1"].replace(
+        "expected a tensor, got None", "expected a tensor, got None (the 2.x message)"
+    )
 
 
 def pick_truth(plan: HistoryPlan, *, all_green: bool) -> dict[str, object]:
@@ -180,6 +186,17 @@ def pick_truth(plan: HistoryPlan, *, all_green: bool) -> dict[str, object]:
         "applies": plan.trunk_pr("missing_3"),
         "after": {"pr": plan.trunk_pr("missing_4"), "needs": plan.trunk_pr("missing_3")},
         "conflicts": None if all_green else {"pr": plan.trunk_pr("missing_5"), "paths": [FIX_PATH]},
+    }
+
+
+def revert_pr_truth(plan: HistoryPlan, *, all_green: bool) -> dict[str, object] | None:
+    """The reverts owed as PRs: ``opens`` applies onto the branch head; ``manual`` conflicts in ``paths``."""
+    if all_green:
+        return None
+    files = _special_files(plan.roles, {})
+    return {
+        "opens": {"revert_sha": plan.by_role("revert_picked").sha, "pr": plan.by_role("pick_reverted").pr},
+        "manual": {"revert_sha": plan.by_role("revert_pre_owed").sha, "paths": [files["pre_reverted_owed"]]},
     }
 
 

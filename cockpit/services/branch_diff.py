@@ -131,6 +131,7 @@ def analyze_branch(
     patch_ids: Callable[[Iterable[str]], dict[str, str]],
     before_cut: Callable[[list[int]], dict[int, CommitRecord]],
     contains_before_cut: Callable[[str], bool] = lambda sha: False,
+    in_cut: Callable[[list[str]], set[str]] | None = None,
     skip_labels: Sequence[str] = ("release-feature-request",),
     release_only_patterns: Sequence[str] = DEFAULT_RELEASE_ONLY,
 ) -> BranchDiffReport:
@@ -156,13 +157,16 @@ def analyze_branch(
     def evidence_for(sha: str) -> list[Evidence]:
         return evidence_for_sha(sha, t, b, patch_picks)
 
+    # The ancestry checks of the reverts owed run while the search before the cut is still going.
+    owed = reverts_owed(
+        t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository, in_cut=in_cut
+    )
     absent = sorted({n for s in subjects if not s.trunk_shas for n in _earlier_keys(s)})
     earlier = before_cut(absent) if absent else {}
 
     for s in subjects:
         decided[s.item.number] = _judge(s, evidence_for, earlier, pids, t, b.undone)
 
-    owed = reverts_owed(t, b, evidence_for=evidence_for, contains_before_cut=contains_before_cut, repository=repository)
     return BranchDiffReport(
         items=tuple(decided[i.number] for i in items),
         reverts_to_propagate=owed,

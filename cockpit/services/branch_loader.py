@@ -3,8 +3,9 @@
 The port is anything with ``GitRepo``'s method names (the real adapter, or a fake in tests), so
 this module stays free of GitPython. The number of git calls does not grow with history size:
 a few ref lookups, two ``log`` calls, one patch-id batch, one ``log --grep`` for PRs merged before
-the cut, one ``log`` for the RC delta, and one ``is_ancestor`` per revert of a pre-cut commit
-(plus two in a shallow clone, to refuse a history that stops before the cut).
+the cut, one ``log`` for the RC delta, and one ``log T1 T2 ^cut`` for the reverts of pre-cut commits
+(``is_ancestor`` when there is one; plus two in a shallow clone, to refuse a history that stops before the cut),
+started as soon as main after the cut is read.
 
 The search before the cut reads as many commits as everything else together, and it does not
 depend on them: it starts first, in a thread, for every number the analysis may ask about
@@ -27,6 +28,7 @@ from cockpit.domain.github import MilestoneItem
 from cockpit.errors import GitError
 from cockpit.services import refs
 from cockpit.services.branch_diff import DEFAULT_RELEASE_ONLY, analyze_branch, before_cut_candidates, rc_delta
+from cockpit.services.branch_index import resolve_sha
 from cockpit.services.clone_refs import release_refs
 from cockpit.services.pick_predict import PickLab, plans_for, predict_picks
 
@@ -175,6 +177,7 @@ def _load(
         branch_log = pool.submit(repo.log, f"{cut}..{branch_sha}")
         delta_log = pool.submit(repo.log, delta_range) if delta_range else None
         trunk = repo.log(f"{cut}..{main_sha}")
+        early = _walk_early(pool, repo, trunk, cut)
         report = analyze_branch(
             trunk=trunk,
             branch=branch_log.result(),
@@ -183,6 +186,7 @@ def _load(
             patch_ids=repo.patch_ids,
             before_cut=_answer_from(search),
             contains_before_cut=lambda sha: repo.is_ancestor(sha, cut),
+            in_cut=lambda targets: _answer_in_cut(early, repo, targets, cut),
             skip_labels=skip_labels,
             release_only_patterns=release_only_patterns,
         )
@@ -196,6 +200,40 @@ def _load(
         if predict != "if_possible":
             raise
         return replace(report, prediction_trouble=exc.message)
+
+
+def in_the_cut(repo: GitPort, targets: list[str], cut: str) -> set[str]:
+    """Which of ``targets`` the cut holds, in ONE walk of the history (``git log T1 T2 ^cut`` lists what
+    the cut lacks): in a clone without a commit-graph each ``is_ancestor`` walked it for most of a second.
+    A target git does not know fails that walk: then each is asked alone (an unknown one is not held)."""
+    try:
+        lacking = [c.sha for c in repo.log([*targets, f"^{cut}"])]
+    except GitError:
+        return {t for t in targets if repo.is_ancestor(t, cut)}
+    return {t for t in targets if not any(sha.startswith(t.lower()) for sha in lacking)}
+
+
+def _walk_early(
+    pool: ThreadPoolExecutor, repo: GitPort, trunk: Sequence[CommitRecord], cut: str
+) -> tuple[frozenset[str], Future[set[str]] | None]:
+    """Start the walk of ``in_the_cut`` as soon as main after the cut is read, for every revert target
+    outside that range (the analysis asks about some of them at its end)."""
+    known = {c.sha: c for c in trunk}
+    targets = sorted({t for c in trunk if (t := refs.revert_target(c)) and resolve_sha(t, known) not in known})
+    if len(targets) < 2:
+        return frozenset(), None
+    return frozenset(targets), pool.submit(in_the_cut, repo, targets, cut)
+
+
+def _answer_in_cut(
+    early: tuple[frozenset[str], Future[set[str]] | None], repo: GitPort, targets: list[str], cut: str
+) -> set[str]:
+    asked, walk = early
+    if walk is not None and asked.issuperset(targets):
+        return walk.result() & set(targets)
+    if len(targets) == 1:
+        return set(targets) if repo.is_ancestor(targets[0], cut) else set()
+    return in_the_cut(repo, targets, cut)
 
 
 def with_predictions(

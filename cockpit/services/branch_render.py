@@ -146,6 +146,7 @@ def _revert_row(r: RevertOwed, predicted: PickPrediction | None = None, branch: 
         "How the reverted commit got into the branch:",
         *(f"  {line}" for line in evidence_lines(r.how) or ("unknown",)),
         *pick_lines(predicted, branch),
+        _revert_pr_line(predicted),
     )
     return DiffRow(
         "revert owed",
@@ -157,6 +158,15 @@ def _revert_row(r: RevertOwed, predicted: PickPrediction | None = None, branch: 
         detail,
         prediction=predicted,
     )
+
+
+def _revert_pr_line(p: PickPrediction | None) -> str:
+    """What P (a PR from the fork for each revert owed) does with this one: a conflict means no PR."""
+    if p is not None and not p.applies and not p.empty and not p.note:
+        return f"Revert PR (P): none: needs a manual cherry-pick (conflicts in {', '.join(p.conflicts)})"
+    if p is not None and p.empty:
+        return "Revert PR (P): none: the branch already has this change"
+    return "Revert PR (P): pushes cherry-pick-revert-<PR>-<X.Y> to your fork and opens it onto the release branch"
 
 
 def _branch_only_row(c: CommitRecord, patterns: tuple[str, ...]) -> DiffRow:

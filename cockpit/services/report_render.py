@@ -19,6 +19,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.github import OMIT_WHEN_EMPTY
 from cockpit.domain.reports import ReleasePicture, RepoReport
 from cockpit.domain.stamps import utc_stamp
+from cockpit.services.blame_words import blame_lines
 from cockpit.services.markdown import SENTENCE_LIMIT, cap_comment, md_code, md_link, md_login, md_text
 from cockpit.services.storage import problems_by_variant
 from cockpit.services.trends_text import trends_markdown
@@ -173,6 +174,10 @@ def _ci(p: ReleasePicture) -> list[str]:
         f"- {md_text(v.repository)} {md_code(v.ref)}: {_MARK[v.status]} {_cell(v.reason)}"
         for v in (*p.ci.branches, *p.ci.rc_builds)
     ]
+    for blame in p.ci.blames:  # which commits lie between green and red
+        head, *commits = blame_lines(blame)
+        rows.append(f"- {md_code(blame.ref)}: {_cell(head)}")
+        rows += [f"  - {_cell(line.strip())}" for line in commits]
     return _section("CI", rows)
 
 

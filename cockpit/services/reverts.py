@@ -49,12 +49,14 @@ def reverts_owed(
     evidence_for: Callable[[str], list[Evidence]],
     contains_before_cut: Callable[[str], bool],
     repository: str,
+    in_cut: Callable[[list[str]], set[str]] | None = None,
 ) -> tuple[RevertOwed, ...]:
     """Trunk reverts whose target is in the release branch and which the branch has not taken.
 
     A target is in the branch when it was picked (``evidence_for`` finds a pick) or when it is
     outside the trunk range and ``contains_before_cut`` says the branch has it; that callable is
-    asked only for such targets, after the cheap checks. A revert that was itself reverted on main
+    asked only for such targets, after the cheap checks (``in_cut``, when given, answers all of them
+    at once: the set of those in the cut). A revert that was itself reverted on main
     (a reland) is not owed. The branch has taken a revert when one of its commits reverts the target
     or its pick, carries a trailer to the revert, or quotes the same reverted title.
     """
@@ -63,12 +65,19 @@ def reverts_owed(
     undone, undone_titles = _branch_undoings(branch, trunk)
     taken: Mapping[str, list[str]] = branch.by_trailer
     owed: list[RevertOwed] = []
+    candidates = []
     for revert, target in trunk.reverts:
         if revert.sha in trunk.reverted or revert.sha in taken or target in undone:
             continue
         title = refs.reverted_title(revert.subject)
         if title and _title_key(title) in undone_titles:
             continue
+        candidates.append((revert, target))
+    outside = sorted({t for _, t in candidates if t not in trunk.by_sha})
+    if in_cut is not None and outside:  # one walk of the history for all of them
+        found = in_cut(outside)
+        contains_before_cut = found.__contains__
+    for revert, target in candidates:
         target_commit = trunk.by_sha.get(target)
         if target_commit is not None:
             how = tuple(evidence_for(target))

@@ -25,7 +25,7 @@ def git(where: Path, *args: str) -> str:
 def clone(world_clone_copy) -> Path:
     """The copied clone, its origin pointing at the copied bare remote (never the shared one)."""
     clone = next(p for p in world_clone_copy.iterdir() if p.is_dir() and (p / ".git").is_dir())
-    remote = next(p for p in world_clone_copy.iterdir() if p.name.endswith(".git"))
+    remote = next(p for p in world_clone_copy.iterdir() if p.name.endswith("-remote.git"))
     git(clone, "remote", "set-url", "origin", str(remote))
     return clone
 

@@ -52,7 +52,7 @@ def test_a_cold_load_costs_a_page_per_100_check_runs_plus_a_constant_per_reposit
 
     sent = gets(sandbox)
     assert len(sent) == report.requests <= bound
-    assert report.requests == bound == 23  # 3 repositories, 6 refs, 514 check runs in the world
+    assert report.requests == bound == 20  # 3 repositories, 5 refs read, 514 check runs in the world
     at_head = world.truth["ci_detail"]["acme/torchlet"]["check_runs_at_head"]
     head_pages = [e for e in sent if e["path"].startswith("/repos/acme/torchlet/commits/release%2F2.5/check-runs")]
     assert len(head_pages) == ceil(at_head / 100)

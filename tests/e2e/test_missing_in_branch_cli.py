@@ -198,5 +198,8 @@ def test_predict_says_which_picks_apply_conflict_or_need_another_first_and_write
     assert not after["applies"] and after["after"] == [planted["after"]["needs"]] and after["conflicts"]
     conflict = picks[planted["conflicts"]["pr"]]
     assert not conflict["applies"] and conflict["conflicts"] == planted["conflicts"]["paths"] and not conflict["after"]
-    assert all(r["pick"]["applies"] for r in data["reverts_to_propagate"])  # the reverts owed apply
+    reverts = {r["revert_sha"]: r["pick"] for r in data["reverts_to_propagate"]}
+    planted_reverts = sandbox_world.truth["revert_prs"]
+    assert reverts[planted_reverts["opens"]["revert_sha"]]["applies"]  # one revert owed applies, one conflicts
+    assert reverts[planted_reverts["manual"]["revert_sha"]]["conflicts"] == planted_reverts["manual"]["paths"]
     assert snapshot(clone) == before  # not a ref, an object, the index or a file of the clone changed

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 def clone(world_clone_copy) -> Path:
     """The copied clone, its origin the copied bare remote (as in test_checklist_on_sandbox)."""
     clone = next(p for p in world_clone_copy.iterdir() if p.is_dir() and (p / ".git").is_dir())
-    remote = next(p for p in world_clone_copy.iterdir() if p.name.endswith(".git"))
+    remote = next(p for p in world_clone_copy.iterdir() if p.name.endswith("-remote.git"))
     git(clone, "remote", "set-url", "origin", str(remote))
     return clone
 
@@ -28,7 +28,7 @@ def tag_step(backend):
 
 
 def test_a_tag_someone_else_pushed_counts_for_the_next_number(sandbox, clone, tmp_path):
-    remote = next(p for p in clone.parent.iterdir() if p.name.endswith(".git"))
+    remote = next(p for p in clone.parent.iterdir() if p.name.endswith("-remote.git"))
     other = tmp_path / "other"
     git(tmp_path, "clone", "-q", str(remote), str(other))
     git(other, "tag", "v2.5.0-rc3", "origin/release/2.5~1")

@@ -175,8 +175,9 @@ def test_a_revert_the_branch_already_took_is_not_owed(world, git, branch_log):
 
 
 def test_release_only_commits_and_a_fix_missing_in_main(world, git):
-    bump, pin = world.truth["release_only"]
+    bump, pin, reworded = world.truth["release_only"]
     assert git("log", "-1", "--format=%s", bump).startswith("Bump version to 2.5.0")
+    assert git("log", "-1", "--format=%s", reworded).startswith(f"[{BRANCH}] Keep the 2.x error message")
     assert git("show", f"{BRANCH}:version.txt").strip() == "2.5.0"
     assert ".ci/docker/ci_commit_pins/triton.txt" in git("show", "--name-only", "--format=", pin).split()
     (fix,) = world.truth["missing_in_main"]

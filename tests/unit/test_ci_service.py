@@ -366,7 +366,7 @@ def _backend(targets, runs_by_ref, tags=()):
     config = SimpleNamespace(
         ci=tuple(targets), release=Release("2.5.0", "acme/torchlet", "release/2.5"), rc_tag_pattern="v{version}-rc{n}"
     )
-    git = SimpleNamespace(tags=lambda: dict.fromkeys(tags, "a" * 40))
+    git = SimpleNamespace(tags=lambda: dict.fromkeys(tags, "a" * 40), log=lambda rev_range, **_: [])
     return SimpleNamespace(config=config, repository="acme/torchlet", github=_GitHub(runs_by_ref), git=git)
 
 

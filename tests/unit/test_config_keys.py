@@ -114,6 +114,7 @@ WRONG = [
     ("git.clone", "", "a non-empty string"),
     ("git.remote", ["origin"], "a string"),
     ("git.cut", 1, "a string"),
+    ("git.fork_remote", 5, "a string"),
     ("git.release_only_patterns", "^Bump", "a list of strings"),
     ("ci", {"repository": "acme/vision"}, "an array of tables"),
     ("ci[0]", "acme/vision", "a table"),

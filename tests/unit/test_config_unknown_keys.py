@@ -37,9 +37,8 @@ def test_a_misspelt_table_is_named_too():
 
 def test_a_key_like_no_other_lists_the_known_keys_of_its_table():
     (warning,) = parse_config(PATH, _with(git={"zzz": 1})).warnings
-    assert (
-        "unknown key 'git.zzz' is ignored; the known keys here are clone, remote, cut, release_only_patterns" in warning
-    )
+    known = "clone, remote, cut, fork_remote, release_only_patterns"
+    assert f"unknown key 'git.zzz' is ignored; the known keys here are {known}" in warning
 
 
 def test_a_misspelt_required_table_says_what_it_probably_is():

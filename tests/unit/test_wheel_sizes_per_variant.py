@@ -37,6 +37,9 @@ class Git:
     def tags(self) -> dict[str, str]:
         return self.tags_
 
+    def log(self, rev_range: str, **_: object) -> list:
+        return []  # the commits between two builds (size jumps): none here
+
 
 @dataclass
 class Ports:
@@ -49,6 +52,7 @@ class Ports:
     pypi: None = None
     read_only: bool = False
     shared: SharedResults = field(default_factory=SharedResults)
+    repository: str = "acme/torchlet"
 
     def clock(self) -> datetime:
         return datetime(2026, 10, 1, tzinfo=UTC)

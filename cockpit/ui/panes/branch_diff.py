@@ -18,10 +18,11 @@ from textual.widgets import Static
 from cockpit.domain.commits import ItemDiff
 from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import BranchReport
+from cockpit.domain.revert_prs import RevertPRAsk
 from cockpit.gates import names_on
 from cockpit.services.branch_render import DiffRow, attention_rows
 from cockpit.services.pick_words import pick_summary, pick_word
-from cockpit.ui.acting import perform
+from cockpit.ui.acting import perform, refused_in_viewer
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
 from cockpit.ui.repo_rows import (
@@ -127,6 +128,13 @@ class BranchDiffPane(TablePane):
             tooltip="Make a local branch from the release branch with the pick applied (never pushed)",
         ),
         Binding("o", "open", "Open", id="branch.open", tooltip="Open the selected PR in the browser"),
+        Binding(
+            "P",
+            "revert_prs",
+            "Revert PRs",
+            id="branch.revert_prs",
+            tooltip="Open a PR from your fork for each revert owed (preview first, one confirmation)",
+        ),
         Binding(
             "Y",
             "copy_link",
@@ -274,6 +282,17 @@ class BranchDiffPane(TablePane):
             )
             return
         perform(self, self.PANE, "branch.pick_branch", row.target)
+
+    def action_revert_prs(self) -> None:
+        """Every revert the core's release branch owes, as PRs from the fork: one preview, one confirmation."""
+        if self.report is None or refused_in_viewer(self, "revert PRs are opened from a session that may write"):
+            return
+        diff = self.report.diff
+        if not diff.reverts_to_propagate:
+            self.notify(f"{diff.branch or 'The release branch'} owes no revert: no PR to open.", markup=False)
+            return
+        ask = RevertPRAsk(diff.reverts_to_propagate, diff.predictions)
+        perform(self, self.PANE, "branch.revert_prs", ask, preview_in_worker=True)
 
     def action_open(self) -> None:
         row = self.selected_row()

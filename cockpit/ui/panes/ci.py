@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from cockpit.domain.ci import RepoCIVerdict
+from cockpit.domain.gates import GateStatus
 from cockpit.domain.reports import CIReport
 from cockpit.gates import names_on
 from cockpit.ui.acting import perform
@@ -267,6 +268,12 @@ class CIPane(TablePane):
         ]
         if verdict.missing_workflows:
             lines.append("Required workflows not started: " + ", ".join(verdict.missing_workflows))
+        if self.report is not None and verdict.status is GateStatus.RED:
+            from cockpit.services.blame_words import blame_lines
+
+            for blame in self.report.blames:
+                if blame.repository == verdict.repository and blame.ref == verdict.ref:
+                    lines += blame_lines(blame)
         return tuple(lines)
 
     def action_detail(self) -> None:

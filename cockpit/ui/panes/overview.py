@@ -242,6 +242,13 @@ class OverviewPane(Pane):
             rows.append(("  ", Text(f"all {len(report.report.expected)} expected wheels staged, no problems found")))
         if report.report.published_on_pypi:
             rows.append(("  ", Text("already on PyPI: the upload step is done and locked", style="bold")))
+        if report.size_jumps:  # which commits grew a wheel between two builds
+            from cockpit.services.blame_words import jump_lines
+
+            for jump in report.size_jumps:
+                head, *commits = jump_lines(jump)
+                rows.append((f"  {'size jump':<13} ", Text(head)))
+                rows += [(f"  {'':<13} ", Text(line.strip())) for line in commits]
         self.body.update(HangingLines(rows))
 
     def show_gates(self, gates: dict[str, Gate]) -> None:
