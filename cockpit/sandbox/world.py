@@ -103,17 +103,9 @@ from cockpit.sandbox.world_tracker import (
     vision_pulls,
 )
 from cockpit.sandbox.world_tracker import tracker_comments as comments_of_tracker
-from cockpit.sandbox.world_wheels import (
-    PACKAGES,
-    PYTHON_TAGS,
-    VARIANTS,
-    wheels_and_pypi,
-)
+from cockpit.sandbox.world_wheels import PACKAGES, PYTHON_TAGS, VARIANTS, wheels_and_pypi
 
-# 20: a release-only rewording that makes an owed revert conflict, one commit between green and red, the fork;
-# 19: the second release manager's own sign-off comment on the tracker (a GitHub login); 18: the wheel staging
-# lacks is the core's, the upload dry run's log names it (release_effects re-stages it)
-WORLD_FORMAT = 20
+WORLD_FORMAT = 20  # the owed revert that conflicts, the fork, ktanaka's sign-off comment, the core's staging gap
 CORE_ITEMS = 33  # milestone items every world has; ``milestone_items`` above this adds fill
 _FILL_CYCLE = ("before_cut", "pick", "open_issue", "before_cut", "closed_unmerged", "pick", "missing")
 
