@@ -160,5 +160,7 @@ def _when(moment: datetime | None) -> str:
 def _line(run: WorkflowRun, what: str, entry: Dispatch) -> str:
     kind = "dry run" if entry.dry_run else "run"
     inputs = ", ".join(f"{k}={v}" for k, v in entry.inputs)
-    started = f"started by {entry.by or run.actor or 'someone'} at {_when(run.created_at)}"
+    # GitHub's word for who started it (the account that dispatched it), before the name the journal wrote
+    # (the clone's git user.name): a sign-off is owned by a GitHub account, and so is a run
+    started = f"started by {run.actor or entry.by or 'someone'} at {_when(run.created_at)}"
     return f"{kind} {run.id} {what} ({started}; {inputs}): {run.html_url}"

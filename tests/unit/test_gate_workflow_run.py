@@ -55,7 +55,8 @@ def judge(runs, journal=(), spec=SPEC):
 def test_a_real_run_with_this_release_inputs_that_succeeded_is_done_and_linked():
     gate = judge([run(501)], [sent(501)])
     assert gate.status is GateStatus.GREEN and gate.name == "workflow_run[promote_pypi_run]"
-    assert URL.format(501) in gate.summary and "started by rita at 2026-08-21 10:00 UTC" in gate.summary
+    # who started it is GitHub's word (the run's actor), not the name the journal wrote (the clone's git name)
+    assert URL.format(501) in gate.summary and "started by atalman at 2026-08-21 10:00 UTC" in gate.summary
 
 
 def test_a_success_the_journal_does_not_know_is_amber_and_may_be_signed_never_green():
