@@ -147,6 +147,10 @@ class Backend(Protocol):
         """(repository, run id) of that workflow's latest run, or None (reads GitHub: a worker)."""
         ...
 
+    def forget_reused(self) -> None:
+        """Reuse nothing read before now: an explicit refresh (``r``, ``R``) re-reads what the panes share."""
+        ...
+
     def watch_run(self, repository: str, run_id: int) -> RunWatch:
         """A run with its jobs, failed jobs' log tails and pending approvals (reads GitHub: a worker)."""
         ...

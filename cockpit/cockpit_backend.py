@@ -151,6 +151,21 @@ class CockpitBackend:
 
         return latest_run(self, self._workflow_step(step_id))
 
+    def forget_reused(self) -> None:
+        """Reuse nothing read before now (an explicit refresh): the milestone, the branch diff, the evidence, the
+        build matrix, the workflow runs and the promotion gates are read again by the next caller."""
+        shared = self.shared
+        for reused in (
+            shared.milestone,
+            shared.branch_diff,
+            shared.evidence,
+            shared.build_matrix,
+            shared.workflow_runs,
+        ):
+            reused.forget()
+        with self._actions_lock:
+            self._promotion = Lazy(_shared_gates)
+
     def watch_run(self, repository: str, run_id: int) -> RunWatch:
         """Run ``run_id`` of ``repository`` as a watch shows it (reads GitHub)."""
         from cockpit.actions.dispatching import watch

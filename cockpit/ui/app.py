@@ -158,8 +158,7 @@ class CockpitApp(SaysNotices, App[None]):
         return next(iter(self.query("#pane-overview").results(OverviewPane)), None)
 
     @property
-    def current_name(self) -> str:
-        """The name of the pane on screen."""
+    def current_name(self) -> str:  # the pane on screen
         return self.slots.current
 
     def tick(self) -> None:
@@ -260,11 +259,12 @@ class CockpitApp(SaysNotices, App[None]):
         refresh_tables(self)
 
     def action_refresh_pane(self) -> None:
+        self.backend.forget_reused()  # an explicit refresh always re-reads, even what was read a moment ago
         if (pane := self.mounted_pane(self.current_name)) is not None:  # None in the moment after start
             self._start_load(pane)
 
     def action_refresh_all(self) -> None:
-        """Start every pane's load at once, each in its own worker group."""
+        self.backend.forget_reused()  # then every pane's load at once, each in its own worker group
         for pane in self.mounted_panes():
             self._start_load(pane)
 

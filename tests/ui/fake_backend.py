@@ -379,6 +379,9 @@ class FakeBackend:
     def latest_workflow_run(self, step_id: str):
         return None
 
+    def forget_reused(self) -> None:
+        self.forgotten = getattr(self, "forgotten", 0) + 1
+
     def watch_run(self, repository: str, run_id: int):
         raise ActionRefused(f"the UI tests' fake has no run {run_id} of {repository}")
 

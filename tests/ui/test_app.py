@@ -382,3 +382,16 @@ async def test_what_an_interrupted_action_left_is_told_at_start_and_looked_up_of
         await settle(app, pilot)
         assert line in notes(app)
         assert app.backend.actions.told_in and threading.main_thread().name not in app.backend.actions.told_in
+
+
+async def test_an_explicit_refresh_reuses_nothing_read_before_it():
+    """Issue 32: `r` (this pane) and `R` (every pane) re-read what the panes share, even a moment after a load."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert getattr(app.backend, "forgotten", 0) == 0, "a load on its own reuses what another pane just read"
+        await pilot.press("1", "r")
+        await settle(app, pilot)
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert app.backend.forgotten == 2
