@@ -36,7 +36,7 @@ def picture_to_publish(backend: CockpitBackend) -> StatusInput:
 def run(args: argparse.Namespace) -> int:
     from cockpit.actions.publish import ACTION_ID
     from cockpit.bootstrap import build_backend
-    from cockpit.cli.commands import load, print_dry_run
+    from cockpit.cli.commands import load, print_dry_run, tell_interrupted
 
     config = load(args)
     backend = build_backend(config, read_only=bool(args.read_only or args.dry_run), take_over=args.take_over)
@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
             return print_dry_run(
                 backend.actions, ACTION_ID, StatusPublication(publication.picture, read_tracker=True, repair=repair)
             )
+        tell_interrupted(backend.actions)  # a publish cut short last time is looked up and said first (issue 30)
         result = backend.actions.run(ACTION_ID, publication, confirmed=True)
     finally:
         backend.state.close()

@@ -41,3 +41,21 @@ def test_a_publish_whose_state_write_fails_exits_1_and_says_the_comments_were_wr
     comments = sandbox.github.repos[world.repository.lower()].comments_on(world.tracker_issue)
     ours = [c for c in comments if "release-cockpit:" in c.body and c.author == SANDBOX_USER]
     assert len(ours) == 2, "what happened on GitHub (her sign-off comment, the status) is said, and done"
+
+
+def test_a_publish_cut_short_last_time_is_looked_up_and_said_before_the_next_one(sandbox, capsys):
+    """Issue 30: `cockpit publish` looks up an earlier publish that has its intent and no outcome, and says
+    what it found once on stderr before it publishes again."""
+    from cockpit.domain.checklist import AuditEntry
+    from cockpit.state.store import StateStore
+
+    rel = sandbox.config.release
+    store = StateStore(sandbox.config.resolved_state_path)
+    intent = (("kind", "publish"), ("where", rel.repository), ("what", f"#{rel.tracker_issue}"), ("key", rel.version))
+    store.audit(AuditEntry("2026-12-06T12:00:00Z", "alice", "overview.publish_status", "x", "started", "", intent))
+    store.close()
+    assert main(["--config", str(sandbox.config_path), "publish"]) == 0
+    err = capsys.readouterr().err
+    assert "interrupted last time: Publish the status to the tracker on x" in err, err
+    assert main(["--config", str(sandbox.config_path), "publish"]) == 0
+    assert "interrupted last time" not in capsys.readouterr().err, "told once"
