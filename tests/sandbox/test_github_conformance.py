@@ -475,3 +475,18 @@ def test_the_evidence_repositories_answer_as_github_does(sandbox):
     file = json.loads(answers[1].body)
     assert file["path"] == "2.4/index.html" and file["type"] == "file" and file["encoding"] == "base64"
     assert 'rel="next"' in runs.headers.get("Link", "")
+
+
+def test_opening_a_pull_request_is_answered_as_github_answers():
+    """``POST /repos/{owner}/{repo}/pulls`` (the revert PRs of issue 29): 201 with the PR in GitHub's shape, and
+    the 422 GitHub sends for a second PR of the same head and base or a missing field."""
+    opened = {"title": "[release/2.5] Revert X", "head": "rm:cherry-pick-revert-7-2.5", "base": "main", "body": "why"}
+    with GitHubEmulator(tiny_world()) as gh:
+        answers = [
+            fetch(gh.base_url, f"/repos/{REPO}/pulls", "POST", opened),
+            fetch(gh.base_url, f"/repos/{REPO}/pulls", "POST", opened),
+            fetch(gh.base_url, f"/repos/{REPO}/pulls", "POST", {**opened, "title": ""}),
+        ]
+    assert [a.status for a in answers] == [201, 422, 422]
+    assert json.loads(answers[0].body)["head"]["ref"] == "cherry-pick-revert-7-2.5"
+    assert nonconforming(answers) == []
