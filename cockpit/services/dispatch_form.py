@@ -23,6 +23,7 @@ from cockpit.domain.checklist import Dispatch, StepWorkflow
 from cockpit.domain.text import inert
 from cockpit.domain.workflows import WorkflowFile, WorkflowInput, WorkflowRun
 from cockpit.errors import ActionRefused
+from cockpit.services.wheel_names import normalise_name
 
 MAX_VALUE = 1024
 """GitHub refuses longer input values; a form refuses them first, with the input's name."""
@@ -93,11 +94,7 @@ def prefill(spec: StepWorkflow, file: WorkflowFile, *, package: str = "", real: 
 
 def same_name(a: str, b: str) -> bool:
     """Whether two package names are one, as PEP 503 compares them (``torch_audio`` is ``torch-audio``)."""
-    return _canonical(a) == _canonical(b)
-
-
-def _canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+    return normalise_name(a) == normalise_name(b)
 
 
 def _as_the_file_spells_it(field: WorkflowInput | None, value: str) -> str:

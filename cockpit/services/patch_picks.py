@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow
+from cockpit.domain.stamps import aware
 
 # A CI failure: a GitHub Actions run or job page, or the CI dashboard (HUD).
 _CI_FAILURE = re.compile(r"https?://[^\s)>\]]*?(?:/actions/runs/\d+|/job/\d+|hud\.pytorch\.org/\S+)", re.IGNORECASE)
@@ -69,10 +70,10 @@ def _ruled(row: PickRow, rules: PatchRules, repository: str) -> PickRow:
         return row
     flags: list[PickFlag] = []
     notes: list[str] = []
-    if rules.deadline is not None and req.created_at is not None and _aware(req.created_at) > rules.deadline:
+    if rules.deadline is not None and req.created_at is not None and aware(req.created_at) > rules.deadline:
         flags.append(PickFlag.AFTER_DEADLINE)
         notes.append(
-            f"posted {_aware(req.created_at):%Y-%m-%d %H:%M} UTC, after the cherry-pick deadline "
+            f"posted {aware(req.created_at):%Y-%m-%d %H:%M} UTC, after the cherry-pick deadline "
             f"{rules.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
         )
     if not links_ci_failure(req):
@@ -108,7 +109,3 @@ def not_yet_seen(wanted: Collection[int], seen: Collection[int], oldest_listed: 
     if oldest_listed is None:
         return set()
     return {n for n in wanted if n not in seen and n < oldest_listed}
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=UTC)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date
 
 from cockpit.domain.picks import PickFlag, PickRow
+from cockpit.domain.stamps import aware
 from cockpit.domain.text import inert
 
 # "Phase 1 (until 22/6/26)", "Phase 1, until week of 22/6/26:", "Phase 1 (until 2026-06-22)"
@@ -113,7 +114,7 @@ def _judged(row: PickRow, last_day: date) -> PickRow:
     req = row.request
     if not row.pending or not req.parsed or req.not_a_request or req.created_at is None:
         return row
-    posted = _aware(req.created_at).astimezone(UTC).date()
+    posted = aware(req.created_at).astimezone(UTC).date()
     if posted <= last_day or is_critical(req.category):
         return row
     said = f"'{inert(req.category)[:60]}'" if req.category.strip() else "none"
@@ -122,7 +123,3 @@ def _judged(row: PickRow, last_day: date) -> PickRow:
         f"release-blocking critical fixes, and its category is {said}"
     )
     return replace(row, flags=tuple(dict.fromkeys((*row.flags, PickFlag.PHASE_2))), notes=(*row.notes, note))
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=UTC)

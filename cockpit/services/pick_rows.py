@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 
 from cockpit.domain.github import PullRequest, PullState
 from cockpit.domain.picks import PickFlag, PickRequest, PickRow, PickStatus, PRRef, ReadingConfirmation
+from cockpit.domain.stamps import aware
 from cockpit.services.pick_readings import with_prose_marked
 
 _NEEDS_ISSUE = re.compile(r"regression|critical|fix\s*new\s*feature", re.IGNORECASE)
@@ -53,7 +54,7 @@ def analyze_picks(
     a free-form request's PR whose role no word told is its trunk PR when it targets the trunk.
     ``confirmations``: the release manager's confirmed readings of prose requests, by comment id.
     """
-    now = _aware(now)
+    now = aware(now)
     rows: list[PickRow] = []
     first_request: dict[int, PickRow] = {}
     failed = dict(unreadable_pulls or {})
@@ -275,9 +276,5 @@ def _placeholder(number: int, branch: str) -> PullRequest:
     return PullRequest(number, "(not loaded)", PullState.MERGED, branch, "", "")
 
 
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
 def _days(now: datetime, then: datetime | None) -> float | None:
-    return None if then is None else (now - _aware(then)).total_seconds() / 86400
+    return None if then is None else (now - aware(then)).total_seconds() / 86400
