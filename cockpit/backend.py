@@ -12,7 +12,7 @@ its dry run and runs it through ``Backend.actions`` (``ActionCatalog`` below; th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -68,6 +68,15 @@ class ActionCatalog(Protocol):
     @property
     def read_only(self) -> bool:
         """Whether every action but the safe ones is refused."""
+        ...
+
+    @property
+    def read_only_reason(self) -> str:
+        """ "read-only session", with why when the session meant to write (a lock held elsewhere)."""
+        ...
+
+    def all(self) -> Sequence[ActionInfo]:
+        """Every registered action, in registration order."""
         ...
 
     def for_pane(self, pane: str) -> Sequence[ActionInfo]:
@@ -147,8 +156,9 @@ class Backend(Protocol):
         """(repository, run id) of that workflow's latest run, or None (reads GitHub: a worker)."""
         ...
 
-    def forget_reused(self) -> None:
-        """Reuse nothing read before now: an explicit refresh (``r``, ``R``) re-reads what the panes share."""
+    def forget_reused(self, panes: Iterable[str] | None = None) -> None:
+        """Reuse nothing read before now of what ``panes`` show (None: every pane's, an explicit refresh ``r``,
+        ``R``); after an action, the panes it changed."""
         ...
 
     def watch_run(self, repository: str, run_id: int) -> RunWatch:

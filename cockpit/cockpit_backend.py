@@ -8,7 +8,7 @@ module in ``cockpit/loaders/``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING
@@ -151,20 +151,23 @@ class CockpitBackend:
 
         return latest_run(self, self._workflow_step(step_id))
 
-    def forget_reused(self) -> None:
-        """Reuse nothing read before now (an explicit refresh): the milestone, the branch diff, the evidence, the
-        build matrix, the workflow runs and the promotion gates are read again by the next caller."""
+    def forget_reused(self, panes: Iterable[str] | None = None) -> None:
+        """Reuse nothing read before now of what ``panes`` show (every pane's when None: an explicit refresh); after
+        an action the panes it changed name it (``cockpit.ui.action_effects``). What each pane shares: the milestone
+        (milestone, branch diff), the branch diff, the evidence, build matrix, workflow runs and promotion gates
+        (checklist)."""
         shared = self.shared
-        for reused in (
-            shared.milestone,
-            shared.branch_diff,
-            shared.evidence,
-            shared.build_matrix,
-            shared.workflow_runs,
-        ):
+        every = {
+            "milestone": (shared.milestone,),
+            "branch": (shared.milestone, shared.branch_diff),
+            "checklist": (shared.evidence, shared.build_matrix, shared.workflow_runs),
+        }
+        names = set(every) if panes is None else set(panes)
+        for reused in {id(r): r for name in names for r in every.get(name, ())}.values():
             reused.forget()
-        with self._actions_lock:
-            self._promotion = Lazy(_shared_gates)
+        if "checklist" in names:
+            with self._actions_lock:
+                self._promotion = Lazy(_shared_gates)
 
     def watch_run(self, repository: str, run_id: int) -> RunWatch:
         """Run ``run_id`` of ``repository`` as a watch shows it (reads GitHub)."""

@@ -93,7 +93,8 @@ class ActionRegistry:
     def read_only(self) -> bool:
         return self._read_only or self.state.read_only
 
-    def _read_only_reason(self) -> str:
+    @property
+    def read_only_reason(self) -> str:
         """ "read-only session", with why and what to do when the session meant to write (lock held
         elsewhere, state file unreadable; the backend is then read-only too, so check the store first)."""
         problem = self.state.problem
@@ -128,7 +129,7 @@ class ActionRegistry:
         """Why the action cannot run now on ``target`` (read-only, not applicable), or None."""
         action = self.get(action_id)
         if action.danger is not Danger.SAFE and self.read_only:
-            return f"{self._read_only_reason()}: {action.title} would {_describe(action, target)}"
+            return f"{self.read_only_reason}: {action.title} would {_describe(action, target)}"
         if action.applicable is not None:
             try:
                 return action.applicable(target)

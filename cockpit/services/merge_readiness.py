@@ -65,6 +65,25 @@ def request_refusal(row: PickRow, repository: str) -> str | None:
     return None
 
 
+_CAUTIONS = {
+    PickFlag.PHASE_2: "it was posted in phase 2 (after the cut-off) and is not a release-blocking critical fix",
+    PickFlag.READ_FROM_PROSE: "its PRs were read from a sentence, and nobody confirmed that reading (v)",
+}
+"""What the tracker says against a request that does not block its merge, but that a release manager
+should hear again before merging it (issue 32: a merge of a request still under review asks twice)."""
+
+
+def tracker_caution(row: PickRow) -> str | None:
+    """The second question before merging the release PR of ``row``: what the tracker says against
+    the request, when it says something; None when the request stands as it is."""
+    said = [words for flag, words in _CAUTIONS.items() if flag in row.flags]
+    if row.status is not PickStatus.UNDER_REVIEW or not said:
+        return None
+    who = f"@{row.request.author}'s request" if row.request.author else "The request"
+    lines = [f"{who} is still under review on the tracker, and:", *(f"  - {s}" for s in said)]
+    return "\n".join([*lines, "", "Merging its release PR accepts the request anyway. Merge it?"])
+
+
 def _approvals(reviews: Sequence[Review]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(approvers, those requesting changes): each reviewer's latest deciding review counts."""
     latest: dict[str, str] = {}

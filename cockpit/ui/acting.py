@@ -11,6 +11,7 @@ from typing import Any
 
 from textual.widget import Widget
 
+from cockpit.ui.action_effects import follow
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.host import require_host
 from cockpit.ui.widgets import error_text
@@ -43,6 +44,7 @@ def perform(
     danger: str | None = None,
     on_done: Callable[[bool], None] | None = None,
     preview_in_worker: bool = False,
+    again: str | None = None,
 ) -> None:
     """Ask the registry whether ``action_id`` may run on ``target``; confirm unless safe; run it.
 
@@ -55,12 +57,14 @@ def perform(
     ``danger="irreversible"`` asks for the typed version even when the action itself is milder
     (ticking the PyPI step records that an irreversible thing was done).
     ``on_done(ok)`` runs on the UI thread after the action finished.
+    ``again``: a second question, asked after the confirmation and before anything runs (what the
+    tracker says against a merge); the action runs only when both are answered yes.
     """
     app = widget.app
     backend = require_host(widget).backend
     registry = backend.actions
     if preview_in_worker:
-        _preview_then_confirm(widget, pane, action_id, target, on_done)
+        _preview_then_confirm(widget, pane, action_id, target, on_done, again)
         return
     try:
         reason = registry.refusal(action_id, target)
@@ -72,7 +76,7 @@ def perform(
     title, registered = _describe(widget, pane, action_id)
     danger = danger or registered
     if danger == "safe" or (not confirm and danger != "irreversible"):
-        _run(widget, action_id, target, None, None, on_done)
+        _run(widget, pane, action_id, target, None, None, on_done)
         return
     expected = backend.config.release.version if danger == "irreversible" else None
     try:
@@ -84,14 +88,26 @@ def perform(
     def confirmed(typed: str | None) -> None:
         if typed is None:
             app.notify(f"{title}: cancelled", markup=False)
-            return
-        _run(widget, action_id, target, typed if expected else None, expected, on_done)
+        elif again:
+            _ask_again(
+                widget,
+                title,
+                again,
+                lambda: _run(widget, pane, action_id, target, typed if expected else None, expected, on_done),
+            )
+        else:
+            _run(widget, pane, action_id, target, typed if expected else None, expected, on_done)
 
     app.push_screen(ConfirmScreen(title, danger, dry_run, expected=expected), confirmed)
 
 
 def _preview_then_confirm(
-    widget: Widget, pane: str, action_id: str, target: Any, on_done: Callable[[bool], None] | None
+    widget: Widget,
+    pane: str,
+    action_id: str,
+    target: Any,
+    on_done: Callable[[bool], None] | None,
+    again: str | None = None,
 ) -> None:
     app = widget.app
     backend = require_host(widget).backend
@@ -114,8 +130,10 @@ def _preview_then_confirm(
         def confirmed(typed: str | None) -> None:
             if typed is None:
                 app.notify(f"{title}: cancelled", markup=False)
-                return
-            _run(widget, action_id, target, None, None, on_done)
+            elif again:
+                _ask_again(widget, title, again, lambda: _run(widget, pane, action_id, target, None, None, on_done))
+            else:
+                _run(widget, pane, action_id, target, None, None, on_done)
 
         app.push_screen(ConfirmScreen(title, danger, dry_run), confirmed)
 
@@ -130,8 +148,21 @@ def _preview_then_confirm(
     )
 
 
+def _ask_again(widget: Widget, title: str, question: str, then: Callable[[], None]) -> None:
+    """The second question of an action the user confirmed once; ``then`` only on a second yes."""
+
+    def answered(typed: str | None) -> None:
+        if typed is None:
+            widget.app.notify(f"{title}: cancelled", markup=False)
+        else:
+            then()
+
+    widget.app.push_screen(ConfirmScreen(f"{title}: are you sure?", "mutating", question), answered)
+
+
 def _run(
     widget: Widget,
+    pane: str,
     action_id: str,
     target: Any,
     typed: str | None,
@@ -154,6 +185,8 @@ def _run(
         app.notify(message, severity="information" if ok else "error", markup=False)
         if on_done is not None:
             on_done(ok)
+        if ok:  # the other panes showing what it changed load again (issue 32: one action, every pane current)
+            follow(widget, action_id, pane)
 
     app.run_worker(
         work, name=action_id, group="actions", description=f"Running {action_id}", thread=True, exit_on_error=False

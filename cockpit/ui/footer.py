@@ -8,7 +8,8 @@ keys), so this one compares the keys it would show with those it shows and skips
 they are the same. When they differ, ``Footer`` builds the line as it always does.
 
 An unbound key (``cockpit.ui.keymap``) is moved by ``App.set_keymap`` to a key no terminal sends;
-the line leaves it out, as if the binding were gone.
+the line leaves it out, as if the binding were gone. In a read-only session the keys that change
+something are left out too (``cockpit.ui.viewer_keys``); the help lists them as off.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from cockpit.ui.host import host_of
 from cockpit.ui.keymap import is_unbound_key
+from cockpit.ui.viewer_keys import off_in_viewer
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -62,14 +65,25 @@ class KeysFooter(Footer):
         if self.ready:  # else Footer composes nothing: nothing is shown yet
             self.shown = shown_keys(self.screen)
         self.narrow = self.app.size.width < NARROW
-        keys = without_unbound(super().compose())
+        keys = without_unbound(super().compose(), self.keys_off())
         yield from essentials_first(keys) if self.narrow else keys
 
+    def keys_off(self) -> set[str]:
+        """The keys of the screen's bindings this session does not offer (a viewer's changing keys)."""
+        host = host_of(self)
+        if host is None or not self.ready:
+            return set()
+        active = [(key, binding) for key, (_n, binding, _e, _t) in self.screen.active_bindings.items()]
+        off = off_in_viewer(host.backend, (binding for _key, binding in active))
+        return {key for key, binding in active if binding.id in off}
 
-def without_unbound(widgets: Iterable[Widget]) -> Iterator[Widget]:
-    """``Footer.compose``'s widgets, less the key widgets of unbound keys (each carries its ``key``)."""
+
+def without_unbound(widgets: Iterable[Widget], off: set[str] | None = None) -> Iterator[Widget]:
+    """``Footer.compose``'s widgets, less the key widgets of unbound keys and of the keys in ``off``
+    (each carries its ``key``)."""
     for widget in widgets:
-        if not is_unbound_key(str(getattr(widget, "key", ""))):
+        key = str(getattr(widget, "key", ""))
+        if not is_unbound_key(key) and key not in (off or ()):
             yield widget
 
 

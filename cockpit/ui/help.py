@@ -14,23 +14,31 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
+from cockpit.ui.host import host_of
 from cockpit.ui.keymap import key_label
 from cockpit.ui.rows_table import RowsTable
+from cockpit.ui.viewer_keys import off_in_viewer
 
 
 def binding_rows(
-    bindings: Iterable[BindingType], keymap: Mapping[str, str] | None = None
+    bindings: Iterable[BindingType], keymap: Mapping[str, str] | None = None, off: Mapping[str, str] | None = None
 ) -> list[tuple[str, str, str]]:
-    """(key, description, id) for each ``Binding``, with the user's keymap applied by binding id.
+    """(key, description, id) for each ``Binding``, with the user's keymap applied by binding id; a
+    binding whose id is in ``off`` says it is off and why (``off[id]``).
 
     Tuples in BINDINGS are skipped: they have no id.
     """
-    keymap = keymap or {}
+    keymap, off = keymap or {}, off or {}
     return [
-        (key_label(b, keymap), b.tooltip or b.description, b.id or "")
+        (key_label(b, keymap), _said(b, off.get(b.id or "")), b.id or "")
         for b in bindings
         if isinstance(b, Binding) and not b.system
     ]
+
+
+def _said(binding: Binding, off: str | None) -> str:
+    what = binding.tooltip or binding.description
+    return f"off: {off}. {what}" if off else what
 
 
 class HelpScreen(ModalScreen[None]):
@@ -52,12 +60,17 @@ class HelpScreen(ModalScreen[None]):
     ) -> None:
         super().__init__()
         self.pane_title = pane_title
-        self.sections = (
-            (pane_title, binding_rows(pane_bindings, keymap)),
-            ("Everywhere", binding_rows(app_bindings, keymap)),
-        )
+        self.bindings = (list(pane_bindings), list(app_bindings))
+        self.keymap = keymap
+        self.sections: tuple[tuple[str, list[tuple[str, str, str]]], ...] = ()
 
     def compose(self) -> ComposeResult:
+        pane_bindings, app_bindings = self.bindings
+        off = self.keys_off([b for b in pane_bindings if isinstance(b, Binding)])
+        self.sections = (
+            (self.pane_title, binding_rows(pane_bindings, self.keymap, off)),
+            ("Everywhere", binding_rows(app_bindings, self.keymap)),
+        )
         with VerticalScroll(classes="dialog help"):
             for title, rows in self.sections:
                 yield Label(Text(title, style="bold"), classes="help-title")
@@ -77,6 +90,14 @@ class HelpScreen(ModalScreen[None]):
                 "esc or ? to close · ctrl+p: every command of every pane · [keymap] in cockpit.toml remaps by id",
                 classes="dialog-hint",
             )
+
+    def keys_off(self, bindings: list[Binding]) -> dict[str, str]:
+        """Why each of ``bindings`` that this session does not offer is off (a viewer's changing keys)."""
+        host = host_of(self)
+        if host is None or not (off := off_in_viewer(host.backend, bindings)):
+            return {}
+        why = host.backend.actions.read_only_reason
+        return dict.fromkeys(off, why)
 
     def action_close(self) -> None:
         self.dismiss(None)

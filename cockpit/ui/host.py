@@ -24,9 +24,14 @@ if TYPE_CHECKING:
 
 
 class HostedPane(Protocol):
-    """What one pane may read of another through its host: its latest report (None before one)."""
+    """What one pane may read of another through its host: its latest report (None before one); and
+    what an action may ask of a pane whose data it changed: to load again."""
 
     report: Any
+
+    def reload(self) -> None:
+        """Load the pane's report again in its worker."""
+        ...
 
 
 @runtime_checkable

@@ -52,15 +52,19 @@ def _pane_runner(app: Any, pane_name: str, action: str) -> Callable[[], Any]:
 
 
 def pane_commands(app: Any) -> list[Command]:
-    """A command for every key of every pane (moves excluded), in pane order."""
+    """A command for every key of every pane (moves excluded, and in a read-only session the keys that
+    change something), in pane order."""
     keymap = app.backend.config.keymap
     out = []
     from cockpit.ui.pane_table import pane_class
+    from cockpit.ui.viewer_keys import off_in_viewer
 
     for name, title, _path in app.PANES:
         label = title.split(" ", 1)[-1]
-        for binding in merged_bindings(pane_class(name)):
-            if binding.id in MOVES:
+        bindings = merged_bindings(pane_class(name))
+        off = off_in_viewer(app.backend, bindings)  # a viewer is not offered what it may not do
+        for binding in bindings:
+            if binding.id in MOVES or binding.id in off:
                 continue
             out.append(
                 Command(

@@ -10,7 +10,7 @@ from textual.binding import Binding
 
 from cockpit.domain.picks import PickFlag, PickRow, ReadingConfirmed
 from cockpit.services.pick_readings import reading_key, reading_of
-from cockpit.ui.acting import perform
+from cockpit.ui.acting import perform, refused_in_viewer
 from cockpit.ui.keymap import key_label
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ def confirm_hint(pane: Pane, row: PickRow) -> str:
 
 def confirm_reading(pane: Pane, row: PickRow | None, on_done: Callable[[bool], None]) -> None:
     """Confirm the reading of ``row`` (a prose request); on a confirmed one, withdraw the confirmation."""
-    if row is None:
+    if row is None or refused_in_viewer(pane, "a reading is not confirmed from here"):
         return
     if not row.request.prose:
         pane.notify("This request was not read from prose: there is no reading to confirm.", severity="warning")

@@ -133,3 +133,17 @@ def refresh_tables(app: Any) -> None:
     for pane in app.mounted_panes():
         if isinstance(pane, ShowsRepositories):
             pane.show_repository()
+
+
+def core_only(pane: Any, title: str) -> str | None:
+    """Why ``title``, an action on the core's milestone as a whole, is not done while the filter shows a
+    domain library (issue 32: an action acts on what the screen shows, or refuses naming it); None when
+    the filter shows the core or every repository."""
+    config = pane.backend.config
+    wanted = repo_choice(pane)
+    if not config.repos or wanted in (ALL, config.core.name):
+        return None
+    return (
+        f"{title} acts on the milestone of {config.release.repository}, and the filter shows {wanted}: "
+        f"choose {config.core.name} or every repository with @ first"
+    )

@@ -4,7 +4,7 @@ Numeric series (open milestone items, pick requests arriving, resolved and pendi
 own ``Sparkline``: it ships with Textual (no dependency, nothing more to import before the first
 paint, since this module is imported only when the section is first shown), folds a long series
 into the width it gets, and takes its colours from CSS, so theme variables colour it. The CI history
-is a strip of one coloured cell per run (a sparkline cannot colour a bar by outcome). The series come
+is a strip of one coloured mark per run (a sparkline cannot colour a bar by outcome). The series come
 from ``cockpit.services.trends``, the same the report's text form draws.
 """
 
@@ -24,14 +24,18 @@ from cockpit.domain.reports import ReleaseDays
 from cockpit.services.burn_marks import Mark, burn_down_marks, legend, mark_line
 from cockpit.services.rc_sizes import megabytes, short_tag
 from cockpit.services.trends import BurnDown, CIStrip, DailySeries, PickFlow, burn_down, ci_strip, pick_flow
-from cockpit.services.trends_text import BARS
+from cockpit.services.trends_text import BARS, OUTCOME_MARK
 from cockpit.services.variant_sizes import VariantSeries, history_of, pypi_matcher, variant_series
 
 if TYPE_CHECKING:
     from cockpit.domain.reports import CIReport, MilestoneReport, PicksReport, StorageGateReport
 
 LABEL_WIDTH = 10
-_CELL = {"pass": ("▇", "$cockpit-pass"), "fail": ("▇", "$cockpit-fail"), "pending": ("▃", "$cockpit-pending")}
+_CELL = {
+    outcome: (OUTCOME_MARK[outcome], style)
+    for outcome, style in (("pass", "$cockpit-pass"), ("fail", "$cockpit-fail"), ("pending", "$cockpit-pending"))
+}
+"""A run's cell: the report's mark (✓ ✗ ·) in its outcome's colour, so no state is told by colour alone (issue 32)."""
 
 
 class TrendLine(Horizontal):
@@ -231,7 +235,7 @@ def _size_style(series: VariantSeries, share: float, calm: str = "$foreground-mu
 
 
 def ci_line(strip: CIStrip) -> Content:
-    """``repo  ▇▇▇▇▃  first red: pull at 0123abcd 2026-09-27``, each cell coloured by its run's outcome."""
+    """``repo  ✓✓✗✗·  first red: pull at 0123abcd 2026-09-27``, each cell coloured by its run's outcome."""
     cells = [_CELL[o] for o in strip.outcomes] or [("no runs", "$foreground-muted")]
     red = strip.first_red
     tail = ""

@@ -10,21 +10,14 @@ from cockpit.bootstrap import build_backend
 from cockpit.domain.repos import REPO_GATES, repo_gate_name
 from cockpit.ui.app import CockpitApp
 from tests.e2e.test_snapshots_sandbox import LOADERS, NOW, normalised, patient, pin_evidence, showing
+from tests.e2e.test_snapshots_sandbox import LoadedOnce as SingleLoadedOnce
 
 
-class LoadedOnce:
+class LoadedOnce(SingleLoadedOnce):
     """The real backend over the multi-repository sandbox, every report loaded once."""
-
-    def __init__(self, backend: Any, reports: dict[str, Any]) -> None:
-        self._backend, self._reports = backend, reports
 
     def load_repositories(self, ci: Any = None) -> Any:
         return self._reports["load_repositories"]
-
-    def __getattr__(self, name: str) -> Any:
-        if name in self._reports:
-            return lambda: self._reports[name]
-        return getattr(self._backend, name)
 
 
 @pytest.fixture(scope="module")

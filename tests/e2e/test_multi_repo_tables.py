@@ -72,6 +72,19 @@ async def test_every_table_lists_the_libraries_rows_and_the_filter_narrows_each_
         assert _repos_of(milestone) == _repos_of(branch) == {"vision"}
         assert _repos_of(picks) in ({"vision"}, set())
         assert _ci_repositories(ci) == {VISION}
+        # the milestone's bulk actions act on the core's milestone: under vision's filter they refuse, naming both
+        await pilot.press("1")
+        await pilot.pause()
+        app.clear_notifications()
+        before = len(multi_sandbox.github.log())
+        for key in ("V", "N"):
+            await pilot.press(key)
+            await pilot.pause(0.1)
+        said = app.notices.messages()
+        for title in ("Post the validation comment on all closed issues", "Create the validation issue"):
+            words = f"{title} acts on the milestone of {CORE}, and the filter shows vision: choose torchlet"
+            assert f"{words} or every repository with @ first" in said, said
+        assert {m for m, _p in _asked(multi_sandbox, before)} <= {"GET", "HEAD"}
         # before the libraries are loaded (or after their load failed), a filtered pane says so
         from cockpit.ui.repo_rows import refresh_tables
 

@@ -117,6 +117,8 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
             ("GET", f"/repos/{repo}/issues?milestone={config.release.milestone}&per_page=100&state=all"),
         ]
         assert open_pr.number not in {i.number for i in app.pane("milestone").report.items}
+        # and the branch diff, judged on the milestone, no longer lists it either: no r needed (issue 32)
+        assert open_pr.number not in {d.number for d in app.pane("branch").report.diff.items}
     backend.state.close()
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]

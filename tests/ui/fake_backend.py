@@ -200,6 +200,13 @@ class FakeRegistry:
     def for_pane(self, pane: str) -> list[FakeAction]:
         return [a for a in ACTIONS if a.pane == pane]
 
+    def all(self) -> list[FakeAction]:
+        return list(self._actions.values())
+
+    @property
+    def read_only_reason(self) -> str:
+        return "read-only session"
+
     def get(self, action_id: str) -> FakeAction:
         return self._actions[action_id]
 
@@ -379,8 +386,9 @@ class FakeBackend:
     def latest_workflow_run(self, step_id: str):
         return None
 
-    def forget_reused(self) -> None:
+    def forget_reused(self, panes=None) -> None:
         self.forgotten = getattr(self, "forgotten", 0) + 1
+        self.forgotten_panes = [*getattr(self, "forgotten_panes", []), None if panes is None else tuple(panes)]
 
     def watch_run(self, repository: str, run_id: int):
         raise ActionRefused(f"the UI tests' fake has no run {run_id} of {repository}")

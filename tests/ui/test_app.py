@@ -201,10 +201,15 @@ async def test_removing_an_item_runs_only_after_y_and_filters_narrow_the_table()
         await pilot.press("n")
         await settle(app, pilot)
         assert app.backend.actions.runs == []
+        loads = len(app.backend.loads)
         await pilot.press("d", "y")
         await settle(app, pilot)
         ((action_id, item),) = app.backend.actions.runs
         assert action_id == "milestone.remove" and item.number == 91234
+        # one action, every pane current (issue 32): the branch diff, judged on the milestone, loads again too,
+        # after the backend was told to reuse nothing of what the two panes read
+        assert app.backend.forgotten_panes[-1] == ("milestone", "branch")
+        assert {"milestone", "branch_diff"} <= set(app.backend.loads[loads:]), app.backend.loads[loads:]
 
         await pilot.press("f")
         assert app.query_one("#pane-milestone .pane-table", RowsTable).row_count == 2

@@ -194,3 +194,53 @@ async def test_the_bot_form_preselects_the_class_and_refuses_rows_the_bot_cannot
         said = "\n".join(n.message for n in read_only.notices.said)
         assert "read-only session: Post the cherry-pick bot command" in said
         assert "read-only session: Reply on the tracker" in said
+
+
+class PhaseTwoBackend(FakeBackend):
+    """bob's request (row 2, under review) came in phase 2: the tracker says something against its merge."""
+
+    def load_picks(self):
+        report = picks_report(NOW)
+        rows = tuple(
+            replace(r, flags=(*r.flags, PickFlag.PHASE_2)) if r.request.comment_id == 2 else r for r in report.rows
+        )
+        return self._load("picks", lambda: replace(report, rows=rows))
+
+
+async def test_a_merge_of_a_request_the_tracker_speaks_against_asks_twice_and_a_second_no_sends_nothing():
+    app = PaneAlone(PhaseTwoBackend(), PicksPane)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        table(app).move_cursor(row=table(app).get_row_index("2"))
+        await pilot.press("M")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen), "asked a second time"
+        second = "\n".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "@bob's request is still under review" in second and "phase 2" in second
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.backend.actions.runs == []
+        assert any(n.message.endswith("cancelled") for n in app.notices.said)
+        await pilot.press("M")  # yes, and yes again: merged
+        await settle(app, pilot)
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert [action for action, _row in app.backend.actions.runs] == ["picks.merge"]
+
+
+async def test_a_merge_the_tracker_says_nothing_against_is_asked_once():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        table(app).move_cursor(row=table(app).get_row_index("2"))
+        await pilot.press("M")
+        await settle(app, pilot)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert [action for action, _row in app.backend.actions.runs] == ["picks.merge"]

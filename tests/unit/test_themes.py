@@ -61,11 +61,51 @@ def contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_every_status_colour_of_a_shipped_theme_is_readable_on_its_background():
+READ_ON = (
+    *((variable, "background") for variable in (*SEMANTIC_VARIABLES, "foreground")),
+    ("footer-key-foreground", "footer-background"),  # the keys of the key line
+    ("footer-foreground", "footer-background"),
+    ("foreground", "panel"),
+    ("foreground", "error-muted"),  # the NO-GO verdict's words on its background (panes.tcss)
+    ("foreground", "success-muted"),  # the GO verdict's
+)
+"""(text, background) pairs of theme variables that the cockpit draws text with (issue 32's contrast rule)."""
+
+
+def in_256_colours(colour: str) -> str:
+    """The colour a 256-colour terminal shows for ``colour``: Rich's own downgrade, as Textual draws it there."""
+    from rich.color import Color as RichColor
+    from rich.color import ColorSystem
+    from textual.color import Color
+
+    c = Color.parse(colour)
+    shown = RichColor.from_rgb(c.r, c.g, c.b).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
+    return Color(shown.red, shown.green, shown.blue).hex
+
+
+def drawn(theme) -> dict[str, str]:
+    """Every variable of ``theme`` as Textual generates it (footer, muted backgrounds) plus the cockpit's own,
+    each an opaque colour (a translucent one laid over the background, as it is drawn)."""
+    from textual.color import Color
+
+    variables = {**theme.to_color_system().generate(), **theme.variables}
+    background = Color.parse(variables["background"])
+    return {name: (background + Color.parse(value)).hex for name, value in variables.items() if value.startswith("#")}
+
+
+@pytest.mark.parametrize("colours", ["truecolor", "256 colours"])
+def test_every_text_and_key_colour_of_a_shipped_theme_is_readable_on_what_it_is_drawn_on(colours):
+    """WCAG AA (4.5:1) for every pair the cockpit draws text in, in a truecolor terminal and in a
+    256-colour one (where each colour becomes the nearest of the palette)."""
+    shown = (lambda c: c) if colours == "truecolor" else in_256_colours
+    too_faint = []
     for theme in load_themes([packaged_theme_dir()])[0]:
-        for variable in (*SEMANTIC_VARIABLES, "foreground"):
-            colour = theme.foreground if variable == "foreground" else theme.variables[variable]
-            assert contrast(colour, theme.background) >= 4.5, (theme.name, variable)  # WCAG AA
+        variables = drawn(theme)
+        for text, background in READ_ON:
+            ratio = contrast(shown(variables[text]), shown(variables[background]))
+            if ratio < 4.5:
+                too_faint.append(f"{theme.name}: {text} on {background} is {ratio:.2f}:1")
+    assert too_faint == []
 
 
 def test_a_theme_without_semantic_colours_takes_them_from_its_palette(tmp_path):

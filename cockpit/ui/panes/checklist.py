@@ -259,6 +259,8 @@ class ChecklistPane(TablePane):
         """The built-in action, or the dry run then (once it succeeded) the command; output in ``log``
         (the pane's own by default)."""
         step = view.step
+        if refused_in_viewer(self, f"'{step.title}' is not run from here"):
+            return  # before its state or its kind: a viewer hears first that nothing runs from here
         if view.locked or view.blocked:
             why = view.locked or view.blocked
             self.notify(f"'{step.title}' is {why}.", title="Not run", severity="warning", markup=False)

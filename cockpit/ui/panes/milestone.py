@@ -18,7 +18,15 @@ from cockpit.services.milestone import filter_items, labels_present, linked_prs,
 from cockpit.ui.acting import perform
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.table_pane import TablePane
-from cockpit.ui.repo_rows import not_shown, nothing_shown, repo_cell, row_key, sources, spans_repositories
+from cockpit.ui.repo_rows import (
+    core_only,
+    not_shown,
+    nothing_shown,
+    repo_cell,
+    row_key,
+    sources,
+    spans_repositories,
+)
 from cockpit.ui.table_parts import RowSelected
 from cockpit.ui.table_sort import Column, TableRow, by_text, newest_first
 from cockpit.ui.widgets import age_text, clip, status_text
@@ -284,14 +292,21 @@ class MilestonePane(TablePane):
         self._act("milestone.validate", False)
 
     def action_validate_all(self) -> None:
-        if self.report is not None:
+        if self.report is not None and not self._filtered_away("Post the validation comment on all closed issues"):
             perform(
                 self, self.PANE, "milestone.validate_all", self.report, on_done=self._redraw, preview_in_worker=True
             )
 
     def action_validation_issue(self) -> None:
-        if self.report is not None:
+        if self.report is not None and not self._filtered_away("Create the validation issue"):
             perform(self, self.PANE, "milestone.validation_issue", self.report, preview_in_worker=True)
+
+    def _filtered_away(self, title: str) -> bool:
+        """Say so and return True when the repository filter shows a library, not the core these act on."""
+        why = core_only(self, title)
+        if why is not None:
+            self.notify(why, title="Not done", severity="warning", markup=False)
+        return why is not None
 
     def on_rows_table_row_selected(self, event: RowSelected) -> None:
         event.stop()

@@ -12,11 +12,12 @@ from textual.widgets import Static
 
 from cockpit.domain.commits import PickPrediction
 from cockpit.domain.gates import GateStatus
-from cockpit.domain.picks import PickFlag, PickRow, PickStatus
+from cockpit.domain.picks import PickFlag, PickRow, PickStatus, PRRef
 from cockpit.domain.reports import PicksReport
 from cockpit.domain.repos import elsewhere
 from cockpit.gates import names_on
 from cockpit.services.markdown import md_text
+from cockpit.services.merge_readiness import tracker_caution
 from cockpit.services.pick_command import suggest_class
 from cockpit.services.pick_words import pick_lines, pick_word, posting_advice
 from cockpit.ui.acting import perform
@@ -286,7 +287,10 @@ class PicksPane(TablePane):
     def action_merge(self) -> None:
         row = self.selected_row()
         if row is not None and not self._elsewhere(row, "Merge the release PR"):
-            perform(self, self.PANE, "picks.merge", row, on_done=self._reload_if_done, preview_in_worker=True)
+            again = tracker_caution(row)  # what the tracker says against it asks a second time
+            perform(
+                self, self.PANE, "picks.merge", row, on_done=self._reload_if_done, preview_in_worker=True, again=again
+            )
 
     def _reload_if_done(self, ok: bool) -> None:
         if ok:
@@ -326,6 +330,10 @@ class PicksPane(TablePane):
             return
         request, home = row.request, self.backend.config.release.repository
         trunk = [p for p in request.trunk_prs if not p.repository or p.repository.casefold() == home.casefold()]
+        pr, category = (trunk or request.trunk_prs or [PRRef(0)])[0].number, suggest_class(request.category) or ""
+        fixes = request.fixes[0] if request.fixes else ""
+        if self._refused("picks.bot_command", (pr, category or "docs", fixes or None)):
+            return  # before what the row lacks: a viewer hears first that nothing is posted from here
         if not request.trunk_prs or request.trunk_na:
             self.notify("This request names no trunk PR: the bot can only pick a merged trunk PR.", severity="warning")
             return
@@ -334,10 +342,6 @@ class PicksPane(TablePane):
             self.notify(
                 f"The trunk PR is {other}: post the bot command in that repository.", severity="warning", markup=False
             )
-            return
-        pr, category = trunk[0].number, suggest_class(request.category) or ""
-        fixes = request.fixes[0] if request.fixes else ""
-        if self._refused("picks.bot_command", (pr, category or "docs", fixes or None)):
             return
         if PickFlag.TRUNK_NOT_MERGED in row.flags:
             self.notify(f"Trunk PR #{pr} is not merged: the bot refuses unmerged PRs.", severity="warning")
