@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label
+from textual.widgets import Label, Static
 
 from cockpit.ui.host import host_of
 from cockpit.ui.keymap import key_label
-from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.viewer_keys import off_in_viewer
 
 
@@ -34,6 +34,20 @@ def binding_rows(
         for b in bindings
         if isinstance(b, Binding) and not b.system
     ]
+
+
+def key_table(rows: list[tuple[str, str, str]]) -> Table:
+    """The keys as a table whose last column wraps: a description is read whole at any width (issue 32:
+    they were cut mid-sentence at the dialog's edge)."""
+    table = Table(box=None, expand=True, padding=(0, 1), show_edge=False, header_style="bold")
+    table.add_column("Key", no_wrap=True)
+    table.add_column("Binding id", no_wrap=True, style="dim", overflow="fold")
+    table.add_column("What it does", ratio=1, overflow="fold")
+    for key, text, binding_id in rows:
+        table.add_row(Text(key, style="dim" if key == "unbound" else "bold"), Text(binding_id), Text(text))
+    if not rows:
+        table.add_row("", "", Text("no keys of its own"))
+    return table
 
 
 def _said(binding: Binding, off: str | None) -> str:
@@ -74,18 +88,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog help"):
             for title, rows in self.sections:
                 yield Label(Text(title, style="bold"), classes="help-title")
-                # The panes' table, which looks as DataTable does (tests/ui/test_help_screen.py).
-                table = RowsTable(cursor_type="none", show_cursor=False, classes="help-table")
-                table.add_columns("Key", "Binding id", "What it does")
-                for key, text, binding_id in rows:
-                    table.add_row(
-                        Text(key, style="dim" if key == "unbound" else "bold"),
-                        Text(binding_id, style="dim"),
-                        Text(text),
-                    )
-                if not rows:
-                    table.add_row("", "", Text("no keys of its own"))
-                yield table
+                yield Static(key_table(rows), classes="help-table")
             yield Label(
                 "esc or ? to close · ctrl+p: every command of every pane · [keymap] in cockpit.toml remaps by id",
                 classes="dialog-hint",

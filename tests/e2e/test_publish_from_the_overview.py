@@ -73,3 +73,46 @@ async def test_p_previews_publishes_and_a_second_publish_shows_the_new_sign_off_
     assert again.id == first.id and "signed: Tutorials submitted two weeks before the release" in again.body
     actions = [e.action for e in backend.state.audit_log() if e.outcome != "started"]
     assert actions[-3:] == ["overview.publish_status", "checklist.toggle", "overview.publish_status"]
+
+
+async def test_a_viewer_elsewhere_sees_the_published_sign_off_without_the_managers_state_file(
+    sandbox, monkeypatch, tmp_path
+):
+    """A viewer on another machine (its own empty state file, as a browser viewer served from elsewhere has)
+    shows the step the release manager signed and published: the team's sign-offs come from the tracker."""
+    from dataclasses import replace
+
+    monkeypatch.setattr(publishing, "SETTLE_S", 0.01)
+    step = "Tutorials submitted two weeks before the release"
+    manager = build_backend(sandbox.config)
+    app = CockpitApp(manager)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")
+        await settle(app, pilot)
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
+        row = next(i for i in range(table.row_count) if step in str(table.get_row_at(i)[1]))
+        table.move_cursor(row=row)
+        if str(table.get_row_at(row)[0]).strip() != "✔":  # not signed by an earlier test of this world yet
+            await pilot.press("space")
+            await settle(app, pilot)
+        assert str(table.get_row_at(row)[0]).strip() == "✔"
+        await preview_after_p(app, pilot)
+        await pilot.press("y")
+        await settle(app, pilot)
+    manager.state.close()
+
+    elsewhere = replace(sandbox.config, state_path=tmp_path / "viewer-state.toml")
+    viewer = build_backend(elsewhere, read_only=True)
+    app = CockpitApp(viewer)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")
+        await settle(app, pilot)
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
+        cells = next(table.get_row_at(i) for i in range(table.row_count) if step in str(table.get_row_at(i)[1]))
+        assert str(cells[0]).strip() == "✔", cells
+    viewer.state.close()
+    assert not (tmp_path / "viewer-state.toml").exists() or viewer.state.signoffs() == {}

@@ -42,6 +42,24 @@ async def test_candidates_in_the_milestone_are_left_out_and_answers_cycle_yes_no
         assert [run[0] for run in backend.actions.runs] == ["triage.answer"] * 4
 
 
+async def test_quick_presses_are_each_a_step_and_are_written_in_the_order_pressed():
+    """Three presses of b in one burst: yes, no, unset, then yes again on the fourth (issue 32: two quick
+    presses once counted as one, each read the answer from the report not yet reloaded)."""
+    backend = FakeBackend()
+    app = PaneAlone(backend, TriagePane)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("b", "b")
+        await settle(app, pilot)
+        assert backend.state.triage["acme/torchlet#9101"] == {"breaks_core": False}
+        assert [run[1].value for run in backend.actions.runs] == [True, False]
+        await pilot.press("b", "b", "e")
+        await settle(app, pilot)
+        assert backend.state.triage["acme/torchlet#9101"] == {"breaks_core": True, "regression": True}
+        assert [run[1].value for run in backend.actions.runs] == [True, False, None, True, True]
+        assert rows(app)[0][3:5] == ["yes", "yes"]
+
+
 async def test_adding_to_the_milestone_is_confirmed_first_and_refused_in_a_read_only_session():
     backend = FakeBackend()
     app = PaneAlone(backend, TriagePane)

@@ -4,7 +4,7 @@ the milestone or drop its label."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -82,6 +82,16 @@ class TriagePane(TablePane):
         Binding("enter", "detail", "Detail", show=False, id="triage.detail", tooltip="Show the selected item in full"),
     ]
 
+    _wanted: dict[tuple[int, str], bool | None]
+    """Answers asked for and not yet written, by (item number, question), in the order asked."""
+    _written: dict[tuple[int, str], bool | None]
+    """Answers written since the last reload."""
+    _writing = False
+
+    def __init__(self, backend: Any, **kwargs: Any) -> None:
+        super().__init__(backend, **kwargs)
+        self._wanted, self._written = {}, {}
+
     def fetch(self) -> TriageReport:
         return self.backend.load_triage()
 
@@ -118,19 +128,45 @@ class TriagePane(TablePane):
         return c.html_url if c is not None else None
 
     def action_answer(self, question: str) -> None:
+        """Cycle the answer (yes, no, unset) from the last one asked for, not the last one read: two quick
+        presses are two steps (issue 32). Answers are written one at a time, in the order asked."""
         c = self.selected_candidate()
         if c is None:
             return
-        current = c.answers.get(question)
-        following = {None: True, True: False, False: None}[current]
-        perform(
-            self,
-            self.PANE,
-            "triage.answer",
-            TriageAnswer(c, question, following),
-            confirm=False,
-            on_done=self._reload_if_done,
-        )
+        target = TriageAnswer(c, question, None)
+        refusal = self.backend.actions.refusal("triage.answer", target)
+        if refusal:  # said before anything is kept as asked for
+            self.notify(refusal, title="Not done", severity="warning", markup=False)
+            return
+        key = (c.number, question)
+        current = self._wanted.get(key, c.answers.get(question))
+        self._wanted[key] = {None: True, True: False, False: None}[current]
+        self._write_next()
+
+    def _write_next(self) -> None:
+        """Write the first answer asked for that is not written yet; reload once none is left."""
+        if self._writing or self.report is None:
+            return
+        for (number, question), value in list(self._wanted.items()):
+            c = next((c for c in self.report.candidates if c.number == number), None)
+            if c is None or self._written.get((number, question), c.answers.get(question)) == value:
+                del self._wanted[(number, question)]
+                continue
+            self._writing = True
+
+            def done(ok: bool, key: tuple[int, str] = (number, question), value: bool | None = value) -> None:
+                self._writing = False
+                if ok:
+                    self._written[key] = value
+                else:
+                    self._wanted.pop(key, None)  # said in the notice; not asked again
+                self._write_next()
+
+            perform(self, self.PANE, "triage.answer", TriageAnswer(c, question, value), confirm=False, on_done=done)
+            return
+        if self._written:
+            self._written.clear()
+            self.reload()
 
     def _reload_if_done(self, ok: bool) -> None:
         if ok:
