@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,24 @@ os.environ.setdefault("GIT_COMMITTER_EMAIL", "tests@example.invalid")
 for _var in ("GH_TOKEN", "GITHUB_TOKEN"):
     os.environ.pop(_var, None)
 
+# Compiled modules are written and read again, even where PYTHONDONTWRITEBYTECODE asks otherwise (as on the
+# machines this project is built on): without them each of the four workers compiles every module of the
+# cockpit and pytest rewrites the asserts of every test module again, about 8 s of CPU a worker (2.8 s with
+# them), and each `python -m cockpit` a test starts compiles the modules it imports. The files go to
+# __pycache__, which git ignores.
+sys.dont_write_bytecode = False
+
 SMALL_WORLD = {"seed": 7, "trunk_commits": 400}
+
+
+def pytest_configure(config):
+    """Once, before the workers start (in xdist's controller, or in a run without it): compile the cockpit's
+    modules, so that the workers and the processes the tests start read them instead of compiling them."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+
+    compileall.compile_dir(Path(__file__).resolve().parents[1] / "cockpit", quiet=1, workers=0)
 
 
 @pytest.fixture(scope="session")
@@ -100,3 +118,20 @@ def pytest_xdist_auto_num_workers(config):
     and slow answers, so one worker a core leaves the cores idle a third of the time (measured on 2
     cores: 502 s with 2 workers, 325 s with 4, 367 s with 6)."""
     return 2 * (os.cpu_count() or 1)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With ``COCKPIT_TEST_CPU=<file>``, each test's process CPU seconds (setup, call and teardown; the
+    emulators' threads included) is appended to that file as ``seconds<TAB>test id``: the suite's time
+    is CPU on 2 cores, and ``--durations`` says how long a test took, waits included (README: Development)."""
+    target = os.environ.get("COCKPIT_TEST_CPU")
+    if not target:
+        yield
+        return
+    import time
+
+    started = time.process_time()
+    yield
+    with open(target, "a", encoding="utf-8") as out:
+        out.write(f"{time.process_time() - started:.3f}\t{item.nodeid}\n")

@@ -203,10 +203,13 @@ def told_done(told: list[str]) -> bool:
 
 
 def kill_points(count: int, seed: int, kills: int = KILLS) -> list[int]:
-    """``kills`` points among ``count``: every point at least once (when ``count`` <= ``kills``), the rest
-    drawn with ``seed``, shuffled; one more than the last point is a run that was not killed."""
+    """``kills`` points among ``count``: every point twice when that fits in ``kills`` (else once, as far as
+    it fits), the rest drawn with ``seed``, shuffled; one more than the last point is a run that was not
+    killed. Twice: a run may pass one point more than the counting run did (a GET retried on a loaded
+    machine), which moves every later point of that run by one; the other kill at that index still lands."""
     rng = random.Random(seed)
-    points = list(range(count + 1))[:kills]
+    every = list(range(count + 1))
+    points = (every * 2 if 2 * len(every) <= kills else every)[:kills]
     points += rng.choices(range(count + 1), k=max(0, kills - len(points)))
     rng.shuffle(points)
     return points

@@ -4,7 +4,7 @@ It sends through the GitHub adapter's one door (``github_http.open_client``: in 
 every method but GET/HEAD is refused there before a byte is sent, and every request is counted);
 GitHub's JSON turned into ``cockpit.domain.workflows`` records at this edge, every failure raised as
 ``GitHubError``/``RateLimited``; a write in a read-only session is refused with ``ReadOnlyError``
-and says what it would have done. Outside text is made inert where it enters (``inert_json``).
+and says what it would have done. Outside text is made inert where it enters (``inert_json_text``).
 
 A POST is never retried: a dispatch sent twice is two runs of a promotion. A dispatch asks for
 ``return_run_details`` (GitHub then answers 200 with the run's id and URLs); an older 204 with no
@@ -26,7 +26,7 @@ import httpx
 from cockpit.adapters import github_actions_parse as parse
 from cockpit.adapters.github_http import SAFE_METHODS, Meter, open_client
 from cockpit.adapters.workflow_file import read_workflow_file
-from cockpit.domain.text import inert, inert_json
+from cockpit.domain.text import inert, inert_json_text
 from cockpit.domain.workflows import Dispatched, PendingDeployment, RunJob, Workflow, WorkflowFile, WorkflowRun
 from cockpit.errors import GitHubError, RateLimited, ReadOnlyError
 
@@ -125,7 +125,7 @@ class GitHubActions:
 
     def _json(self, response: httpx.Response, what: str) -> Any:
         try:
-            return inert_json(response.json())
+            return inert_json_text(response.text)
         except ValueError:
             raise GitHubError(f"{what}: GitHub answered a body that is not valid JSON.") from None
 

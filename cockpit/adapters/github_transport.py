@@ -31,7 +31,7 @@ import httpx
 from cockpit import logging_setup
 from cockpit.adapters import github_errors as errors
 from cockpit.adapters.github_http import SAFE_METHODS, Meter, close_quietly, open_client
-from cockpit.domain.text import inert, inert_json
+from cockpit.domain.text import inert, inert_json_text
 from cockpit.errors import CockpitError, GitHubError, RateLimited, ReadOnlyError
 
 _ETAG_CACHE_SIZE = 4000
@@ -149,7 +149,7 @@ class Transport:
     def _decoded(self, verb: str, key: str, response: httpx.Response, what: str) -> tuple[Any, str]:
         status, text = response.status_code, response.text
         try:
-            data = inert_json(json.loads(text)) if text.strip() else None
+            data = inert_json_text(text) if text.strip() else None
         except (ValueError, RecursionError):  # nested past what can be read is not JSON to us either
             data = ...
         if status >= 300:

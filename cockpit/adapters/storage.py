@@ -36,7 +36,7 @@ from cockpit.adapters.simple_index import (
 )
 from cockpit.adapters.tls import shared_context
 from cockpit.domain.artifacts import PLAIN, IndexFile
-from cockpit.domain.text import inert, inert_json
+from cockpit.domain.text import inert, inert_json_text
 from cockpit.errors import ProjectNotFound, StorageError
 
 _log = logging.getLogger("cockpit.storage")
@@ -303,7 +303,7 @@ class PyPIClient(_Client):
         if response.status_code == 404:
             return None
         try:
-            data = inert_json(response.json())
+            data = inert_json_text(response.text)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             raise StorageError(f"GET {url}: the body is not valid JSON ({inert(str(exc))})") from exc
         if not isinstance(data, dict):
