@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -73,8 +74,15 @@ class GitHubEmulator(SandboxServer, RouteHandlers, SearchHandlers, MergeHandlers
         # Each emulator mutates its own copy: a re-run or a comment in one test must not leak into
         # the next emulator built from the same world. ``owned``: the world was loaded for this
         # emulator alone (``cockpit demo``), so the copy (a tenth of a second) is skipped.
+        remotes = {world.repository.lower(): world.remote_path} | {
+            str(lib["repository"]).lower(): lib.get("remote_path", "") for lib in world.libraries
+        }
         self.repos = {
-            name.lower(): RepoState(repo if owned else copy.deepcopy(repo)) for name, repo in world.repos.items()
+            name.lower(): RepoState(
+                repo if owned else copy.deepcopy(repo),
+                Path(remotes[name.lower()]) if remotes.get(name.lower()) else None,
+            )
+            for name, repo in world.repos.items()
         }
         ids = [c.id for r in world.repos.values() for c in r.comments]
         self.next_comment_id = max(ids, default=1_000_000) + 1

@@ -7,7 +7,9 @@ lock. Nothing here knows HTTP.
 from __future__ import annotations
 
 import re
+import subprocess
 import time
+from pathlib import Path
 
 from cockpit.sandbox.model import (
     SbCheckRun,
@@ -19,6 +21,7 @@ from cockpit.sandbox.model import (
 )
 
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
+_REF_NAME = re.compile(r"^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,200}$")
 
 
 def now_iso() -> str:
@@ -28,8 +31,9 @@ def now_iso() -> str:
 class RepoState:
     """One ``SbRepo`` with indexes. Issues and pull requests share one number space."""
 
-    def __init__(self, repo: SbRepo) -> None:
+    def __init__(self, repo: SbRepo, remote: Path | None = None) -> None:
         self.repo = repo
+        self.remote = remote  # the world's bare "origin" of this repository: what a push there made, GitHub knows
         self.items: dict[int, SbIssue | SbPull] = {i.number: i for i in repo.issues}
         self.items.update({p.number: p for p in repo.pulls})
         self.pulls: dict[int, SbPull] = {p.number: p for p in repo.pulls}
@@ -75,6 +79,24 @@ class RepoState:
             for sha in self.checks_by_sha:
                 if sha.startswith(ref):
                     return sha
+        return self.pushed(ref)
+
+    def pushed(self, ref: str) -> str | None:
+        """The commit of a tag or branch pushed to the world's remote since it was built (an RC tag the cockpit
+        pushed in the demo), as GitHub would know it at once; None when there is none. Kept once found."""
+        if self.remote is None or not _REF_NAME.match(ref):
+            return None
+        for full in (f"refs/tags/{ref}", f"refs/heads/{ref}"):
+            found = subprocess.run(
+                ["git", "--git-dir", str(self.remote), "rev-parse", "--verify", "--quiet", f"{full}^{{commit}}"],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            sha = found.stdout.strip()
+            if found.returncode == 0 and _SHA.match(sha):
+                (self.repo.tags if full.startswith("refs/tags/") else self.repo.branches)[ref] = sha
+                return sha
         return None
 
     def history(self, ref: str) -> list[str] | None:

@@ -187,3 +187,12 @@ class TestChecklist:
         assert snap_compare(
             snapshot_app(loaded, "cockpit-light"), terminal_size=(120, 40), run_before=showing("checklist")
         )
+
+
+class TestEveryPaneAt80x24:
+    """Every pane at the smallest size a release manager may have (issue 32): columns fitted, cut text
+    ending in an ellipsis, quit and help on the key line, the checklist's step log closed."""
+
+    @pytest.mark.parametrize("pane", ["milestone", "picks", "ci", "branch", "checklist"])
+    def test_dark(self, loaded, snap_compare, pane):
+        assert snap_compare(snapshot_app(loaded, "cockpit-dark"), terminal_size=(80, 24), run_before=showing(pane))

@@ -18,6 +18,7 @@ from cockpit.bootstrap import build_backend
 from cockpit.cli.main import main
 from cockpit.domain.checklist import StepKind
 from cockpit.domain.status import StatusInput, StatusPublication
+from cockpit.errors import GitHubError
 from cockpit.sandbox.world_tracker import TEAM_STEP
 from cockpit.services.status_block import decode_block
 from cockpit.services.status_comment import is_status_comment, marker
@@ -161,7 +162,13 @@ def test_two_managers_publishing_fifty_times_at_once_lose_no_signature(sandbox, 
                 step = rng.choice(steps)
                 backend.state.set_signoff(step, done=True, who=name)
                 signed[name].add(step)
-                publish(backend, picture(backend))
+                for again in range(3):  # as its message says: try again (two cockpits in a tight loop on a busy
+                    try:  # machine can each change the comment under the other's eight attempts)
+                        publish(backend, picture(backend))
+                        break
+                    except GitHubError as exc:
+                        if "kept changing" not in str(exc) or again == 2:
+                            raise
                 with sandbox.github.lock:
                     confirmed.append((len(written), name, frozenset(signed[name])))
         except BaseException as exc:
