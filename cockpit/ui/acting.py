@@ -183,10 +183,10 @@ def _run(
 
     def _finished(ok: bool, message: str) -> None:
         app.notify(message, severity="information" if ok else "error", markup=False)
+        if ok:  # the other panes showing what it changed load again (issue 32: one action, every pane current)
+            follow(widget, action_id, str(getattr(widget, "PANE", pane)))
         if on_done is not None:
             on_done(ok)
-        if ok:  # the other panes showing what it changed load again (issue 32: one action, every pane current)
-            follow(widget, action_id, pane)
 
     app.run_worker(
         work, name=action_id, group="actions", description=f"Running {action_id}", thread=True, exit_on_error=False

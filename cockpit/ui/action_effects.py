@@ -23,8 +23,10 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "triage.add_to_milestone": ("triage", "milestone", "branch"),
     "triage.answer": ("triage",),
     "triage.drop_label": ("triage",),
-    "milestone.validate": ("milestone",),
-    "milestone.validate_all": ("milestone",),
+    "milestone.validate": ("milestone", "checklist"),  # the validation comments are a checklist step's evidence
+    "milestone.validate_all": ("milestone", "checklist"),
+    "milestone.validation_issue": ("milestone", "checklist"),
+    "milestone.release_tracker": ("picks", "checklist"),
     "picks.merge": ("picks", "ci"),  # the release branch moved: its CI starts again
     "picks.reply": ("picks",),
     "picks.bot_command": ("picks",),
@@ -48,7 +50,8 @@ def changed_by(action_id: str) -> tuple[str, ...]:
 
 def follow(widget: Widget, action_id: str, acted_from: str) -> None:
     """After ``action_id`` succeeded from pane ``acted_from``: forget what the panes it changed had read, and
-    load every one of them again but ``acted_from`` (which follows its own action)."""
+    load every one of them again but ``acted_from`` (which follows its own action, after this: what it reads
+    again is read fresh)."""
     host = host_of(widget)
     panes = changed_by(action_id)
     if host is None or not panes:

@@ -14,6 +14,20 @@ class StepLog(Log):
     StepLog.-used.-hidden { display: none; }
     """
 
+    SMALL = 30
+    """Under this many rows the log starts closed (issue 32): open, it would leave a few rows of the table."""
+
+    def used(self) -> str | None:
+        """A command is about to write here: the log is shown, unless the terminal is small and the log was not
+        opened with ``L`` this session; then what to press, in words (else None)."""
+        first = not self.has_class("-used")
+        self.add_class("-used")
+        if self.app.size.height < self.SMALL and (first or self.has_class("-hidden")):
+            self.add_class("-hidden")
+            return "the step log is closed at this size: L shows it"
+        self.remove_class("-hidden")
+        return None
+
     def toggle_shown(self) -> str:
         """`L`: hide the log (the table gets the room back) or show it again; what happened, in words."""
         if not self.has_class("-used"):

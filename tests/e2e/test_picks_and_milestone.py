@@ -90,7 +90,9 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
         await pilot.press("y")
         await settle(app, pilot)
         path = f"/repos/{repo}/issues/{closed_issue.number}/comments"
-        assert requests(sandbox) == [("GET", path + "?per_page=100"), ("POST", path)]
+        assert requests(sandbox)[:2] == [("GET", path + "?per_page=100"), ("POST", path)]
+        # then the checklist reads its evidence again (the validation comments are a step's): reads only
+        assert {method for method, _path in requests(sandbox)[2:]} <= {"GET"}
         text = config.validation_comment.format(
             version=config.release.version, number=closed_issue.number, branch=config.release.branch
         )

@@ -21,7 +21,7 @@ async def test_L_hides_and_shows_the_step_log_once_it_was_used():
         app.pane().focus()
         await pilot.press("L")
         assert not log.display and "the log is empty" in "\n".join(app.notices.messages())
-        log.add_class("-used").remove_class("-hidden")  # as a step command does when it starts
+        assert log.used() is None  # as a step command does when it starts: at 30 rows, the log opens
         log.write_line("$ git tag ...")
         await pilot.pause()
         assert log.display
@@ -29,5 +29,22 @@ async def test_L_hides_and_shows_the_step_log_once_it_was_used():
         await pilot.pause()
         assert not log.display and "step log hidden" in app.notices.messages()[-1]
         await pilot.press("L")
+        await pilot.pause()
+        assert log.display
+
+
+async def test_at_a_small_size_the_step_log_starts_closed_and_L_opens_it_for_the_next_commands():
+    app = PaneAlone(FakeBackend(), ChecklistPane)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        log = app.query_one("#step-log", StepLog)
+        assert log.used() == "the step log is closed at this size: L shows it"
+        await pilot.pause()
+        assert not log.display
+        app.pane().focus()
+        await pilot.press("L")
+        await pilot.pause()
+        assert log.display
+        assert log.used() is None  # opened by hand: the next command leaves it open
         await pilot.pause()
         assert log.display

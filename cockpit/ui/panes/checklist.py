@@ -236,6 +236,10 @@ class ChecklistPane(TablePane):
         if view is not None:
             self.run_step(view)
 
+    def _log_used(self, log: StepLog) -> None:
+        if (closed := log.used()) is not None:
+            self.notify(closed, markup=False)
+
     def action_toggle_log(self) -> None:
         self.notify(self.query_one("#step-log", StepLog).toggle_shown(), markup=False)
 
@@ -276,7 +280,7 @@ class ChecklistPane(TablePane):
             return done
 
         def start(action_id: str, what: str, **kw: Any) -> None:
-            log.add_class("-used").remove_class("-hidden")
+            self._log_used(log)
             log.write_line(f"== {what}: {step.title}")
             perform(self, self.PANE, action_id, target, **kw)
 
@@ -285,7 +289,7 @@ class ChecklistPane(TablePane):
             return
         if step.action in MILESTONE_CHORES:  # the milestone pane's own action: same preview, same refusals
             action_id, what = MILESTONE_CHORES[step.action]
-            log.add_class("-used").remove_class("-hidden")
+            self._log_used(log)
             log.write_line(f"== {what}: {step.title}")
             perform(self, "milestone", action_id, step, on_done=after(what), preview_in_worker=True)
             return
