@@ -28,6 +28,8 @@ class HostedPane(Protocol):
     what an action may ask of a pane whose data it changed: to load again."""
 
     report: Any
+    failures: int
+    """How many loads in a row failed (0 after a good one)."""
 
     def reload(self) -> None:
         """Load the pane's report again in its worker."""

@@ -17,6 +17,8 @@ from cockpit.domain.gates import Gate, GateStatus
 from cockpit.errors import CockpitError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cockpit.domain.reports import GoNoGo
 
 STATUS_WORD = {
@@ -183,10 +185,12 @@ class StatusBar(Widget):
         self.budget = ""
         """``GitHub 4,873/5,000 · 41 requests``; empty before the first request."""
 
-    def show_tasks(self, loading: list[str], running: list[str]) -> None:
+    def show_tasks(self, loading: list[str], running: list[str], failing: Sequence[str] = ()) -> None:
         parts = []
         if loading:
             parts.append("loading: " + ", ".join(loading))
+        if failing:
+            parts.append("not loaded: " + ", ".join(failing) + " (retrying; r now)")
         if running:
             parts.append("running: " + ", ".join(running))
         self._show(" · ".join(parts), self.budget)

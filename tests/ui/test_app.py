@@ -179,6 +179,30 @@ async def test_a_slow_then_failing_ci_load_never_blocks_the_keys_and_ends_as_an_
         assert app.is_running and app.current_name == "milestone"
 
 
+async def test_a_load_failing_the_same_way_again_is_told_once_then_stays_in_the_status_bar():
+    """Issue 32: the same error toast returned on every retry; now once a streak, then the status bar says
+    which pane is not loaded, until a load succeeds."""
+    error = GitHubError("503 from GET /repos/acme/torchlet/commits/release/2.5/check-runs")
+    app = make_app(fail={"ci": error})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        ci = app.mounted_pane("ci")
+        for _ in range(2):  # two retries failing the same way
+            ci.reload()
+            await settle(app, pilot)
+        assert ci.failures == 3
+        told = [m for m in app.notices.messages() if "503 from GET" in m]
+        assert len(told) == 1, told
+        app.show_status()
+        bar = app.query_one(StatusBar)
+        assert "not loaded: ci" in bar.tasks
+        app.backend.fail.pop("ci")  # GitHub answers again
+        ci.reload()
+        await settle(app, pilot)
+        app.show_status()
+        assert ci.failures == 0 and "not loaded" not in bar.tasks
+
+
 async def test_a_read_only_session_shows_the_badge_and_refuses_to_remove_an_item():
     app = make_app(read_only=True)
     async with app.run_test(size=SIZE) as pilot:

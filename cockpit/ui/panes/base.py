@@ -228,7 +228,7 @@ class Pane(Vertical):
     def _failed(self, exc: BaseException) -> None:
         self.refreshing = False
         self.last_failure = exc
-        self.error = error_text(exc)
+        said, self.error = self.error if self.failures else None, error_text(exc)
         self.failures += 1
         _log.info(
             "%s failed to load (%d in a row): %s",
@@ -252,7 +252,8 @@ class Pane(Vertical):
             error.update(Text(f"Could not load this pane.\n{self.error}\n{again}"))
         error.display = True
         self.body.display = self.report is not None
-        self.notify(self.error, title=f"{self.PANE} failed to load", severity="error", markup=False)
+        if self.error != said:  # once a streak (issue 32): a retry failing the same way is in the pane and status bar
+            self.notify(self.error, title=f"{self.PANE} failed to load", severity="error", markup=False)
         self._schedule_retry(delay)
         unknown = tuple(Gate(n, gate_title(n), GateStatus.UNKNOWN, self._unknown_summary(n)) for n in self.GATES)
         if self.stale and self._last_gate is not None:
