@@ -128,14 +128,22 @@ class ActionRegistry:
     def refusal(self, action_id: str, target: Any) -> str | None:
         """Why the action cannot run now on ``target`` (read-only, not applicable), or None."""
         action = self.get(action_id)
-        if action.danger is not Danger.SAFE and self.read_only:
-            return f"{self.read_only_reason}: {action.title} would {_describe(action, target)}"
+        why_not: str | None = None
         if action.applicable is not None:
             try:
-                return action.applicable(target)
+                why_not = action.applicable(target)
             except CockpitError as exc:
-                return f"{action.title} cannot tell whether it applies: {exc}"
-        return None
+                why_not = f"{action.title} cannot tell whether it applies: {exc}"
+        if action.danger is not Danger.SAFE and self.read_only:
+            # what it would do, only where it would do it (issue 32: a viewer's v on an open issue described
+            # a POST the writing cockpit refuses)
+            said = (
+                f"{action.title} does not apply ({why_not})"
+                if why_not
+                else f"{action.title} would {_describe(action, target)}"
+            )
+            return f"{self.read_only_reason}: {said}"
+        return why_not
 
     def run(
         self,

@@ -209,6 +209,10 @@ def test_a_viewer_may_open_links_but_is_told_what_a_comment_would_have_done(tmp_
     )
     result = reg.run("milestone.validate", ISSUE, confirmed=True)
     assert result == ActionResult(False, reason)
+    # on an open issue the writing cockpit refuses it: the viewer is told that, not what a POST would do
+    open_issue = MilestoneItem(7, ItemKind.ISSUE, "Still broken", ItemState.OPEN, "https://x/issues/7")
+    said = reg.refusal("milestone.validate", open_issue)
+    assert said.startswith("read-only session: Post the validation comment does not apply (") and "POST" not in said
     result = reg.run("checklist.promote_pypi", "2.5.0", confirmed=True, typed="2.5.0", expected_typed="2.5.0")
     assert not result.ok and result.message.startswith("read-only session: Promote wheels to PyPI would twine")
     assert world.done == ["open https://github.com/acme/torchlet/issues/123"]
