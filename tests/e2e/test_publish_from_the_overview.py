@@ -36,6 +36,15 @@ async def preview_after_p(app, pilot) -> str:
     raise AssertionError("no preview appeared")
 
 
+async def checklist_row(app, pilot, step: str) -> tuple[RowsTable, int]:
+    """Every pane loaded, the checklist shown; its table and the row of the step titled ``step``."""
+    await settle(app, pilot)
+    await pilot.press("5")
+    await settle(app, pilot)
+    table = app.query_one("#pane-checklist .pane-table", RowsTable)
+    return table, next(i for i in range(table.row_count) if step in str(table.get_row_at(i)[1]))
+
+
 async def test_p_previews_publishes_and_a_second_publish_shows_the_new_sign_off_in_the_diff(sandbox, monkeypatch):
     monkeypatch.setattr(publishing, "SETTLE_S", 0.01)
     backend = build_backend(sandbox.config)
@@ -55,10 +64,7 @@ async def test_p_previews_publishes_and_a_second_publish_shows_the_new_sign_off_
         await settle(app, pilot)
         (first,) = status_comments(sandbox)
 
-        await pilot.press("5")
-        await settle(app, pilot)
-        table = app.query_one("#pane-checklist .pane-table", RowsTable)
-        row = next(i for i in range(table.row_count) if "Tutorials submitted" in str(table.get_row_at(i)[1]))
+        table, row = await checklist_row(app, pilot, "Tutorials submitted")
         table.move_cursor(row=row)
         await pilot.press("space")
         await settle(app, pilot)
@@ -88,11 +94,7 @@ async def test_a_viewer_elsewhere_sees_the_published_sign_off_without_the_manage
     app = CockpitApp(manager)
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("5")
-        await settle(app, pilot)
-        table = app.query_one("#pane-checklist .pane-table", RowsTable)
-        row = next(i for i in range(table.row_count) if step in str(table.get_row_at(i)[1]))
+        table, row = await checklist_row(app, pilot, step)
         table.move_cursor(row=row)
         if str(table.get_row_at(row)[0]).strip() != "✔":  # not signed by an earlier test of this world yet
             await pilot.press("space")
@@ -108,11 +110,7 @@ async def test_a_viewer_elsewhere_sees_the_published_sign_off_without_the_manage
     app = CockpitApp(viewer)
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("5")
-        await settle(app, pilot)
-        table = app.query_one("#pane-checklist .pane-table", RowsTable)
-        cells = next(table.get_row_at(i) for i in range(table.row_count) if step in str(table.get_row_at(i)[1]))
-        assert str(cells[0]).strip() == "✔", cells
+        table, row = await checklist_row(app, pilot, step)
+        assert str(table.get_row_at(row)[0]).strip() == "✔", table.get_row_at(row)
     viewer.state.close()
     assert not (tmp_path / "viewer-state.toml").exists() or viewer.state.signoffs() == {}
