@@ -74,12 +74,12 @@ class HelpScreen(ModalScreen[None]):
     ) -> None:
         super().__init__()
         self.pane_title = pane_title
-        self.bindings = (list(pane_bindings), list(app_bindings))
+        self.listed = (list(pane_bindings), list(app_bindings))
         self.keymap = keymap
         self.sections: tuple[tuple[str, list[tuple[str, str, str]]], ...] = ()
 
     def compose(self) -> ComposeResult:
-        pane_bindings, app_bindings = self.bindings
+        pane_bindings, app_bindings = self.listed
         off = self.keys_off([b for b in pane_bindings if isinstance(b, Binding)])
         self.sections = (
             (self.pane_title, binding_rows(pane_bindings, self.keymap, off)),
