@@ -146,3 +146,13 @@ def test_the_pick_flow_reads_as_three_lines_in_the_report():
     rows = [PickRow(request(1, 1, 101), PickStatus.ACCEPTED, pulls=(release_pull(101, merged=2),))]
     lines = pick_flow_lines(pick_flow(rows, date(2026, 9, 2)))
     assert lines[1:] == ["  - arrived  `█▁` 1 in all", "  - resolved `▁█` 1 in all", "  - pending  `█▁` 0 now"]
+
+
+def test_the_ci_history_on_screen_tells_each_outcome_by_its_mark_not_by_colour_alone():
+    """Issue 32: the overview's CI strip drew the same bar for a pass and a failure, told apart by colour only."""
+    from cockpit.services.trends import CIStrip
+    from cockpit.ui.trends import ci_line
+
+    strip = CIStrip("acme/torchlet", "release/2.5", ("pass", "fail", "pending", "pass"))
+    assert "✓✗·✓" in ci_line(strip).plain
+    assert outcome_line(strip) == "✓✗·✓"  # the report's marks: the same ones
