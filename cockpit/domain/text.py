@@ -23,6 +23,7 @@ Text with none of these characters is returned unchanged (the same object), chea
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -101,8 +102,6 @@ def inert_json_text(text: str) -> Any:
     character ``inert`` changes, raw or escaped, the decoded strings need at most their line ends turned
     into spaces (single-line keys), and an answer with no ``\n`` escape needs nothing. Raises what
     ``json.loads`` raises."""
-    import json
-
     data = json.loads(text)
     if _UNSAFE_MULTILINE.search(text) or _UNSAFE_ESCAPE.search(text):
         return inert_json(data)

@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING, Any
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from cockpit.ui.host import host_of
 from cockpit.ui.keymap import is_unbound_key
-from cockpit.ui.viewer_keys import off_in_viewer
+from cockpit.ui.viewer_keys import off_here
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -70,11 +69,10 @@ class KeysFooter(Footer):
 
     def keys_off(self) -> set[str]:
         """The keys of the screen's bindings this session does not offer (a viewer's changing keys)."""
-        host = host_of(self)
-        if host is None or not self.ready:
+        if not self.ready:
             return set()
         active = [(key, binding) for key, (_n, binding, _e, _t) in self.screen.active_bindings.items()]
-        off = off_in_viewer(host.backend, (binding for _key, binding in active))
+        off = off_here(self, (binding for _key, binding in active))
         return {key for key, binding in active if binding.id in off}
 
 

@@ -15,9 +15,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from cockpit.ui.host import host_of
 from cockpit.ui.keymap import key_label
-from cockpit.ui.viewer_keys import off_in_viewer
+from cockpit.ui.viewer_keys import off_here
 
 
 def binding_rows(
@@ -80,7 +79,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         pane_bindings, app_bindings = self.listed
-        off = self.keys_off([b for b in pane_bindings if isinstance(b, Binding)])
+        off = off_here(self, [b for b in pane_bindings if isinstance(b, Binding)])  # a viewer's changing keys
         self.sections = (
             (self.pane_title, binding_rows(pane_bindings, self.keymap, off)),
             ("Everywhere", binding_rows(app_bindings, self.keymap)),
@@ -93,14 +92,6 @@ class HelpScreen(ModalScreen[None]):
                 "esc or ? to close · ctrl+p: every command of every pane · [keymap] in cockpit.toml remaps by id",
                 classes="dialog-hint",
             )
-
-    def keys_off(self, bindings: list[Binding]) -> dict[str, str]:
-        """Why each of ``bindings`` that this session does not offer is off (a viewer's changing keys)."""
-        host = host_of(self)
-        if host is None or not (off := off_in_viewer(host.backend, bindings)):
-            return {}
-        why = host.backend.actions.read_only_reason
-        return dict.fromkeys(off, why)
 
     def action_close(self) -> None:
         self.dismiss(None)

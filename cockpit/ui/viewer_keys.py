@@ -16,8 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from cockpit.ui.host import host_of
+
 if TYPE_CHECKING:
     from textual.binding import Binding
+    from textual.widget import Widget
 
     from cockpit.backend import Backend
 
@@ -49,3 +52,12 @@ def off_in_viewer(backend: Backend, bindings: Iterable[Binding]) -> set[str]:
         return set()
     changing = changing_ids(backend)
     return {b.id for b in bindings if b.id and b.id in changing}
+
+
+def off_here(widget: Widget, bindings: Iterable[Binding]) -> dict[str, str]:
+    """``off_in_viewer`` for the session ``widget`` runs in (none outside the cockpit's app): each id that is
+    off, with why (the session's read-only reason)."""
+    host = host_of(widget)
+    if host is None or not (off := off_in_viewer(host.backend, bindings)):
+        return {}
+    return dict.fromkeys(off, host.backend.actions.read_only_reason)
