@@ -113,7 +113,14 @@ _log = logging.getLogger("cockpit.sandbox")
 class _QuietHTTPServer(ThreadingHTTPServer):
     """Never prints over the cockpit's screen: socketserver's default writes a traceback to
     stderr whenever a client goes away mid-answer (the app quitting with a load in flight, a
-    client giving up on a slow fault)."""
+    client giving up on a slow fault).
+
+    Its listen queue holds 128 connections, not socketserver's 5: the cockpit opens a dozen at once on
+    a cold load, and on a busy machine, before the serving thread accepts them, the kernel dropped the
+    ones over five (``ListenOverflows`` in ``/proc/net/netstat``). A dropped handshake is retried by
+    TCP after 1, 3, 7, ... s, so a request of the sandbox took up to a minute for no reason of its own."""
+
+    request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         error = sys.exc_info()[1]
