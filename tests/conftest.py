@@ -120,6 +120,22 @@ def pytest_xdist_auto_num_workers(config):
     return 2 * (os.cpu_count() or 1)
 
 
+@pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down (pytest's runner)
+def pytest_sessionfinish(session):
+    """A worker whose tests are done keeps what is on its heap out of the collections still to come.
+
+    After a worker's last test, pytest collects the garbage five times (to report objects whose ``__del__``
+    failed). A worker holds half a million to a million objects by then, Textual's bounded caches of styles
+    and lines among them, and one full collection took 0.6-2.3 s: xdist's controller, waiting at most 5 s
+    for a worker to finish, interrupted the slowest, whose collection then printed "Exception ignored ...
+    KeyboardInterrupt" under the summary, and the run waited those seconds. Frozen, the objects still on the
+    heap are never examined again: the process is about to end, and its memory with it."""
+    if hasattr(session.config, "workerinput"):
+        import gc
+
+        gc.freeze()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """With ``COCKPIT_TEST_CPU=<file>``, each test's process CPU seconds (setup, call and teardown; the
