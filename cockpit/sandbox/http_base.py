@@ -31,8 +31,10 @@ A ``Content-Length`` set in ``Response.headers`` is sent as is (a HEAD declaring
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import socket
 import sys
 import threading
 import time
@@ -122,6 +124,34 @@ class _QuietHTTPServer(ThreadingHTTPServer):
 
     request_queue_size = 128
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._connections: set[Any] = set()
+        self._connections_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._connections_lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._connections_lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        """End every connection still open, as a server going away does.
+
+        A client keeps an HTTP/1.1 connection open between requests, and its handler thread waits on it
+        for the next one. Without this, a stopped emulator left those threads waiting for ever, each
+        holding what it had been given (in the tests, a whole cockpit: its answers, its caches): a test
+        worker ended with some two hundred of them and a heap of a million objects."""
+        with self._connections_lock:
+            connections = list(self._connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):  # already closed by its handler
+                connection.shutdown(socket.SHUT_RDWR)
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError):
@@ -185,6 +215,7 @@ class SandboxServer:
         self._stopping.set()
         if self._httpd is not None:
             self._httpd.shutdown()
+            self._httpd.close_connections()
             self._httpd.server_close()
             self._httpd = None
         if self._thread is not None:
