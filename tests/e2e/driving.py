@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select
 
+from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
-from tests.pilot import settle  # noqa: F401 (re-exported for the e2e tests)
+from cockpit.ui.pane_table import PANE_KEYS
+from tests.pilot import settle
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
+    from cockpit.backend import Backend
+
+
+@asynccontextmanager
+async def running(
+    backend: Backend, *, pane: str | None = None, size: tuple[int, int] = (160, 48), notifications: bool = False
+) -> AsyncIterator[tuple[CockpitApp, Pilot]]:
+    """The real app over ``backend`` with every load settled (then pane ``pane`` shown by its digit and settled).
+
+    The opening every e2e test of a session shares, written once: no animations (a test waits for
+    work, not for a slide), the loads finished before the first key, and the state file's lock
+    released when the session ends, however it ends, so the next session on that file is not read-only.
+    """
+    try:
+        app = CockpitApp(backend)
+        app.animation_level = "none"
+        async with app.run_test(size=size, notifications=notifications) as pilot:
+            await settle(app, pilot)
+            if pane is not None:
+                await pilot.press(PANE_KEYS[pane])
+                await settle(app, pilot)
+            yield app, pilot
+    finally:
+        backend.state.close()
 
 
 async def answer_dialogs(app, pilot, *, version: str, note: str = "checked by the viewer") -> list[str]:

@@ -12,34 +12,24 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.sandbox.demo import seed_rc_sizes
 from cockpit.services.report_render import to_jsonable
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.panes.ci_detail import CIDetailScreen
-from tests.pilot import settle
+from tests.e2e.driving import running
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_the_ci_detail_names_the_one_pick_between_green_and_red(sandbox, sandbox_world):
     head = sandbox_world.truth["ci_detail"][sandbox_world.repository]["head"]
-    backend = build_backend(sandbox.config, read_only=True)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("3")
-            await settle(app, pilot)
-            (blame,) = app.query_one("#pane-ci").report.blames
-            assert [c.sha for c in blame.commits] == [head] and blame.commits[0].picked_from
-            assert to_jsonable(app.query_one("#pane-ci").report)["blames"][0]["commits"][0]["sha"] == head
-            await pilot.press("enter")
-            await pilot.pause()
-            assert isinstance(app.screen, CIDetailScreen)
-            header = "\n".join(str(s.render()) for s in app.screen.query(".detail-line"))
-            assert "Blame: one commit lies between the last green commit" in header and head[:12] in header
-            await pilot.press("escape")
-    finally:
-        backend.state.close()
+    async with running(build_backend(sandbox.config, read_only=True), pane="ci") as (app, pilot):
+        (blame,) = app.query_one("#pane-ci").report.blames
+        assert [c.sha for c in blame.commits] == [head] and blame.commits[0].picked_from
+        assert to_jsonable(app.query_one("#pane-ci").report)["blames"][0]["commits"][0]["sha"] == head
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CIDetailScreen)
+        header = "\n".join(str(s.render()) for s in app.screen.query(".detail-line"))
+        assert "Blame: one commit lies between the last green commit" in header and head[:12] in header
+        await pilot.press("escape")
 
 
 def test_the_wheel_that_jumped_between_rcs_lists_the_commits_between_the_tags(sandbox, sandbox_world):

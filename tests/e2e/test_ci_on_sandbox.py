@@ -10,10 +10,9 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
 from cockpit.loaders.ci import LAST_GREEN_WALK
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.rows_table import RowsTable
-from tests.pilot import settle
+from tests.e2e.driving import running, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -85,7 +84,7 @@ def reruns(sandbox) -> list[str]:
 
 
 async def go_to_torchlet(app, pilot) -> None:
-    await settle(app, pilot)
+    """On an app whose loads have settled: the CI pane shown, the cursor on torchlet's branch, which is red."""
     await pilot.press("3")
     table = app.query_one("#pane-ci .pane-table", RowsTable)
     table.move_cursor(row=0)
@@ -94,42 +93,31 @@ async def go_to_torchlet(app, pilot) -> None:
 
 async def test_re_running_the_red_repository_posts_once_per_failed_run_and_the_pane_turns_amber(sandbox, sandbox_world):
     backend = build_backend(sandbox.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await go_to_torchlet(app, pilot)
-            failed = app.pane("ci").report.branches[0].failed
-            await pilot.press("x")
-            assert isinstance(app.screen, ConfirmScreen)
-            await pilot.press("y")
-            await settle(app, pilot)
-            runs = sorted({j.run_id for j in failed})
-            assert reruns(sandbox) == [f"/repos/acme/torchlet/actions/runs/{r}/rerun-failed-jobs" for r in runs]
-            assert len(runs) == 1
-            row = ci_row(app, "acme/torchlet", "release/2.5")
-            assert row.split("  ")[2] == "AMBER" and "1 job pending" in row
-            assert backend.state.audit_log()[-1].action == "ci.rerun"
-    finally:
-        backend.state.close()
+    async with running(backend) as (app, pilot):
+        await go_to_torchlet(app, pilot)
+        failed = app.pane("ci").report.branches[0].failed
+        await pilot.press("x")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(app, pilot)
+        runs = sorted({j.run_id for j in failed})
+        assert reruns(sandbox) == [f"/repos/acme/torchlet/actions/runs/{r}/rerun-failed-jobs" for r in runs]
+        assert len(runs) == 1
+        row = ci_row(app, "acme/torchlet", "release/2.5")
+        assert row.split("  ")[2] == "AMBER" and "1 job pending" in row
+        assert backend.state.audit_log()[-1].action == "ci.rerun"
 
 
 async def test_a_read_only_viewer_sends_no_re_run(sandbox):
-    backend = build_backend(sandbox.config, read_only=True)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await go_to_torchlet(app, pilot)
-            await pilot.press("x")
-            await settle(app, pilot)
-            assert not isinstance(app.screen, ConfirmScreen)
-            assert any("read-only session" in n for n in app.notices.messages())
-            assert reruns(sandbox) == []
-            assert {e["method"] for e in sandbox.github.log()} <= {"GET", "HEAD"}
-            assert app.pane("ci").report.branches[0].status is GateStatus.RED
-    finally:
-        backend.state.close()
+    async with running(build_backend(sandbox.config, read_only=True)) as (app, pilot):
+        await go_to_torchlet(app, pilot)
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert any("read-only session" in n for n in app.notices.messages())
+        assert reruns(sandbox) == []
+        assert {e["method"] for e in sandbox.github.log()} <= {"GET", "HEAD"}
+        assert app.pane("ci").report.branches[0].status is GateStatus.RED
 
 
 def test_a_ref_github_does_not_know_is_its_rows_trouble_not_the_panes(sandbox):
