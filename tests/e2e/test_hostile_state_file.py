@@ -19,12 +19,11 @@ from cockpit.cli.main import main
 from cockpit.domain.checklist import AuditEntry, StepKind
 from cockpit.sandbox.github_user import SANDBOX_USER
 from cockpit.state.store import StateStore
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.rows_table import RowsTable
+from tests.e2e.driving import running, settle
 from tests.e2e.test_hostile_world import ESC_SHOWN, _capture, _open_details, assert_inert, assert_safe_markdown
 from tests.e2e.test_status_publish import picture
 from tests.hostile_text import PAYLOAD
-from tests.pilot import settle
 
 
 def _poisoned(value, key: str = ""):
@@ -111,24 +110,15 @@ def test_the_published_comments_carry_the_notes_inert_and_ping_nobody(hostile_st
 
 @pytest.mark.anyio
 async def test_the_checklist_pane_and_its_step_detail_keep_the_state_files_text_inert(hostile_state):
-    backend = build_backend(hostile_state.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("5")
-            await settle(app, pilot)
-            shown = await _capture(app, "pane checklist")
-            assert ESC_SHOWN in shown, "the checklist shows none of the state file's text: the test proves nothing"
-            await _open_details(app, pilot, "checklist")
-            table = app.query_one("#pane-checklist .pane-table", RowsTable)
-            row = next(r for r in range(table.row_count) if ESC_SHOWN in " ".join(map(str, table.get_row_at(r))))
-            table.move_cursor(row=row)
-            app.pane("checklist").action_detail()
-            await settle(app, pilot)
-            detail = await _capture(app, "the step detail of a step signed in the state file")
-            assert ESC_SHOWN in detail, "the step detail shows none of the state file's text: the test proves nothing"
-            assert app.is_running and not app.unexpected_errors
-    finally:
-        backend.state.close()
+    async with running(build_backend(hostile_state.config), pane="checklist") as (app, pilot):
+        shown = await _capture(app, "pane checklist")
+        assert ESC_SHOWN in shown, "the checklist shows none of the state file's text: the test proves nothing"
+        await _open_details(app, pilot, "checklist")
+        table = app.query_one("#pane-checklist .pane-table", RowsTable)
+        row = next(r for r in range(table.row_count) if ESC_SHOWN in " ".join(map(str, table.get_row_at(r))))
+        table.move_cursor(row=row)
+        app.pane("checklist").action_detail()
+        await settle(app, pilot)
+        detail = await _capture(app, "the step detail of a step signed in the state file")
+        assert ESC_SHOWN in detail, "the step detail shows none of the state file's text: the test proves nothing"
+        assert app.is_running and not app.unexpected_errors

@@ -25,11 +25,9 @@ from cockpit.bootstrap import build_backend
 from cockpit.cli.main import main
 from cockpit.config import load_config
 from cockpit.sandbox.model import SbWheel
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.rows_table import RowsTable
-from tests.e2e.driving import screen_text
+from tests.e2e.driving import running, screen_text, settle
 from tests.hostile_text import CLEAR_SCREEN, PAYLOAD, active_characters
-from tests.pilot import settle
 
 ESC_SHOWN = "\u241b"  # what ESC looks like once inert
 LOGIN = "mallory\x1b[2J\u202e"
@@ -188,24 +186,17 @@ TABLE_PANES = ("milestone", "picks", "ci", "branch", "checklist")
 
 @pytest.mark.anyio
 async def test_no_pane_detail_view_or_status_bar_lets_a_terminal_escape_through(hostile):
-    backend = build_backend(load_config(hostile))
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
+    async with running(build_backend(load_config(hostile))) as (app, pilot):
+        for key, pane in zip("012345", ("overview", *TABLE_PANES), strict=True):
+            await pilot.press(key)
             await settle(app, pilot)
-            for key, pane in zip("012345", ("overview", *TABLE_PANES), strict=True):
-                await pilot.press(key)
-                await settle(app, pilot)
-                shown = await _capture(app, f"pane {pane}")
-                assert_inert("status bar", str(app.screen.query_one("#status-bar").render()))
-                if pane in ("milestone", "picks", "ci", "branch"):
-                    assert ESC_SHOWN in shown, f"pane {pane} shows none of the hostile text"
-                if pane != "overview":
-                    await _open_details(app, pilot, pane)
-            assert app.is_running and not app.unexpected_errors
-    finally:
-        backend.state.close()
+            shown = await _capture(app, f"pane {pane}")
+            assert_inert("status bar", str(app.screen.query_one("#status-bar").render()))
+            if pane in ("milestone", "picks", "ci", "branch"):
+                assert ESC_SHOWN in shown, f"pane {pane} shows none of the hostile text"
+            if pane != "overview":
+                await _open_details(app, pilot, pane)
+        assert app.is_running and not app.unexpected_errors
 
 
 async def _open_details(app, pilot, pane: str) -> None:

@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 
 from cockpit.bootstrap import build_backend
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.rows_table import RowsTable
-from tests.pilot import settle
+from tests.e2e.driving import running
 
 pytestmark = pytest.mark.anyio
 
@@ -30,36 +29,27 @@ async def test_each_missing_pick_says_whether_it_applies_conflicts_or_needs_anot
     planted = sandbox_world.truth["pick_predictions"]
     applies, after, needs = planted["applies"], planted["after"]["pr"], planted["after"]["needs"]
     conflict = planted["conflicts"]["pr"]
-    backend = build_backend(sandbox.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("4")
-            await settle(app, pilot)
-            table = cells(app)
-            assert table[f"#{applies}"][2] == "applies"
-            assert table[f"#{conflict}"][2] == "conflicts in 1 file"
-            assert table[f"#{after}"][2] == f"after #{needs}"
+    async with running(build_backend(sandbox.config), pane="branch") as (app, pilot):
+        table = cells(app)
+        assert table[f"#{applies}"][2] == "applies"
+        assert table[f"#{conflict}"][2] == "conflicts in 1 file"
+        assert table[f"#{after}"][2] == f"after #{needs}"
 
-            await select(app, pilot, f"#{conflict}")
-            await pilot.press("enter")
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, DetailScreen)
-            text = "\n".join(screen.lines)
-            assert planted["conflicts"]["paths"][0] in text and "needs a manual pick" in text
-            await pilot.press("escape")
+        await select(app, pilot, f"#{conflict}")
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DetailScreen)
+        text = "\n".join(screen.lines)
+        assert planted["conflicts"]["paths"][0] in text and "needs a manual pick" in text
+        await pilot.press("escape")
 
-            await select(app, pilot, f"#{after}")
-            await pilot.press("y")
-            await pilot.pause()
-            copied = app.clipboard
-            first, second = (sandbox_world.truth["trunk"][role] for role in ("missing_3", "missing_4"))
-            assert copied == f"git cherry-pick -x {first} && git cherry-pick -x {second}"
-    finally:
-        backend.state.close()
+        await select(app, pilot, f"#{after}")
+        await pilot.press("y")
+        await pilot.pause()
+        copied = app.clipboard
+        first, second = (sandbox_world.truth["trunk"][role] for role in ("missing_3", "missing_4"))
+        assert copied == f"git cherry-pick -x {first} && git cherry-pick -x {second}"
 
 
 async def test_composing_the_bot_command_for_a_pick_that_needs_another_says_the_order_to_post_them(
@@ -67,26 +57,17 @@ async def test_composing_the_bot_command_for_a_pick_that_needs_another_says_the_
 ):
     planted = sandbox_world.truth["pick_predictions"]
     after, needs = planted["after"]["pr"], planted["after"]["needs"]
-    backend = build_backend(sandbox.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("2")
-            await settle(app, pilot)
-            table = app.query_one("#pane-picks .pane-table", RowsTable)
-            found = [i for i in range(table.row_count) if str(table.get_row_at(i)[3]) == f"#{after}"]
-            assert found, f"no request names #{after}"
-            assert str(table.get_row_at(found[0])[4]) == f"after #{needs}"
-            table.move_cursor(row=found[0])
-            await pilot.pause()
-            notes: list[str] = []
-            app.notify = lambda message, **_: notes.append(str(message))  # what the pane tells, in order
-            await pilot.press("c")
-            await pilot.pause()
-            said = "\n".join(notes)
-            assert f"post the cherry-pick commands in this order: #{needs}, then #{after}" in said
-            await pilot.press("escape")
-    finally:
-        backend.state.close()
+    async with running(build_backend(sandbox.config), pane="picks") as (app, pilot):
+        table = app.query_one("#pane-picks .pane-table", RowsTable)
+        found = [i for i in range(table.row_count) if str(table.get_row_at(i)[3]) == f"#{after}"]
+        assert found, f"no request names #{after}"
+        assert str(table.get_row_at(found[0])[4]) == f"after #{needs}"
+        table.move_cursor(row=found[0])
+        await pilot.pause()
+        notes: list[str] = []
+        app.notify = lambda message, **_: notes.append(str(message))  # what the pane tells, in order
+        await pilot.press("c")
+        await pilot.pause()
+        said = "\n".join(notes)
+        assert f"post the cherry-pick commands in this order: #{needs}, then #{after}" in said
+        await pilot.press("escape")

@@ -85,30 +85,20 @@ async def test_p_in_the_branch_diff_previews_the_batch_confirms_once_and_opens_t
     from dataclasses import replace
 
     from cockpit.bootstrap import build_backend
-    from cockpit.ui.app import CockpitApp
     from cockpit.ui.confirm import ConfirmScreen
-    from tests.pilot import settle
+    from tests.e2e.driving import running, settle
 
     _, clone, fork = release
     planted = sandbox.world.truth["revert_prs"]
     config = replace(sandbox.config, git=replace(sandbox.config.git, clone=clone))
-    backend = build_backend(config, read_only=False)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await settle(app, pilot)
-            await pilot.press("4")
-            await settle(app, pilot)
-            await pilot.press("P")
-            await settle(app, pilot)
-            assert isinstance(app.screen, ConfirmScreen), list(app.notices.messages())
-            assert "1 PR(s) to open" in app.screen.dry_run and "needs a manual cherry-pick" in app.screen.dry_run
-            assert git(fork, "for-each-ref") == ""  # the preview sends nothing
-            await pilot.press("y")
-            await settle(app, pilot)
-            assert "opened 1 PR(s)" in "\n".join(app.notices.messages())
-    finally:
-        backend.state.close()
+    async with running(build_backend(config, read_only=False), pane="branch") as (app, pilot):
+        await pilot.press("P")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmScreen), list(app.notices.messages())
+        assert "1 PR(s) to open" in app.screen.dry_run and "needs a manual cherry-pick" in app.screen.dry_run
+        assert git(fork, "for-each-ref") == ""  # the preview sends nothing
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert "opened 1 PR(s)" in "\n".join(app.notices.messages())
     (pull,) = pulls_onto(sandbox, sandbox.world.release_branch)
     assert pull.head_ref == f"cherry-pick-revert-{planted['opens']['pr']}-2.5"
