@@ -7,12 +7,11 @@ from __future__ import annotations
 import pytest
 
 from cockpit.bootstrap import build_backend
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.rows_table import RowsTable
-from tests.e2e.test_picks_and_milestone import SIZE, notes
+from tests.e2e.driving import running
+from tests.e2e.test_picks_and_milestone import notes
 from tests.e2e.test_release_chores_keys import non_reads, press_and_settle
-from tests.pilot import settle
 
 pytestmark = pytest.mark.anyio
 
@@ -26,11 +25,7 @@ def select_step(app, step_id: str) -> None:
 @pytest.mark.usefixtures("validation_not_started")
 async def test_x_on_the_validation_issue_step_previews_opens_it_once_then_refuses(sandbox):
     repo = sandbox.world.repository
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config), pane="checklist") as (app, pilot):
         select_step(app, "validation_issue")
         sandbox.github.request_log.clear()
         await press_and_settle(app, pilot, "x")
@@ -52,11 +47,7 @@ async def test_x_on_the_validation_issue_step_previews_opens_it_once_then_refuse
 
 
 async def test_x_on_the_validation_issue_step_finds_the_issue_already_on_the_tracker_and_opens_none(sandbox):
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config), pane="checklist") as (app, pilot):
         select_step(app, "validation_issue")
         sandbox.github.request_log.clear()
         await press_and_settle(app, pilot, "x")
@@ -69,11 +60,7 @@ async def test_x_on_the_validation_issue_step_finds_the_issue_already_on_the_tra
 @pytest.mark.usefixtures("validation_not_started")
 async def test_x_on_the_validation_comments_step_posts_each_missing_comment_once_then_refuses(sandbox):
     repo = sandbox.world.repository
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config), pane="checklist") as (app, pilot):
         select_step(app, "validation_comments")
         sandbox.github.request_log.clear()
         await press_and_settle(app, pilot, "x")

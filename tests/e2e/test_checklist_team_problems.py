@@ -10,9 +10,7 @@ from textual.widgets import Static
 from cockpit.bootstrap import build_backend
 from cockpit.domain.status import PublishedStatus, SharedSignoff
 from cockpit.services.status_comment import marker, render_status
-from cockpit.ui.app import CockpitApp
-from tests.e2e.test_picks_and_milestone import SIZE
-from tests.pilot import settle
+from tests.e2e.driving import running
 
 pytestmark = pytest.mark.anyio
 
@@ -26,12 +24,7 @@ def plant_comment(sandbox, comment_id: int, author: str, body: str, association:
 
 async def team_problems_line(sandbox) -> str | None:
     """The line over the checklist once every pane has loaded; None when it is not shown."""
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("5")
-        await settle(app, pilot)
+    async with running(build_backend(sandbox.config), pane="checklist") as (app, _pilot):
         line = app.query_one("#pane-checklist .team-problems", Static)
         return str(line.render()) if line.display else None
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 
 from cockpit.bootstrap import build_backend
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
-from tests.e2e.test_picks_and_milestone import SIZE, notes, select
-from tests.pilot import settle
+from tests.e2e.driving import running, settle
+from tests.e2e.test_picks_and_milestone import notes, select
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("validation_not_started")]
 
@@ -26,10 +25,7 @@ async def press_and_settle(app, pilot, *keys: str) -> None:
 
 async def test_the_milestone_chores_preview_then_act_once_then_refuse(sandbox):
     repo = sandbox.world.repository
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(sandbox.config)) as (app, pilot):
         await press_and_settle(app, pilot, "1", "V")
         assert isinstance(app.screen, ConfirmScreen)
         assert f"POST /repos/{repo}/issues/" in app.screen.dry_run and "skip #" in app.screen.dry_run
@@ -54,11 +50,7 @@ async def test_the_milestone_chores_preview_then_act_once_then_refuse(sandbox):
 
 async def test_the_merge_key_merges_the_ready_pr_and_names_why_the_other_is_refused(sandbox):
     merges, repo = sandbox.world.truth["merges"], sandbox.world.repository
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "2")
+    async with running(build_backend(sandbox.config), pane="picks") as (app, pilot):
         rows = {r.request.release_prs[0].number: r for r in app.pane("picks").report.rows if r.request.release_prs}
         sandbox.github.request_log.clear()
         select(app, "picks", rows[merges["blocked"]].request.comment_id)

@@ -12,11 +12,10 @@ from cockpit.actions.tracking_issue import ledger_key
 from cockpit.bootstrap import build_backend
 from cockpit.sandbox.demo import seed_dispatches
 from cockpit.services.tracking_issue import boxes, title
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
-from tests.e2e.test_picks_and_milestone import SIZE, notes
+from tests.e2e.driving import running
+from tests.e2e.test_picks_and_milestone import notes
 from tests.e2e.test_release_chores_keys import press_and_settle
-from tests.pilot import settle
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 pytestmark = pytest.mark.slow
@@ -92,11 +91,7 @@ def test_opened_once_then_each_done_step_is_ticked_and_a_hand_tick_is_recorded(s
 
 @pytest.mark.anyio
 async def test_I_on_the_checklist_previews_the_issue_and_opens_it(sandbox):
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config), pane="checklist") as (app, pilot):
         await press_and_settle(app, pilot, "I")
         assert isinstance(app.screen, ConfirmScreen), notes(app)
         assert "with the title '[v." in app.screen.dry_run and "'release tracker'" in app.screen.dry_run
@@ -107,11 +102,7 @@ async def test_I_on_the_checklist_previews_the_issue_and_opens_it(sandbox):
 
 @pytest.mark.anyio
 async def test_a_viewer_opens_no_tracking_issue(sandbox):
-    app = CockpitApp(build_backend(sandbox.config, read_only=True))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config, read_only=True), pane="checklist") as (app, pilot):
         await press_and_settle(app, pilot, "I")
         assert not isinstance(app.screen, ConfirmScreen)
         assert "read-only session" in notes(app)

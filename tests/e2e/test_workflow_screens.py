@@ -9,13 +9,13 @@ from textual.widgets import Button, Select
 
 from cockpit.bootstrap import build_backend
 from cockpit.sandbox.demo import seed_dispatches
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.workflow_screens import RunWatchScreen, StartWorkflowScreen
+from tests.e2e.driving import running
 from tests.e2e.test_checklist_chores import select_step
-from tests.e2e.test_picks_and_milestone import SIZE, notes
+from tests.e2e.test_picks_and_milestone import notes
 from tests.e2e.test_release_chores_keys import press_and_settle
-from tests.pilot import settle, wait_until
+from tests.pilot import wait_until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -34,11 +34,7 @@ def body(app) -> str:
 
 
 async def test_x_opens_the_form_starts_the_dry_run_once_confirmed_and_watches_it(sandbox):
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config), pane="checklist") as (app, pilot):
         select_step(app, "stage_pypi_run")
         await pilot.press("x")
         await wait_until(pilot, lambda: form_shown(app))
@@ -71,11 +67,7 @@ async def test_x_opens_the_form_starts_the_dry_run_once_confirmed_and_watches_it
 async def test_W_shows_the_failed_dry_run_with_its_log_tail_and_r_re_runs_it(sandbox, sandbox_world):
     seed_dispatches(sandbox.config, sandbox_world)
     truth = sandbox_world.truth["release_day"]
-    app = CockpitApp(build_backend(sandbox.config))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config), pane="checklist") as (app, pilot):
         select_step(app, "promote_pypi_run")
         await pilot.press("W")
         await wait_until(pilot, lambda: isinstance(app.screen, RunWatchScreen))
@@ -92,11 +84,7 @@ async def test_W_shows_the_failed_dry_run_with_its_log_tail_and_r_re_runs_it(san
 
 
 async def test_a_viewer_is_told_at_once_that_nothing_is_started(sandbox):
-    app = CockpitApp(build_backend(sandbox.config, read_only=True))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await press_and_settle(app, pilot, "5")
+    async with running(build_backend(sandbox.config, read_only=True), pane="checklist") as (app, pilot):
         select_step(app, "stage_pypi_run")
         await press_and_settle(app, pilot, "x")
         assert not isinstance(app.screen, StartWorkflowScreen)
