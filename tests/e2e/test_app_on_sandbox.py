@@ -8,12 +8,10 @@ import pytest
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.gates import GateStatus
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.rows_table import RowsTable
-from tests.pilot import settle
+from tests.e2e.driving import running, settle
 
 pytestmark = pytest.mark.anyio
-SIZE = (160, 48)
 
 
 def rows(app, pane: str) -> list[str]:
@@ -22,11 +20,7 @@ def rows(app, pane: str) -> list[str]:
 
 
 async def test_every_pane_shows_sandbox_data_and_a_tick_is_kept_in_the_state_file(sandbox):
-    backend = build_backend(sandbox.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(sandbox.config)) as (app, pilot):
         for key, pane in zip("12345", ("milestone", "picks", "ci", "branch", "checklist"), strict=True):
             await pilot.press(key)
             await pilot.pause()
@@ -42,7 +36,6 @@ async def test_every_pane_shows_sandbox_data_and_a_tick_is_kept_in_the_state_fil
         table.move_cursor(row=manual)
         await pilot.press("space")
         await settle(app, pilot)
-    backend.state.close()
 
     saved = tomllib.loads(sandbox.config.resolved_state_path.read_text(encoding="utf-8"))
     signoff = saved["signoffs"]["perf_no_regression"]

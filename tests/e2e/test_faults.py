@@ -17,7 +17,7 @@ from cockpit.ui.app import CockpitApp
 from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.widgets import GateLine, StatusBar
 
-from .driving import settle
+from .driving import running, settle
 
 pytestmark = pytest.mark.anyio
 ISSUES = r"/issues\?"  # the milestone pane's one list call
@@ -127,10 +127,7 @@ async def test_each_fault_keeps_the_last_good_milestone_marked_stale_then_recove
 
 async def test_keys_answer_while_a_slow_ci_request_is_in_flight(impatient, sandbox):
     slow = replace(impatient, github=replace(impatient.github, timeout_s=10))
-    app = CockpitApp(build_backend(slow))
-    app.animation_level = "none"
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(slow)) as (app, pilot):
         sandbox.github.faults.latency(3, path=r"/check-runs", count=None)
         await pilot.press("3", "r")
         await pilot.pause(0.2)
@@ -152,14 +149,10 @@ async def test_keys_answer_while_a_slow_ci_request_is_in_flight(impatient, sandb
         sandbox.github.faults.clear()
         await settle(app, pilot)
         assert app.pane("ci").error is None
-    app.backend.state.close()
 
 
 async def test_the_remaining_budget_in_the_header_follows_every_request(impatient):
-    app = CockpitApp(build_backend(impatient))
-    app.animation_level = "none"
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(impatient)) as (app, pilot):
         first = app.query_one(StatusBar).budget
         await pilot.press("R")
         await settle(app, pilot)
@@ -167,7 +160,6 @@ async def test_the_remaining_budget_in_the_header_follows_every_request(impatien
         again = app.query_one(StatusBar).budget
         assert first.startswith("GitHub ") and "/5,000" in first
         assert first != again  # more requests counted (304s cost no budget, but are counted)
-    app.backend.state.close()
 
 
 def test_editing_a_comment_that_was_deleted_says_it_is_gone(sandbox):

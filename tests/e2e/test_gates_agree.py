@@ -11,8 +11,7 @@ import pytest
 from cockpit.bootstrap import build_backend
 from cockpit.domain.picks import PickFlag
 from cockpit.loaders.picture import gather
-from cockpit.ui.app import CockpitApp
-from tests.pilot import settle
+from tests.e2e.driving import running
 
 LOADS = ("load_milestone", "load_branch_diff", "load_picks")
 
@@ -79,10 +78,6 @@ def test_loads_running_at_once_agree_with_check_and_compute_the_diff_once(sandbo
 
 @pytest.mark.anyio
 async def test_the_first_tui_start_shows_the_picks_gate_cockpit_check_shows(sandbox, checked):
-    app = CockpitApp(build_backend(sandbox.config, read_only=True))
-    app.animation_level = "none"
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(sandbox.config, read_only=True)) as (app, _pilot):
         assert app.pane("picks").report.gate == checked["picks_clear"]
         assert app.gates["picks_clear"] == checked["picks_clear"]
-    app.backend.state.close()

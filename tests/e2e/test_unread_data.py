@@ -13,8 +13,7 @@ from cockpit.domain.gates import GateStatus
 from cockpit.domain.picks import PickFlag
 from cockpit.errors import GitHubError
 from cockpit.loaders.picture import gather
-from cockpit.ui.app import CockpitApp
-from tests.pilot import settle
+from tests.e2e.driving import running, settle
 
 MILESTONE = r"/milestones/\d+$|/issues\?"  # the milestone and its one list call
 
@@ -100,10 +99,7 @@ def test_under_a_persistent_503_the_branch_diff_fails_with_the_milestone_instead
 
 @pytest.mark.anyio
 async def test_refresh_all_under_a_persistent_503_shows_the_branch_diff_stale_like_the_milestone(sandbox, impatient):
-    app = CockpitApp(build_backend(impatient))
-    app.animation_level = "none"
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(impatient)) as (app, pilot):
         before = app.gates["branch_diff_clean"]
         assert before.status is GateStatus.RED
         for name in ("milestone", "branch"):
@@ -121,17 +117,13 @@ async def test_refresh_all_under_a_persistent_503_shows_the_branch_diff_stale_li
         await pilot.press("R")
         await settle(app, pilot)
         assert not branch.stale and app.gates["branch_diff_clean"] == before
-    app.backend.state.close()
 
 
 @pytest.mark.anyio
 async def test_when_only_the_milestone_fails_to_refresh_the_branch_diff_derived_from_it_goes_stale_too(
     sandbox, impatient
 ):
-    app = CockpitApp(build_backend(impatient))
-    app.animation_level = "none"
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(impatient)) as (app, pilot):
         before = app.gates["branch_diff_clean"]
         for name in ("milestone", "branch"):
             app.pane(name).RETRY_BASE_S = 600
@@ -146,4 +138,3 @@ async def test_when_only_the_milestone_fails_to_refresh_the_branch_diff_derived_
         await pilot.press("R")
         await settle(app, pilot)
         assert not branch.stale and app.gates["branch_diff_clean"] == before
-    app.backend.state.close()
