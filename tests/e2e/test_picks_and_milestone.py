@@ -12,15 +12,13 @@ from textual.widgets import Input
 
 from cockpit.bootstrap import build_backend
 from cockpit.domain.commits import Verdict
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.confirm import ConfirmScreen, TextInputScreen
 from cockpit.ui.detail import DetailScreen
 from cockpit.ui.panes.pick_form import BotCommandForm
 from cockpit.ui.rows_table import RowsTable
-from tests.pilot import settle
+from tests.e2e.driving import running, settle
 
 pytestmark = pytest.mark.anyio
-SIZE = (160, 48)
 
 
 def requests(sandbox) -> list[tuple[str, str]]:
@@ -55,11 +53,7 @@ def opened(monkeypatch):
 
 async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_requests(sandbox, opened):
     repo, config = sandbox.world.repository, sandbox.config
-    backend = build_backend(config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(config)) as (app, pilot):
         # the milestone, branch-diff and picks panes load at once and share one read of the list
         assert sum(1 for _m, p in requests(sandbox) if p.startswith(f"/repos/{repo}/issues?milestone=")) == 1
         await pilot.press("1")
@@ -121,7 +115,6 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
         assert open_pr.number not in {i.number for i in app.pane("milestone").report.items}
         # and the branch diff, judged on the milestone, no longer lists it either: no r needed (issue 32)
         assert open_pr.number not in {d.number for d in app.pane("branch").report.diff.items}
-    backend.state.close()
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]
     assert [(e["action"], e["outcome"]) for e in audit] == [  # each intent on disk before its request
@@ -135,11 +128,7 @@ async def test_milestone_keys_open_remove_and_validate_once_with_exactly_their_r
 async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_requests(sandbox, opened):
     repo, config = sandbox.world.repository, sandbox.config
     tracker = config.release.tracker_issue
-    backend = build_backend(config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(config)) as (app, pilot):
         await pilot.press("2")
         rows = app.pane("picks").report.rows
         critical = next(
@@ -195,7 +184,6 @@ async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_reque
         )
         assert comments_on(sandbox, trunk)[-1].splitlines()[0] == command, "the bot reads the line of its command"
         assert visible(comments_on(sandbox, trunk)[-1]) == command
-    backend.state.close()
 
     audit = tomllib.loads(config.resolved_state_path.read_text(encoding="utf-8"))["audit"]
     assert [(e["action"], e["target"], e["outcome"]) for e in audit if e["outcome"] != "started"] == [
@@ -206,11 +194,7 @@ async def test_pick_keys_reply_and_post_the_bot_command_with_exactly_their_reque
 
 
 async def test_a_read_only_session_refuses_every_action_key_with_the_reason_and_sends_only_gets(sandbox, opened):
-    backend = build_backend(sandbox.config, read_only=True)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(sandbox.config, read_only=True)) as (app, pilot):
         await pilot.press("1")
         closed = next(i for i in app.pane("milestone").report.items if i.state == "closed")
         select(app, "milestone", closed.number)
@@ -231,7 +215,6 @@ async def test_a_read_only_session_refuses_every_action_key_with_the_reason_and_
             # what it would do, or (where the writing cockpit refuses it too) why it does not apply
             assert f"read-only session: {title} would" in said or f"read-only session: {title} does not apply" in said
         assert len(opened) == 2  # opening the browser changes nothing and stays allowed
-    backend.state.close()
     assert {e["method"] for e in sandbox.github.log()} <= {"GET", "HEAD"}
     assert (
         not sandbox.config.resolved_state_path.exists() or "audit" not in sandbox.config.resolved_state_path.read_text()

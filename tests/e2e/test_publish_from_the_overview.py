@@ -13,7 +13,7 @@ from cockpit.services.status_comment import is_status_comment
 from cockpit.ui.app import CockpitApp
 from cockpit.ui.publish_preview import PublishPreviewScreen
 from cockpit.ui.rows_table import RowsTable
-from tests.pilot import settle
+from tests.e2e.driving import running, settle
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 48)
@@ -48,10 +48,7 @@ async def checklist_row(app, pilot, step: str) -> tuple[RowsTable, int]:
 async def test_p_previews_publishes_and_a_second_publish_shows_the_new_sign_off_in_the_diff(sandbox, monkeypatch):
     monkeypatch.setattr(publishing, "SETTLE_S", 0.01)
     backend = build_backend(sandbox.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(backend) as (app, pilot):
         preview = await preview_after_p(app, pilot)
         assert "Would post a new status comment" in preview and "--- Markdown ---" in preview
         assert "(no status comment yet: this publish creates it)" in preview
@@ -74,7 +71,6 @@ async def test_p_previews_publishes_and_a_second_publish_shows_the_new_sign_off_
         assert "+| Tutorials submitted two weeks before the release | ✅ done |" in preview
         await pilot.press("y")
         await settle(app, pilot)
-    backend.state.close()
     (again,) = status_comments(sandbox)
     assert again.id == first.id and "signed: Tutorials submitted two weeks before the release" in again.body
     actions = [e.action for e in backend.state.audit_log() if e.outcome != "started"]

@@ -18,7 +18,7 @@ from cockpit.ui.palette import pane_commands
 from cockpit.ui.rows_table import RowsTable
 from cockpit.ui.viewer_keys import off_in_viewer
 
-from .driving import answer_dialogs, git_refs, settle
+from .driving import answer_dialogs, git_refs, running, settle
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 48)
@@ -178,12 +178,8 @@ async def test_a_session_on_a_state_file_another_cockpit_holds_says_who_holds_it
 
     other = StateStore(sandbox.config.resolved_state_path)  # another session of this machine, still running
     other.set_pref("theme", "cockpit-dark")
-    backend = build_backend(sandbox.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
     try:
-        async with app.run_test(size=SIZE, notifications=True) as pilot:
-            await settle(app, pilot)
+        async with running(build_backend(sandbox.config), notifications=True) as (app, pilot):
             holder = f"pid {os.getpid()} on {socket.gethostname()}"
             header = app.query_one("#header")
             assert f" READ-ONLY · state locked by {holder} " in header.render().plain
@@ -197,22 +193,16 @@ async def test_a_session_on_a_state_file_another_cockpit_holds_says_who_holds_it
             assert refusal.startswith("read-only session (state file ") and f"held by {holder}" in refusal
             assert "quit that cockpit" in refusal
     finally:
-        backend.state.close()
         other.close()
 
 
 async def test_a_session_on_a_corrupt_state_file_says_the_parse_error_and_where_the_copy_went(sandbox):
     state = sandbox.config.resolved_state_path
     state.write_text("schema = 1\n[signoffs\n")
-    backend = build_backend(sandbox.config)
-    app = CockpitApp(backend)
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await settle(app, pilot)
+    async with running(build_backend(sandbox.config), notifications=True) as (app, _pilot):
         (copy,) = state.parent.glob(f"{state.name}.corrupt-*")
         assert " READ-ONLY · state file corrupt " in app.query_one("#header").render().plain
         (notice,) = read_only_notices(app)
         assert "does not parse (" in notice.message and f"a copy is kept at {copy}" in notice.message
         assert f"repair {state} by hand" in notice.message
-    backend.state.close()
     assert state.read_text() == "schema = 1\n[signoffs\n"

@@ -10,10 +10,9 @@ import pytest
 
 from cockpit.bootstrap import build_backend
 from cockpit.state.store import StateStore
-from cockpit.ui.app import CockpitApp
 from cockpit.ui.rows_table import RowsTable
 
-from .driving import settle
+from .driving import running
 
 pytestmark = pytest.mark.anyio
 
@@ -38,11 +37,8 @@ async def test_the_viewer_shows_the_release_managers_tick_within_seconds(sandbox
     manager = StateStore(config.resolved_state_path)  # the release manager's session holds the lock
     manager.set_signoff("rc_health", done=False, who="Release Manager")
     viewer = build_backend(config, read_only=True)
-    app = CockpitApp(viewer)
-    app.animation_level = "none"
     try:
-        async with app.run_test(size=(160, 48)) as pilot:
-            await settle(app, pilot)
+        async with running(viewer) as (app, pilot):
             await pilot.press("5")
             assert "signed by" not in step_row(app, "perf_no_regression")
 
@@ -54,7 +50,6 @@ async def test_the_viewer_shows_the_release_managers_tick_within_seconds(sandbox
             assert await wait_for(pilot, lambda: "signed by" not in step_row(app, "perf_no_regression"))
             assert not app.unexpected_errors
     finally:
-        viewer.state.close()
         manager.close()
     assert viewer.state.read_only
 
