@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 
 @asynccontextmanager
 async def running(
-    backend: Backend, *, pane: str | None = None, size: tuple[int, int] = (160, 48), notifications: bool = False
+    backend: Backend, *, pane: str | None = None, notifications: bool = False
 ) -> AsyncIterator[tuple[CockpitApp, Pilot]]:
-    """The real app over ``backend`` with every load settled (then pane ``pane`` shown by its digit and settled).
+    """The real app over ``backend`` at 160x48 with every load settled (then pane ``pane`` shown by its digit
+    and settled); ``notifications`` keeps the notices on screen for tests that read them there.
 
     The opening every e2e test of a session shares, written once: no animations (a test waits for
     work, not for a slide), the loads finished before the first key, and the state file's lock
@@ -35,7 +36,7 @@ async def running(
     try:
         app = CockpitApp(backend)
         app.animation_level = "none"
-        async with app.run_test(size=size, notifications=notifications) as pilot:
+        async with app.run_test(size=(160, 48), notifications=notifications) as pilot:
             await settle(app, pilot)
             if pane is not None:
                 await pilot.press(PANE_KEYS[pane])
