@@ -139,8 +139,6 @@ def pytest_sessionfinish(session):
     KeyboardInterrupt" under the summary, and the run waited those seconds. Frozen, the objects still on the
     heap are never examined again: the process is about to end, and its memory with it."""
     if hasattr(session.config, "workerinput"):
-        import gc
-
         gc.freeze()
 
 
