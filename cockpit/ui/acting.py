@@ -14,6 +14,7 @@ from textual.widget import Widget
 from cockpit.ui.action_effects import follow
 from cockpit.ui.confirm import ConfirmScreen
 from cockpit.ui.host import require_host
+from cockpit.ui.panes.base import Pane
 from cockpit.ui.widgets import error_text
 
 
@@ -184,7 +185,9 @@ def _run(
     def _finished(ok: bool, message: str) -> None:
         app.notify(message, severity="information" if ok else "error", markup=False)
         if ok:  # the other panes showing what it changed load again (issue 32: one action, every pane current)
-            follow(widget, action_id, str(getattr(widget, "PANE", pane)))
+            # The pane that acted follows its own action; ``pane`` names whose action it is (the checklist runs
+            # the milestone's chores), and a screen (a detail, the watch screen) acts for ``pane``.
+            follow(widget, action_id, widget.PANE if isinstance(widget, Pane) else pane)
         if on_done is not None:
             on_done(ok)
 
